@@ -1,0 +1,1 @@
+# The README's main job: a Global Arrays program on armci-x.

@@ -1,0 +1,26 @@
+# The library.
+lib_LTLIBRARIES += src/libarmci.la
+include_HEADERS += include/armci.h include/armcix.h include/message.h include/mp3.h
+nodist_include_HEADERS += include/armciconf.h
+src_libarmci_la_LDFLAGS = -version-info 0:0:0 $(SAN_FLAGS)
+src_libarmci_la_SOURCES = \
+	src/api/armci_api.cc \
+	src/runtime/runtime.cc src/runtime/runtime.h \
+	src/runtime/config.cc src/runtime/config.h \
+	src/runtime/error.cc src/runtime/error.h \
+	src/groups/group.cc src/groups/group.h \
+	src/gmr/gmr.cc src/gmr/gmr.h \
+	src/transfer/acc_types.cc src/transfer/acc_types.h \
+	src/transfer/ordering.cc src/transfer/ordering.h \
+	src/transfer/staging.cc src/transfer/staging.h \
+	src/transfer/contig.cc src/transfer/rma.h \
+	src/transfer/strided.cc src/transfer/strided_shape.h \
+	src/transfer/iov.cc \
+	src/transfer/datatypes.cc src/transfer/datatypes.h \
+	src/transfer/conflict_tree.cc src/transfer/conflict_tree.h \
+	src/nb/request.cc src/nb/request.h \
+	src/sync/rmw.cc src/sync/rmw.h \
+	src/sync/mutex.cc src/sync/mutex.h
+# --- msg (helper) ---
+src_libarmci_la_SOURCES += src/msg/message.cc src/msg/reduce_ops.h
+# --- end msg ---

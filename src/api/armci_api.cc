@@ -1,0 +1,561 @@
+// The ARMCI C API.  Each profiled entry point is defined as PARMCI_x, with ARMCI_x a weak alias of it, as
+// in ARMCI-MPI: a tool (or the application) may define ARMCI_x itself and call PARMCI_x underneath.
+// This layer only translates arguments; the work happens in the modules it calls.
+#include <armci.h>
+#include <armcix.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+#include "gmr/gmr.h"
+#include "groups/group.h"
+#include "nb/request.h"
+#include "runtime/error.h"
+#include "runtime/runtime.h"
+#include "sync/mutex.h"
+#include "sync/rmw.h"
+#include "transfer/ordering.h"
+#include "transfer/rma.h"
+
+#define ARMCIX_WEAK_ALIAS(name) __attribute__((weak, alias("P" #name)))
+
+using namespace armcix;
+
+namespace {
+
+// Module start-up and tear-down, in dependency order (finalize hooks run in reverse).
+struct ModuleRegistration {
+  ModuleRegistration() {
+    on_initialize(&groups_initialize);
+    on_initialize(&requests_initialize);
+    on_finalize(&groups_finalize);
+    on_finalize(&gmr_finalize);
+    on_finalize(&mutexes_finalize);
+    on_finalize(&requests_finalize);
+    gmr_on_release(&requests_forget_region);
+  }
+} g_modules;
+
+std::set<void*> g_local_allocations;  // ARMCI_Malloc_local blocks, so that Free_local can check its argument
+
+Request* nb_request(const char* call, armci_hdl_t* hdl, int proc) {
+  require_initialized(call);
+  check_rank(call, "proc", proc);
+  return request_for_handle(call, hdl, proc);
+}
+
+}  // namespace
+
+extern "C" {
+
+/* ---- Initialization ------------------------------------------------------------------------------ */
+
+int PARMCI_Init(void) {
+  initialize(nullptr, nullptr, MPI_THREAD_SINGLE, MPI_COMM_WORLD, false);
+  return 0;
+}
+int PARMCI_Init_args(int* argc, char*** argv) {
+  initialize(argc, argv, MPI_THREAD_SINGLE, MPI_COMM_WORLD, false);
+  return 0;
+}
+int PARMCI_Init_thread(int level) {
+  initialize(nullptr, nullptr, level, MPI_COMM_WORLD, false);
+  return 0;
+}
+int PARMCI_Init_thread_comm(int level, MPI_Comm comm) {
+  initialize(nullptr, nullptr, level, comm, true);
+  return 0;
+}
+int PARMCI_Init_mpi_comm(MPI_Comm comm) {
+  initialize(nullptr, nullptr, MPI_THREAD_SINGLE, comm, true);
+  return 0;
+}
+int PARMCI_Initialized(void) { return initialized() ? 1 : 0; }
+int PARMCI_Finalize(void) {
+  finalize();
+  return 0;
+}
+int ARMCI_Init(void) ARMCIX_WEAK_ALIAS(ARMCI_Init);
+int ARMCI_Init_args(int* argc, char*** argv) ARMCIX_WEAK_ALIAS(ARMCI_Init_args);
+int ARMCI_Init_thread(int level) ARMCIX_WEAK_ALIAS(ARMCI_Init_thread);
+int ARMCI_Init_thread_comm(int level, MPI_Comm comm) ARMCIX_WEAK_ALIAS(ARMCI_Init_thread_comm);
+int ARMCI_Init_mpi_comm(MPI_Comm comm) ARMCIX_WEAK_ALIAS(ARMCI_Init_mpi_comm);
+int ARMCI_Initialized(void) ARMCIX_WEAK_ALIAS(ARMCI_Initialized);
+int ARMCI_Finalize(void) ARMCIX_WEAK_ALIAS(ARMCI_Finalize);
+
+void ARMCI_Cleanup(void) {
+  // ARMCI's "release resources on abnormal exit": nothing is held outside MPI, which the abort releases.
+}
+
+const char* ARMCIX_Version(void) { return ARMCIX_VERSION_STRING; }
+
+/* ---- Memory ---------------------------------------------------------------------------------------- */
+
+int PARMCI_Malloc(void** ptr_arr, armci_size_t bytes) {
+  require_initialized("ARMCI_Malloc");
+  gmr_create("ARMCI_Malloc", ptr_arr, bytes, &world_group());
+  return 0;
+}
+int PARMCI_Free(void* ptr) {
+  require_initialized("ARMCI_Free");
+  gmr_destroy("ARMCI_Free", ptr, &world_group());
+  return 0;
+}
+int PARMCI_Malloc_memdev(void** ptr_arr, armci_size_t bytes, const char* device) {
+  require_initialized("ARMCI_Malloc_memdev");
+  (void)device;  // device hints are accepted; armci-x allocates ordinary memory for every device
+  gmr_create("ARMCI_Malloc_memdev", ptr_arr, bytes, &world_group());
+  return 0;
+}
+int PARMCI_Malloc_group_memdev(void** ptr_arr, armci_size_t bytes, ARMCI_Group* group, const char* device) {
+  require_initialized("ARMCI_Malloc_group_memdev");
+  (void)device;
+  gmr_create("ARMCI_Malloc_group_memdev", ptr_arr, bytes, group);
+  return 0;
+}
+int PARMCI_Free_memdev(void* ptr) {
+  require_initialized("ARMCI_Free_memdev");
+  gmr_destroy("ARMCI_Free_memdev", ptr, &world_group());
+  return 0;
+}
+int ARMCI_Malloc_group(void** ptr_arr, armci_size_t bytes, ARMCI_Group* group) {
+  require_initialized("ARMCI_Malloc_group");
+  gmr_create("ARMCI_Malloc_group", ptr_arr, bytes, group);
+  return 0;
+}
+int ARMCI_Free_group(void* ptr, ARMCI_Group* group) {
+  require_initialized("ARMCI_Free_group");
+  gmr_destroy("ARMCI_Free_group", ptr, group);
+  return 0;
+}
+void* PARMCI_Malloc_local(armci_size_t bytes) {
+  require_initialized("ARMCI_Malloc_local");
+  ARMCIX_REQUIRE(bytes >= 0, "ARMCI_Malloc_local", "argument 'bytes' = %ld is negative", static_cast<long>(bytes));
+  void* p = nullptr;
+  // MPI memory: registered with the network where that matters, so it is a fast RMA origin.
+  ARMCIX_MPI(MPI_Alloc_mem(static_cast<MPI_Aint>(bytes ? bytes : 1), MPI_INFO_NULL, &p));
+  g_local_allocations.insert(p);
+  return p;
+}
+int PARMCI_Free_local(void* ptr) {
+  require_initialized("ARMCI_Free_local");
+  if (!ptr) return 0;
+  ARMCIX_REQUIRE(g_local_allocations.erase(ptr) == 1, "ARMCI_Free_local",
+                 "argument 'ptr' = %p was not returned by ARMCI_Malloc_local", ptr);
+  ARMCIX_MPI(MPI_Free_mem(ptr));
+  return 0;
+}
+int ARMCI_Malloc(void** ptr_arr, armci_size_t bytes) ARMCIX_WEAK_ALIAS(ARMCI_Malloc);
+int ARMCI_Free(void* ptr) ARMCIX_WEAK_ALIAS(ARMCI_Free);
+int ARMCI_Malloc_memdev(void** p, armci_size_t b, const char* d) ARMCIX_WEAK_ALIAS(ARMCI_Malloc_memdev);
+int ARMCI_Malloc_group_memdev(void** p, armci_size_t b, ARMCI_Group* g, const char* d)
+    ARMCIX_WEAK_ALIAS(ARMCI_Malloc_group_memdev);
+int ARMCI_Free_memdev(void* ptr) ARMCIX_WEAK_ALIAS(ARMCI_Free_memdev);
+void* ARMCI_Malloc_local(armci_size_t bytes) ARMCIX_WEAK_ALIAS(ARMCI_Malloc_local);
+int ARMCI_Free_local(void* ptr) ARMCIX_WEAK_ALIAS(ARMCI_Free_local);
+
+/* ---- Synchronization and completion ---------------------------------------------------------------- */
+
+void PARMCI_Barrier(void) {
+  require_initialized("ARMCI_Barrier");
+  wait_all();
+  fence_all();
+  ARMCIX_MPI(MPI_Barrier(rt().world));
+  sync_all_windows();  // local loads after the barrier see every rank's completed updates
+}
+void PARMCI_Fence(int proc) {
+  require_initialized("ARMCI_Fence");
+  check_rank("ARMCI_Fence", "proc", proc);
+  wait_proc(proc);
+  fence_proc(proc);
+}
+void PARMCI_AllFence(void) {
+  require_initialized("ARMCI_AllFence");
+  wait_all();
+  fence_all();
+}
+void PARMCI_Access_begin(void* ptr) {
+  require_initialized("ARMCI_Access_begin");
+  ARMCIX_REQUIRE(ptr != nullptr, "ARMCI_Access_begin", "argument 'ptr' is NULL");
+  GmrRef r = gmr_find(rt().me, ptr);
+  ARMCIX_REQUIRE(r.gmr != nullptr, "ARMCI_Access_begin",
+                 "argument 'ptr' = %p is not in this process's ARMCI_Malloc memory", ptr);
+  ++r.gmr->access_depth;
+  ARMCIX_MPI(MPI_Win_sync(r.gmr->win));  // see remote updates that completed before this point
+}
+void PARMCI_Access_end(void* ptr) {
+  require_initialized("ARMCI_Access_end");
+  ARMCIX_REQUIRE(ptr != nullptr, "ARMCI_Access_end", "argument 'ptr' is NULL");
+  GmrRef r = gmr_find(rt().me, ptr);
+  ARMCIX_REQUIRE(r.gmr != nullptr, "ARMCI_Access_end",
+                 "argument 'ptr' = %p is not in this process's ARMCI_Malloc memory", ptr);
+  ARMCIX_REQUIRE(r.gmr->access_depth > 0, "ARMCI_Access_end",
+                 "argument 'ptr' = %p: no ARMCI_Access_begin is open on this allocation", ptr);
+  --r.gmr->access_depth;
+  ARMCIX_MPI(MPI_Win_sync(r.gmr->win));  // publish local stores to later RMA
+}
+int PARMCI_Wait(armci_hdl_t* hdl) { return handle_wait("ARMCI_Wait", hdl); }
+int PARMCI_Test(armci_hdl_t* hdl) { return handle_test("ARMCI_Test", hdl); }
+int PARMCI_WaitProc(int proc) {
+  require_initialized("ARMCI_WaitProc");
+  check_rank("ARMCI_WaitProc", "proc", proc);
+  wait_proc(proc);
+  return 0;
+}
+int PARMCI_WaitAll(void) {
+  require_initialized("ARMCI_WaitAll");
+  wait_all();
+  return 0;
+}
+void ARMCI_Barrier(void) ARMCIX_WEAK_ALIAS(ARMCI_Barrier);
+void ARMCI_Fence(int proc) ARMCIX_WEAK_ALIAS(ARMCI_Fence);
+void ARMCI_AllFence(void) ARMCIX_WEAK_ALIAS(ARMCI_AllFence);
+void ARMCI_Access_begin(void* ptr) ARMCIX_WEAK_ALIAS(ARMCI_Access_begin);
+void ARMCI_Access_end(void* ptr) ARMCIX_WEAK_ALIAS(ARMCI_Access_end);
+int ARMCI_Wait(armci_hdl_t* hdl) ARMCIX_WEAK_ALIAS(ARMCI_Wait);
+int ARMCI_Test(armci_hdl_t* hdl) ARMCIX_WEAK_ALIAS(ARMCI_Test);
+int ARMCI_WaitProc(int proc) ARMCIX_WEAK_ALIAS(ARMCI_WaitProc);
+int ARMCI_WaitAll(void) ARMCIX_WEAK_ALIAS(ARMCI_WaitAll);
+
+void ARMCI_INIT_HANDLE(armci_hdl_t* hdl) { handle_init(hdl); }
+void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t* hdl) { handle_set_aggregate("ARMCI_SET_AGGREGATE_HANDLE", hdl, true); }
+void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* hdl) {
+  handle_set_aggregate("ARMCI_UNSET_AGGREGATE_HANDLE", hdl, false);
+}
+
+void ARMCIX_Progress(void) {
+  require_initialized("ARMCIX_Progress");
+  int flag = 0;
+  // Any MPI call that enters the progress engine will do; a probe has no side effect.
+  ARMCIX_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt().world, &flag, MPI_STATUS_IGNORE));
+}
+
+/* ---- Contiguous transfers ---------------------------------------------------------------------------- */
+
+void ARMCI_Copy(void* src, void* dst, int size) {
+  ARMCIX_REQUIRE(size >= 0, "ARMCI_Copy", "argument 'size' = %d is negative", size);
+  if (size == 0) return;
+  ARMCIX_REQUIRE(src != nullptr, "ARMCI_Copy", "argument 'src' is NULL");
+  ARMCIX_REQUIRE(dst != nullptr, "ARMCI_Copy", "argument 'dst' is NULL");
+  std::memmove(dst, src, static_cast<std::size_t>(size));
+}
+
+int PARMCI_Put(void* src, void* dst, int size, int proc) {
+  put("ARMCI_Put", src, dst, size, proc, nullptr);
+  return 0;
+}
+int PARMCI_Get(void* src, void* dst, int size, int proc) {
+  get("ARMCI_Get", src, dst, size, proc, nullptr);
+  return 0;
+}
+int PARMCI_Acc(int datatype, void* scale, void* src, void* dst, int bytes, int proc) {
+  acc("ARMCI_Acc", datatype, scale, src, dst, bytes, proc, nullptr);
+  return 0;
+}
+int PARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+  Request* r = nb_request("ARMCI_NbPut", hdl, proc);
+  put("ARMCI_NbPut", src, dst, bytes, proc, r);
+  request_issued(r, proc);
+  return 0;
+}
+int PARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+  Request* r = nb_request("ARMCI_NbGet", hdl, proc);
+  get("ARMCI_NbGet", src, dst, bytes, proc, r);
+  request_issued(r, proc);
+  return 0;
+}
+int PARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+  Request* r = nb_request("ARMCI_NbAcc", hdl, proc);
+  acc("ARMCI_NbAcc", datatype, scale, src, dst, bytes, proc, r);
+  request_issued(r, proc);
+  return 0;
+}
+int PARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int proc) {
+  put("ARMCI_Put_flag", src, dst, size, proc, nullptr);
+  ARMCIX_REQUIRE(flag != nullptr, "ARMCI_Put_flag", "argument 'flag' is NULL");
+  fence_proc(proc);  // the data is remotely complete before the flag can be seen
+  put("ARMCI_Put_flag", &value, flag, sizeof(int), proc, nullptr);
+  return 0;
+}
+int ARMCI_Put(void* src, void* dst, int size, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Put);
+int ARMCI_Get(void* src, void* dst, int size, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Get);
+int ARMCI_Acc(int datatype, void* scale, void* src, void* dst, int bytes, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Acc);
+int ARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) ARMCIX_WEAK_ALIAS(ARMCI_NbPut);
+int ARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) ARMCIX_WEAK_ALIAS(ARMCI_NbGet);
+int ARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl)
+    ARMCIX_WEAK_ALIAS(ARMCI_NbAcc);
+int ARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Put_flag);
+
+/* ---- Strided transfers ----------------------------------------------------------------------------- */
+
+int PARMCI_PutS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc) {
+  strided("ARMCI_PutS", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
+  return 0;
+}
+int PARMCI_GetS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc) {
+  strided("ARMCI_GetS", XferOp::Get, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
+  return 0;
+}
+int PARMCI_AccS(int datatype, void* scale, void* src, int src_stride[], void* dst, int dst_stride[], int count[],
+                int levels, int proc) {
+  AccArgs a{datatype, scale};
+  strided("ARMCI_AccS", XferOp::Acc, &a, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
+  return 0;
+}
+int PARMCI_PutS_flag(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int* flag,
+                     int value, int proc) {
+  strided("ARMCI_PutS_flag", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
+  ARMCIX_REQUIRE(flag != nullptr, "ARMCI_PutS_flag", "argument 'flag' is NULL");
+  fence_proc(proc);
+  put("ARMCI_PutS_flag", &value, flag, sizeof(int), proc, nullptr);
+  return 0;
+}
+int PARMCI_NbPutS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc,
+                  armci_hdl_t* hdl) {
+  Request* r = nb_request("ARMCI_NbPutS", hdl, proc);
+  strided("ARMCI_NbPutS", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, r);
+  request_issued(r, proc);
+  return 0;
+}
+int PARMCI_NbGetS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc,
+                  armci_hdl_t* hdl) {
+  Request* r = nb_request("ARMCI_NbGetS", hdl, proc);
+  strided("ARMCI_NbGetS", XferOp::Get, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, r);
+  request_issued(r, proc);
+  return 0;
+}
+int PARMCI_NbAccS(int datatype, void* scale, void* src, int src_stride[], void* dst, int dst_stride[], int count[],
+                  int levels, int proc, armci_hdl_t* hdl) {
+  Request* r = nb_request("ARMCI_NbAccS", hdl, proc);
+  AccArgs a{datatype, scale};
+  strided("ARMCI_NbAccS", XferOp::Acc, &a, src, src_stride, dst, dst_stride, count, levels, proc, r);
+  request_issued(r, proc);
+  return 0;
+}
+int ARMCI_PutS(void* s, int ss[], void* d, int ds[], int c[], int l, int p) ARMCIX_WEAK_ALIAS(ARMCI_PutS);
+int ARMCI_GetS(void* s, int ss[], void* d, int ds[], int c[], int l, int p) ARMCIX_WEAK_ALIAS(ARMCI_GetS);
+int ARMCI_AccS(int t, void* sc, void* s, int ss[], void* d, int ds[], int c[], int l, int p)
+    ARMCIX_WEAK_ALIAS(ARMCI_AccS);
+int ARMCI_PutS_flag(void* s, int ss[], void* d, int ds[], int c[], int l, int* f, int v, int p)
+    ARMCIX_WEAK_ALIAS(ARMCI_PutS_flag);
+int ARMCI_NbPutS(void* s, int ss[], void* d, int ds[], int c[], int l, int p, armci_hdl_t* h)
+    ARMCIX_WEAK_ALIAS(ARMCI_NbPutS);
+int ARMCI_NbGetS(void* s, int ss[], void* d, int ds[], int c[], int l, int p, armci_hdl_t* h)
+    ARMCIX_WEAK_ALIAS(ARMCI_NbGetS);
+int ARMCI_NbAccS(int t, void* sc, void* s, int ss[], void* d, int ds[], int c[], int l, int p, armci_hdl_t* h)
+    ARMCIX_WEAK_ALIAS(ARMCI_NbAccS);
+
+void armci_write_strided(void* ptr, int levels, int stride[], int count[], char* buf) {
+  local_strided_copy("armci_write_strided", ptr, levels, stride, count, buf, false);
+}
+void armci_read_strided(void* ptr, int levels, int stride[], int count[], char* buf) {
+  local_strided_copy("armci_read_strided", ptr, levels, stride, count, buf, true);
+}
+
+/* ---- I/O vector transfers -------------------------------------------------------------------------- */
+
+int PARMCI_PutV(armci_giov_t* iov, int len, int proc) {
+  armcix::iov("ARMCI_PutV", XferOp::Put, nullptr, iov, len, proc, nullptr);
+  return 0;
+}
+int PARMCI_GetV(armci_giov_t* iov, int len, int proc) {
+  armcix::iov("ARMCI_GetV", XferOp::Get, nullptr, iov, len, proc, nullptr);
+  return 0;
+}
+int PARMCI_AccV(int datatype, void* scale, armci_giov_t* iov, int len, int proc) {
+  AccArgs a{datatype, scale};
+  armcix::iov("ARMCI_AccV", XferOp::Acc, &a, iov, len, proc, nullptr);
+  return 0;
+}
+int PARMCI_NbPutV(armci_giov_t* iov, int len, int proc, armci_hdl_t* hdl) {
+  Request* r = nb_request("ARMCI_NbPutV", hdl, proc);
+  armcix::iov("ARMCI_NbPutV", XferOp::Put, nullptr, iov, len, proc, r);
+  request_issued(r, proc);
+  return 0;
+}
+int PARMCI_NbGetV(armci_giov_t* iov, int len, int proc, armci_hdl_t* hdl) {
+  Request* r = nb_request("ARMCI_NbGetV", hdl, proc);
+  armcix::iov("ARMCI_NbGetV", XferOp::Get, nullptr, iov, len, proc, r);
+  request_issued(r, proc);
+  return 0;
+}
+int PARMCI_NbAccV(int datatype, void* scale, armci_giov_t* iov, int len, int proc, armci_hdl_t* hdl) {
+  Request* r = nb_request("ARMCI_NbAccV", hdl, proc);
+  AccArgs a{datatype, scale};
+  armcix::iov("ARMCI_NbAccV", XferOp::Acc, &a, iov, len, proc, r);
+  request_issued(r, proc);
+  return 0;
+}
+int ARMCI_PutV(armci_giov_t* iov, int len, int proc) ARMCIX_WEAK_ALIAS(ARMCI_PutV);
+int ARMCI_GetV(armci_giov_t* iov, int len, int proc) ARMCIX_WEAK_ALIAS(ARMCI_GetV);
+int ARMCI_AccV(int t, void* s, armci_giov_t* iov, int len, int proc) ARMCIX_WEAK_ALIAS(ARMCI_AccV);
+int ARMCI_NbPutV(armci_giov_t* iov, int len, int proc, armci_hdl_t* h) ARMCIX_WEAK_ALIAS(ARMCI_NbPutV);
+int ARMCI_NbGetV(armci_giov_t* iov, int len, int proc, armci_hdl_t* h) ARMCIX_WEAK_ALIAS(ARMCI_NbGetV);
+int ARMCI_NbAccV(int t, void* s, armci_giov_t* iov, int len, int proc, armci_hdl_t* h)
+    ARMCIX_WEAK_ALIAS(ARMCI_NbAccV);
+
+/* ---- Value operations ------------------------------------------------------------------------------ */
+
+#define ARMCIX_VALUE_OPS(Suffix, T)                                                     \
+  int PARMCI_PutValue##Suffix(T src, void* dst, int proc) {                             \
+    put("ARMCI_PutValue" #Suffix, &src, dst, sizeof(T), proc, nullptr);                 \
+    return 0;                                                                           \
+  }                                                                                     \
+  int PARMCI_NbPutValue##Suffix(T src, void* dst, int proc, armci_hdl_t* hdl) {         \
+    /* the value lives on our stack: complete it locally now, count it in the handle */ \
+    nb_request("ARMCI_NbPutValue" #Suffix, hdl, proc);                                  \
+    put("ARMCI_NbPutValue" #Suffix, &src, dst, sizeof(T), proc, nullptr);               \
+    return 0;                                                                           \
+  }                                                                                     \
+  T PARMCI_GetValue##Suffix(void* src, int proc) {                                      \
+    T v{};                                                                              \
+    get("ARMCI_GetValue" #Suffix, src, &v, sizeof(T), proc, nullptr);                   \
+    return v;                                                                           \
+  }                                                                                     \
+  int ARMCI_PutValue##Suffix(T src, void* dst, int proc) ARMCIX_WEAK_ALIAS(ARMCI_PutValue##Suffix); \
+  int ARMCI_NbPutValue##Suffix(T src, void* dst, int proc, armci_hdl_t* hdl)            \
+      ARMCIX_WEAK_ALIAS(ARMCI_NbPutValue##Suffix);                                      \
+  T ARMCI_GetValue##Suffix(void* src, int proc) ARMCIX_WEAK_ALIAS(ARMCI_GetValue##Suffix);
+
+ARMCIX_VALUE_OPS(Int, int)
+ARMCIX_VALUE_OPS(Long, long)
+ARMCIX_VALUE_OPS(Float, float)
+ARMCIX_VALUE_OPS(Double, double)
+
+/* ---- Atomics and mutexes --------------------------------------------------------------------------- */
+
+int PARMCI_Rmw(int op, void* ploc, void* prem, int value, int proc) {
+  return rmw("ARMCI_Rmw", op, ploc, prem, value, proc);
+}
+int PARMCI_Create_mutexes(int count) { return mutexes_create_default("ARMCI_Create_mutexes", count); }
+int PARMCI_Destroy_mutexes(void) { return mutexes_destroy_default("ARMCI_Destroy_mutexes"); }
+void PARMCI_Lock(int mutex, int proc) { mutex_lock_default("ARMCI_Lock", mutex, proc); }
+void PARMCI_Unlock(int mutex, int proc) { mutex_unlock_default("ARMCI_Unlock", mutex, proc); }
+int ARMCI_Rmw(int op, void* ploc, void* prem, int value, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Rmw);
+int ARMCI_Create_mutexes(int count) ARMCIX_WEAK_ALIAS(ARMCI_Create_mutexes);
+int ARMCI_Destroy_mutexes(void) ARMCIX_WEAK_ALIAS(ARMCI_Destroy_mutexes);
+void ARMCI_Lock(int mutex, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Lock);
+void ARMCI_Unlock(int mutex, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Unlock);
+
+/* ---- Groups ---------------------------------------------------------------------------------------- */
+
+void ARMCI_Group_create(int n, int* pid_list, ARMCI_Group* out) {
+  require_initialized("ARMCI_Group_create");
+  create_group("ARMCI_Group_create", n, pid_list, &default_group(), out);
+}
+void ARMCI_Group_create_child(int n, int* pid_list, ARMCI_Group* out, ARMCI_Group* parent) {
+  require_initialized("ARMCI_Group_create_child");
+  create_group("ARMCI_Group_create_child", n, pid_list, parent, out);
+}
+void ARMCI_Group_free(ARMCI_Group* group) {
+  require_initialized("ARMCI_Group_free");
+  free_group("ARMCI_Group_free", group);
+}
+int ARMCI_Group_rank(ARMCI_Group* group, int* rank) {
+  require_initialized("ARMCI_Group_rank");
+  check_group("ARMCI_Group_rank", group, false);
+  ARMCIX_REQUIRE(rank != nullptr, "ARMCI_Group_rank", "argument 'rank' is NULL");
+  *rank = group->rank;
+  return 0;
+}
+void ARMCI_Group_size(ARMCI_Group* group, int* size) {
+  require_initialized("ARMCI_Group_size");
+  check_group("ARMCI_Group_size", group, false);
+  ARMCIX_REQUIRE(size != nullptr, "ARMCI_Group_size", "argument 'size' is NULL");
+  *size = group->size;
+}
+void ARMCI_Group_set_default(ARMCI_Group* group) {
+  require_initialized("ARMCI_Group_set_default");
+  check_group("ARMCI_Group_set_default", group, true);
+  default_group() = *group;
+}
+void ARMCI_Group_get_default(ARMCI_Group* out) {
+  require_initialized("ARMCI_Group_get_default");
+  ARMCIX_REQUIRE(out != nullptr, "ARMCI_Group_get_default", "argument 'group_out' is NULL");
+  *out = default_group();
+}
+void ARMCI_Group_get_world(ARMCI_Group* out) {
+  require_initialized("ARMCI_Group_get_world");
+  ARMCIX_REQUIRE(out != nullptr, "ARMCI_Group_get_world", "argument 'group_out' is NULL");
+  *out = world_group();
+}
+int ARMCI_Absolute_id(ARMCI_Group* group, int group_rank) {
+  require_initialized("ARMCI_Absolute_id");
+  return group_to_absolute("ARMCI_Absolute_id", group, group_rank);
+}
+int ARMCIX_Group_split(ARMCI_Group* parent, int color, int key, ARMCI_Group* out) {
+  require_initialized("ARMCIX_Group_split");
+  check_group("ARMCIX_Group_split", parent, true);
+  ARMCIX_REQUIRE(out != nullptr, "ARMCIX_Group_split", "argument 'new_group' is NULL");
+  MPI_Comm comm;
+  ARMCIX_MPI(MPI_Comm_split(parent->comm, color, key, &comm));
+  make_group(comm, out);
+  return 0;
+}
+int ARMCIX_Group_dup(ARMCI_Group* parent, ARMCI_Group* out) {
+  require_initialized("ARMCIX_Group_dup");
+  check_group("ARMCIX_Group_dup", parent, true);
+  ARMCIX_REQUIRE(out != nullptr, "ARMCIX_Group_dup", "argument 'new_group' is NULL");
+  MPI_Comm comm;
+  ARMCIX_MPI(MPI_Comm_dup(parent->comm, &comm));
+  make_group(comm, out);
+  return 0;
+}
+
+/* ---- Topology -------------------------------------------------------------------------------------- */
+
+int ARMCI_Same_node(int proc) {
+  require_initialized("ARMCI_Same_node");
+  check_rank("ARMCI_Same_node", "proc", proc);
+  return rt().node_of[proc] == rt().node_id;
+}
+int armci_domain_nprocs(armci_domain_t, int id) {
+  require_initialized("armci_domain_nprocs");
+  ARMCIX_REQUIRE(id >= 0 && id < rt().node_count, "armci_domain_nprocs", "argument 'id' = %d is not a node (0..%d)",
+                 id, rt().node_count - 1);
+  return static_cast<int>(rt().node_members[id].size());
+}
+int armci_domain_id(armci_domain_t, int glob_proc_id) {
+  require_initialized("armci_domain_id");
+  check_rank("armci_domain_id", "glob_proc_id", glob_proc_id);
+  return rt().node_of[glob_proc_id];
+}
+int armci_domain_glob_proc_id(armci_domain_t, int id, int loc_proc_id) {
+  require_initialized("armci_domain_glob_proc_id");
+  ARMCIX_REQUIRE(id >= 0 && id < rt().node_count, "armci_domain_glob_proc_id",
+                 "argument 'id' = %d is not a node (0..%d)", id, rt().node_count - 1);
+  const auto& members = rt().node_members[id];
+  ARMCIX_REQUIRE(loc_proc_id >= 0 && loc_proc_id < static_cast<int>(members.size()), "armci_domain_glob_proc_id",
+                 "argument 'loc_proc_id' = %d is out of range for a node of %zu processes", loc_proc_id,
+                 members.size());
+  return members[loc_proc_id];
+}
+int armci_domain_my_id(armci_domain_t) {
+  require_initialized("armci_domain_my_id");
+  return rt().node_id;
+}
+int armci_domain_count(armci_domain_t) {
+  require_initialized("armci_domain_count");
+  return rt().node_count;
+}
+int armci_domain_same_id(armci_domain_t, int proc) {
+  require_initialized("armci_domain_same_id");
+  check_rank("armci_domain_same_id", "proc", proc);
+  return rt().node_of[proc] == rt().node_id;
+}
+
+int ARMCI_Uses_shm(void) {
+  require_initialized("ARMCI_Uses_shm");
+  return 0;  // every target goes through MPI RMA (the node-local load/store path is not built yet)
+}
+void ARMCI_Set_shm_limit(unsigned long) {
+  // Shared memory is taken from MPI allocations as needed; there is no separate segment to size.
+}
+int ARMCI_Uses_shm_grp(ARMCI_Group* group) {
+  require_initialized("ARMCI_Uses_shm_grp");
+  check_group("ARMCI_Uses_shm_grp", group, false);
+  return 0;
+}
+
+}  // extern "C"

@@ -1,0 +1,174 @@
+#include "gmr/gmr.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <utility>
+
+#include "groups/group.h"
+#include "runtime/error.h"
+#include "runtime/runtime.h"
+
+namespace armcix {
+
+namespace {
+
+// Key (absolute rank, slice base).  Slices of one rank never overlap, so the region holding an address is
+// the entry with the greatest key <= (rank, address).
+using SliceKey = std::pair<int, uintptr_t>;
+std::map<SliceKey, Gmr*> g_slices;
+std::vector<Gmr*> g_regions;
+uint64_t g_next_serial = 1;
+void (*g_release_hook)(Gmr*) = nullptr;
+
+void index_region(Gmr* g) {
+  for (int r = 0; r < g->nranks; ++r)
+    if (g->size[r] > 0) g_slices[{g->grp_to_abs[r], reinterpret_cast<uintptr_t>(g->base[r])}] = g;
+  g_regions.push_back(g);
+}
+
+void unindex_region(Gmr* g) {
+  for (int r = 0; r < g->nranks; ++r)
+    if (g->size[r] > 0) g_slices.erase({g->grp_to_abs[r], reinterpret_cast<uintptr_t>(g->base[r])});
+  g_regions.erase(std::find(g_regions.begin(), g_regions.end(), g));
+}
+
+void release_region(Gmr* g) {
+  if (g_release_hook) g_release_hook(g);
+  ARMCIX_MPI(MPI_Win_unlock_all(g->win));
+  ARMCIX_MPI(MPI_Win_free(&g->win));
+  if (g->alloc_mem) ARMCIX_MPI(MPI_Free_mem(g->alloc_mem));
+  delete g;
+}
+
+}  // namespace
+
+GmrRef gmr_find(int proc, const void* addr) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  auto it = g_slices.upper_bound({proc, a});
+  if (it == g_slices.begin()) return {nullptr, -1, 0};
+  --it;
+  if (it->first.first != proc) return {nullptr, -1, 0};
+  Gmr* g = it->second;
+  int wr = g->abs_to_win[proc];
+  MPI_Aint off = static_cast<MPI_Aint>(a - it->first.second);
+  if (off >= g->size[wr]) return {nullptr, -1, 0};
+  return {g, wr, off};
+}
+
+GmrRef gmr_resolve(const char* call, const char* arg, int proc, const void* addr, std::size_t bytes) {
+  GmrRef ref = gmr_find(proc, addr);
+  if (__builtin_expect(ref.gmr == nullptr, 0))
+    fail(call, "argument '%s' = %p is not inside memory allocated with ARMCI_Malloc on process %d", arg, addr,
+         proc);
+  if (__builtin_expect(static_cast<std::size_t>(ref.gmr->size[ref.win_rank] - ref.disp) < bytes, 0))
+    fail(call, "argument '%s' = %p: %zu bytes run past the end of the allocation on process %d "
+         "(%ld bytes left in it)", arg, addr, bytes, proc,
+         static_cast<long>(ref.gmr->size[ref.win_rank] - ref.disp));
+  return ref;
+}
+
+void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const ARMCI_Group* group) {
+  check_group(call, group, true);
+  ARMCIX_REQUIRE(base_ptrs != nullptr, call, "argument 'ptr_arr' is NULL");
+  ARMCIX_REQUIRE(bytes >= 0, call, "argument 'bytes' = %ld is negative", static_cast<long>(bytes));
+  const Config& cfg = rt().config;
+
+  std::vector<MPI_Aint> sizes(group->size);
+  MPI_Aint mine = static_cast<MPI_Aint>(bytes);
+  ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_AINT, sizes.data(), 1, MPI_AINT, group->comm));
+  bool any = std::any_of(sizes.begin(), sizes.end(), [](MPI_Aint s) { return s > 0; });
+  if (!any) {  // nothing to expose: no window, every base is NULL, ARMCI_Free(NULL) is a no-op
+    std::fill(base_ptrs, base_ptrs + group->size, nullptr);
+    return;
+  }
+
+  auto* g = new Gmr;
+  g->comm = group->comm;
+  g->nranks = group->size;
+  g->my_rank = group->rank;
+  g->serial = g_next_serial++;
+  g->grp_to_abs.assign(group->grp_to_abs, group->grp_to_abs + group->size);
+  g->abs_to_win.assign(group->abs_to_grp, group->abs_to_grp + rt().nproc);
+  g->size = sizes;
+  g->pending.assign(g->nranks, Pending::None);
+
+  MPI_Info info;
+  ARMCIX_MPI(MPI_Info_create(&info));
+  // Accumulates from one origin must stay ordered (location consistency without a flush between them).
+  ARMCIX_MPI(MPI_Info_set(info, "accumulate_ordering", "rar,raw,war,waw"));
+  void* base = nullptr;
+  if (cfg.window_kind == WindowKind::Allocate) {
+    ARMCIX_MPI(MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win));
+  } else {
+    if (mine > 0) ARMCIX_MPI(MPI_Alloc_mem(mine, MPI_INFO_NULL, &base));
+    g->alloc_mem = base;
+    ARMCIX_MPI(MPI_Win_create(base, mine, 1, info, group->comm, &g->win));
+  }
+  ARMCIX_MPI(MPI_Info_free(&info));
+  if (mine == 0) base = nullptr;
+  ARMCIX_MPI(MPI_Win_set_errhandler(g->win, MPI_ERRORS_RETURN));
+  ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
+
+  std::vector<MPI_Aint> bases(g->nranks);
+  MPI_Aint my_base = reinterpret_cast<MPI_Aint>(base);
+  ARMCIX_MPI(MPI_Allgather(&my_base, 1, MPI_AINT, bases.data(), 1, MPI_AINT, group->comm));
+  g->base.resize(g->nranks);
+  for (int r = 0; r < g->nranks; ++r) {
+    g->base[r] = reinterpret_cast<char*>(bases[r]);
+    base_ptrs[r] = g->base[r];
+  }
+  index_region(g);
+}
+
+void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
+  check_group(call, group, true);
+  Gmr* g = nullptr;
+  if (ptr) {
+    GmrRef ref = gmr_find(rt().me, ptr);
+    ARMCIX_REQUIRE(ref.gmr != nullptr, call, "argument 'ptr' = %p was not returned by ARMCI_Malloc", ptr);
+    ARMCIX_REQUIRE(ref.disp == 0, call, "argument 'ptr' = %p is inside an allocation but not its base "
+                   "(base is %p)", ptr, static_cast<void*>(ref.gmr->base[ref.win_rank]));
+    // Compare membership, not communicator handles: a copy of the group, or another group with the same
+    // members, frees the region just as well (the collective below runs on the members only).
+    ARMCIX_REQUIRE(ref.gmr->nranks == group->size &&
+                       std::equal(ref.gmr->grp_to_abs.begin(), ref.gmr->grp_to_abs.end(), group->grp_to_abs),
+                   call, "argument 'ptr' = %p was allocated on a different group than the one freeing it", ptr);
+    g = ref.gmr;
+  }
+  // Ranks whose slice was empty pass NULL: the lowest group rank with a real pointer broadcasts the
+  // (absolute rank, base) pair that names the region.
+  int leader = ptr ? group->rank : group->size;
+  ARMCIX_MPI(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, group->comm));
+  if (leader == group->size) return;  // every slice empty: nothing was allocated
+  MPI_Aint key = reinterpret_cast<MPI_Aint>(ptr);
+  ARMCIX_MPI(MPI_Bcast(&key, 1, MPI_AINT, leader, group->comm));
+  if (!g) {
+    GmrRef ref = gmr_find(group->grp_to_abs[leader], reinterpret_cast<void*>(key));
+    ARMCIX_REQUIRE(ref.gmr != nullptr && ref.disp == 0, call,
+                   "ptr = NULL here, but the allocation freed by rank %d is unknown to this process",
+                   group->grp_to_abs[leader]);
+    g = ref.gmr;
+  }
+  ARMCIX_REQUIRE(g->access_depth == 0, call, "allocation %p is freed between ARMCI_Access_begin and "
+                 "ARMCI_Access_end", ptr);
+  unindex_region(g);
+  release_region(g);  // unlock_all completes our operations; MPI_Win_free waits for everybody's
+}
+
+void gmr_on_release(void (*fn)(Gmr*)) { g_release_hook = fn; }
+
+const std::vector<Gmr*>& gmr_all() { return g_regions; }
+std::size_t gmr_count() { return g_regions.size(); }
+
+void gmr_finalize() {
+  // Regions the program did not free: MPI_Win_free is collective and every rank holds the same list in
+  // the same order (allocation order), so releasing them here is safe.
+  while (!g_regions.empty()) {
+    Gmr* g = g_regions.front();
+    unindex_region(g);
+    release_region(g);
+  }
+}
+
+}  // namespace armcix

@@ -1,0 +1,61 @@
+// GMR: global memory regions.  Every ARMCI_Malloc creates one MPI window over the allocating group; the
+// table translates an ARMCI global address (absolute rank, virtual address) into (region, window rank,
+// displacement) in O(log n) of the number of regions.
+#pragma once
+
+#include <armci.h>
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace armcix {
+
+// What the last not-yet-flushed operation to a (region, target) pair was.  MPI leaves conflicting
+// accesses within one flush interval undefined, and ARMCI promises location consistency, so an operation
+// that could conflict with the pending one first flushes it (see transfer/ordering.cc).
+enum class Pending : uint8_t { None = 0, Put = 1, Acc = 2 };
+
+struct Gmr {
+  MPI_Win win = MPI_WIN_NULL;
+  MPI_Comm comm = MPI_COMM_NULL;  // the allocating group's communicator (owned by the group)
+  int nranks = 0;                 // window group size
+  int my_rank = -1;               // my rank in the window group
+  std::vector<int> grp_to_abs;    // window rank -> absolute rank
+  std::vector<int> abs_to_win;    // absolute rank -> window rank (-1: not in the group)
+  std::vector<char*> base;        // window rank -> base address of that rank's slice (NULL if empty)
+  std::vector<MPI_Aint> size;     // window rank -> bytes in that slice
+  void* alloc_mem = nullptr;      // memory from MPI_Alloc_mem (window kind "create"), freed with the region
+  std::vector<Pending> pending;   // window rank -> unflushed operation kind
+  int pending_count = 0;          // number of window ranks with pending != None
+  unsigned access_depth = 0;      // nesting of ARMCI_Access_begin on my own slice
+  uint64_t serial = 0;
+};
+
+struct GmrRef {   // a resolved remote address
+  Gmr* gmr;
+  int win_rank;
+  MPI_Aint disp;  // displacement from the target slice's base
+};
+
+// Finds the region holding [addr, addr + bytes) on absolute rank `proc`.  Fails naming `call` and `arg`
+// when the address is in no region or the range runs past the end of the slice.
+GmrRef gmr_resolve(const char* call, const char* arg, int proc, const void* addr, std::size_t bytes);
+// As gmr_resolve, but returns gmr == nullptr instead of failing when addr is in no region.
+GmrRef gmr_find(int proc, const void* addr);
+
+// Collective allocation over `group`; fills base_ptrs[group rank].
+void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const ARMCI_Group* group);
+// Collective free over `group`; ptr may be NULL on ranks whose slice was empty.
+void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group);
+
+// Called with each region just before it is released (non-blocking requests drop their references).
+void gmr_on_release(void (*fn)(Gmr*));
+
+// All live regions (for fences and barriers).
+const std::vector<Gmr*>& gmr_all();
+std::size_t gmr_count();
+void gmr_finalize();
+
+}  // namespace armcix

@@ -1,0 +1,33 @@
+// Processor groups.  An ARMCI_Group is a plain struct owned by the caller (GA copies it and reads .comm),
+// so the library keeps a registry of live groups keyed by their rank-translation tables to recognise
+// freed or never-created groups.
+#pragma once
+
+#include <armci.h>
+
+namespace armcix {
+
+// The world group (all ranks of the communicator ARMCI was initialized on) and the current default group.
+const ARMCI_Group& world_group();
+ARMCI_Group& default_group();
+
+// Validates a group argument: not NULL, created and not freed.  Non-member handles (comm == MPI_COMM_NULL)
+// pass unless `require_member`.
+void check_group(const char* call, const ARMCI_Group* group, bool require_member);
+
+// Absolute (world) rank of a group rank; fails naming `call` if out of range.
+int group_to_absolute(const char* call, const ARMCI_Group* group, int group_rank);
+
+// Builds a group from a communicator the caller is a member of (or MPI_COMM_NULL for a non-member),
+// filling the translation tables.  Takes ownership of comm.
+void make_group(MPI_Comm comm, ARMCI_Group* out);
+
+// Creates the subgroup of `parent` with the given parent-relative ranks, collectively over `parent` or,
+// with ARMCI_NONCOLLECTIVE_GROUPS=1, only among the members.
+void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* parent, ARMCI_Group* out);
+void free_group(const char* call, ARMCI_Group* group);
+
+void groups_initialize();
+void groups_finalize();
+
+}  // namespace armcix

@@ -1,0 +1,185 @@
+// Operation parsing and typed kernels of the ARMCI message-passing collectives (armci_msg_*gop,
+// armci_msg_reduce*, armci_msg_sel*).  Free of MPI so that the unit tests exercise them without a job;
+// message.cc maps the parsed operation onto MPI's predefined reductions.
+//
+// absmax/absmin need no user-defined MPI_Op: ARMCI defines them as "take |x| first, then max/min", and on
+// non-negative values MPI_MAX/MPI_MIN give exactly that while keeping MPI's optimised predefined paths.
+// The one user-defined operation is the record selection of armci_msg_sel (sel_combine below).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace armcix {
+namespace msg {
+
+enum class Op { kSum, kProd, kMax, kMin, kAbsMax, kAbsMin, kBitOr, kBitAnd, kLogOr, kLogAnd };
+
+// Element types, numbered as enum armci_type_e in message.h (ARMCI_INT .. ARMCI_DOUBLE).
+enum class ElemType { kInt = 0, kLong = 1, kLongLong = 2, kFloat = 3, kDouble = 4 };
+
+struct OpSpelling {
+  const char* text;
+  Op op;
+};
+
+// Accepted spellings, matched exactly.  "+ * max min absmax absmin or" are ARMCI's; "&&" and "||" are
+// ARMCI-MPI's logical operations (Debian's Global Arrays passes "&&" through pnga_gop, e.g. in matrix.c);
+// "and" is the bitwise counterpart of ARMCI's bitwise "or"; band/bor/land/lor are the names GA's TCGMSG
+// layer uses.
+inline constexpr OpSpelling kOpSpellings[] = {
+    {"+", Op::kSum},          {"*", Op::kProd},         {"max", Op::kMax},     {"min", Op::kMin},
+    {"absmax", Op::kAbsMax},  {"absmin", Op::kAbsMin},  {"or", Op::kBitOr},    {"and", Op::kBitAnd},
+    {"bor", Op::kBitOr},      {"band", Op::kBitAnd},    {"||", Op::kLogOr},    {"&&", Op::kLogAnd},
+    {"lor", Op::kLogOr},      {"land", Op::kLogAnd},
+};
+
+// Parses an ARMCI operation string.  Exact match: ARMCI-MPI's prefix matching accepted "maximum" as
+// "max" and "+garbage" as "+", which hides typos.  Returns false for NULL or an unknown string.
+inline bool parse_op(const char* text, Op* out) {
+  if (text == nullptr) return false;
+  for (const OpSpelling& s : kOpSpellings) {
+    if (std::strcmp(text, s.text) == 0) {
+      *out = s.op;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Bitwise and logical operations are defined for integers only (MPI has no MPI_BOR/MPI_LAND for floats).
+inline bool integer_only(Op op) {
+  return op == Op::kBitOr || op == Op::kBitAnd || op == Op::kLogOr || op == Op::kLogAnd;
+}
+
+inline bool takes_abs(Op op) { return op == Op::kAbsMax || op == Op::kAbsMin; }
+
+// The reduction applied after the |x| pre-pass (absmax -> max, absmin -> min; others unchanged).
+inline Op reduction_of(Op op) {
+  if (op == Op::kAbsMax) return Op::kMax;
+  if (op == Op::kAbsMin) return Op::kMin;
+  return op;
+}
+
+inline bool valid_type(int type) { return type >= 0 && type <= static_cast<int>(ElemType::kDouble); }
+
+inline bool is_integer_type(int type) {
+  return type == static_cast<int>(ElemType::kInt) || type == static_cast<int>(ElemType::kLong) ||
+         type == static_cast<int>(ElemType::kLongLong);
+}
+
+inline const char* type_name(int type) {
+  switch (type) {
+    case 0: return "ARMCI_INT";
+    case 1: return "ARMCI_LONG";
+    case 2: return "ARMCI_LONG_LONG";
+    case 3: return "ARMCI_FLOAT";
+    case 4: return "ARMCI_DOUBLE";
+    default: return "unknown type";
+  }
+}
+
+inline std::size_t type_size(int type) {
+  switch (type) {
+    case 0: return sizeof(int);
+    case 1: return sizeof(long);
+    case 2: return sizeof(long long);
+    case 3: return sizeof(float);
+    case 4: return sizeof(double);
+    default: return 0;
+  }
+}
+
+// Calls f(T{}) with T the C type of `type` (which must be valid_type()).
+template <typename F>
+inline void with_type(int type, F&& f) {
+  switch (type) {
+    case 0: f(int{}); break;
+    case 1: f(long{}); break;
+    case 2: f(static_cast<long long>(0)); break;
+    case 3: f(float{}); break;
+    case 4: f(double{}); break;
+    default: break;
+  }
+}
+
+// |v| without undefined behaviour: for signed integers the negation is done in the unsigned type, so
+// |INT_MIN| wraps to INT_MIN (what ARMCI's abs() did in practice) instead of being UB.
+template <typename T>
+inline T abs_value(T v) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return v < 0 ? static_cast<T>(U{0} - static_cast<U>(v)) : v;
+  } else {
+    return v < 0 ? -v : v;  // also maps -0.0 to -0.0, which compares equal to 0.0
+  }
+}
+
+// out[i] = |in[i]|; in and out may be the same array.
+template <typename T>
+inline void abs_copy(const T* in, T* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = abs_value(in[i]);
+}
+
+// Untyped form for message.cc: `type` must be valid_type().
+inline void abs_copy_typed(int type, const void* in, void* out, std::size_t n) {
+  with_type(type, [&](auto tag) {
+    using T = decltype(tag);
+    abs_copy(static_cast<const T*>(in), static_cast<T*>(out), n);
+  });
+}
+
+// --- armci_msg_sel ---------------------------------------------------------------------------------------
+//
+// Each rank contributes a record: this header, then the caller's n-byte payload whose first element (of
+// the selection type) is the key.  The reduction keeps the winning record; ties go to the lower rank so the
+// operation is commutative and every rank gets the same record.  Non-contributors lose to any contributor.
+// The payload size travels in the header so the combine function needs no MPI query.
+struct SelHeader {
+  std::int32_t contribute;  // 0 or 1
+  std::int32_t type;        // enum armci_type_e of the key
+  std::int32_t rank;        // contributor's rank in the scope's communicator (tie break)
+  std::int32_t want_max;    // 1 for "max", 0 for "min"
+  std::int64_t payload_bytes;
+};
+static_assert(sizeof(SelHeader) == 24, "SelHeader is part of the wire record");
+
+template <typename T>
+inline T load_key(const unsigned char* payload) {
+  T v;
+  std::memcpy(&v, payload, sizeof v);  // records need not be aligned inside MPI's temporary buffers
+  return v;
+}
+
+// True if record a (header ha, payload pa) beats record b.
+inline bool sel_beats(const SelHeader& ha, const unsigned char* pa, const SelHeader& hb,
+                      const unsigned char* pb) {
+  if (ha.contribute != hb.contribute) return ha.contribute != 0;
+  if (!ha.contribute) return ha.rank < hb.rank;
+  int order = 0;  // <0: a's key is better, >0: b's key is better
+  with_type(ha.type, [&](auto tag) {
+    using T = decltype(tag);
+    T ka = load_key<T>(pa), kb = load_key<T>(pb);
+    if (ka == kb) return;
+    bool a_smaller = ka < kb;
+    order = (a_smaller != (ha.want_max != 0)) ? -1 : 1;
+  });
+  if (order != 0) return order < 0;
+  return ha.rank < hb.rank;
+}
+
+// inout = the better of (in, inout); both are complete records (header + payload).
+inline void sel_combine(const void* in, void* inout) {
+  SelHeader hi, ho;
+  std::memcpy(&hi, in, sizeof hi);
+  std::memcpy(&ho, inout, sizeof ho);
+  const auto* pi = static_cast<const unsigned char*>(in) + sizeof(SelHeader);
+  const auto* po = static_cast<const unsigned char*>(inout) + sizeof(SelHeader);
+  if (sel_beats(hi, pi, ho, po))
+    std::memcpy(inout, in, sizeof(SelHeader) + static_cast<std::size_t>(hi.payload_bytes));
+}
+
+}  // namespace msg
+}  // namespace armcix

@@ -1,0 +1,231 @@
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "nb/request.h"
+#include "runtime/error.h"
+#include "runtime/runtime.h"
+
+namespace armcix {
+
+namespace {
+
+// Handle encoding (armci_hdl_t is {int target; int aggregate;} and must stay 8 bytes):
+//   target    >= 0: slot index of a live request;  kNoRequest: initialised, nothing attached;
+//             kWaited: its request was completed by ARMCI_Wait;  kTested: completed by ARMCI_Test.
+//   aggregate bit 0: aggregate mode; bits 1..30: the slot's generation when the request was attached, so
+//             a stale or copied handle is recognised.
+constexpr int kNoRequest = -2;
+constexpr int kWaited = -3;
+constexpr int kTested = -4;
+constexpr uint32_t kGenerationMask = 0x3fffffff;
+
+std::vector<std::unique_ptr<Request>> g_slots;
+std::vector<int> g_free_slots;
+std::vector<Request*> g_implicit;          // by absolute target
+uint32_t g_next_generation = 1;
+
+// Flow control: operations issued and not yet locally completed, per target and in total, and the
+// (region, window rank) pairs they went to.
+std::vector<int> g_unflushed_ops;
+std::vector<std::vector<std::pair<Gmr*, int>>> g_unflushed_pairs;
+long g_unflushed_total = 0;
+
+void add_pair(std::vector<std::pair<Gmr*, int>>& v, Gmr* g, int wr) {
+  for (auto it = v.rbegin(); it != v.rend(); ++it)
+    if (it->first == g && it->second == wr) return;
+  v.emplace_back(g, wr);
+}
+
+int slot_of(const Request* req) { return req->slot; }
+
+void release_slot(Request* req) {
+  req->in_use = false;
+  req->pairs.clear();
+  req->finishers.clear();
+  req->buffers.clear();
+  if (!req->implicit) g_free_slots.push_back(slot_of(req));
+}
+
+Request* new_request() {
+  int idx;
+  if (!g_free_slots.empty()) {
+    idx = g_free_slots.back();
+    g_free_slots.pop_back();
+  } else {
+    idx = static_cast<int>(g_slots.size());
+    g_slots.push_back(std::make_unique<Request>());
+    g_slots.back()->slot = idx;
+  }
+  Request* r = g_slots[idx].get();
+  r->in_use = true;
+  r->implicit = false;
+  r->generation = g_next_generation++ & kGenerationMask;
+  if (r->generation == 0) r->generation = g_next_generation++ & kGenerationMask;
+  return r;
+}
+
+// Locally completes everything issued to `proc` (all requests' operations to it).
+void flush_target(int proc) {
+  for (auto& [g, wr] : g_unflushed_pairs[proc]) ARMCIX_MPI(MPI_Win_flush_local(wr, g->win));
+  g_unflushed_pairs[proc].clear();
+  g_unflushed_total -= g_unflushed_ops[proc];
+  g_unflushed_ops[proc] = 0;
+  if (g_implicit[proc] && g_implicit[proc]->in_use) request_complete(g_implicit[proc]);
+}
+
+Request* lookup(const char* call, armci_hdl_t* hdl) {
+  int t = hdl->target;
+  uint32_t gen = static_cast<uint32_t>(hdl->aggregate) >> 1;
+  ARMCIX_REQUIRE(t >= 0 && t < static_cast<int>(g_slots.size()) && g_slots[t]->in_use &&
+                     g_slots[t]->generation == gen,
+                 call, "argument 'handle' (target=%d, aggregate=%d) was never initialised with ARMCI_INIT_HANDLE, "
+                 "or belongs to a completed request", hdl->target, hdl->aggregate);
+  return g_slots[t].get();
+}
+
+}  // namespace
+
+void request_track(Request* req, Gmr* g, int wr) {
+  add_pair(req->pairs, g, wr);
+  int proc = g->grp_to_abs[wr];
+  add_pair(g_unflushed_pairs[proc], g, wr);
+  ++g_unflushed_ops[proc];
+  ++g_unflushed_total;
+}
+
+void request_keep(Request* req, std::unique_ptr<char[]> buffer) { req->buffers.push_back(std::move(buffer)); }
+
+void request_on_complete(Request* req, std::function<void()> fn) { req->finishers.push_back(std::move(fn)); }
+
+void request_complete(Request* req) {
+  for (auto& [g, wr] : req->pairs) ARMCIX_MPI(MPI_Win_flush_local(wr, g->win));
+  req->pairs.clear();
+  for (auto& fn : req->finishers) fn();
+  req->finishers.clear();
+  req->buffers.clear();
+  if (req->implicit) req->in_use = false;
+}
+
+Request* request_for_handle(const char* call, armci_hdl_t* hdl, int proc) {
+  if (!hdl) {
+    Request*& r = g_implicit[proc];
+    if (!r) {
+      g_slots.push_back(std::make_unique<Request>());
+      r = g_slots.back().get();
+      r->slot = static_cast<int>(g_slots.size()) - 1;
+      r->implicit = true;
+      r->target = proc;
+    }
+    r->in_use = true;
+    return r;
+  }
+  if (hdl->target >= 0) return lookup(call, hdl);  // aggregate: more operations under one handle
+  ARMCIX_REQUIRE(hdl->target == kNoRequest || hdl->target == kWaited || hdl->target == kTested, call,
+                 "argument 'handle' (target=%d) was never initialised with ARMCI_INIT_HANDLE", hdl->target);
+  Request* r = new_request();
+  hdl->target = slot_of(r);
+  hdl->aggregate = static_cast<int>((r->generation << 1) | (static_cast<uint32_t>(hdl->aggregate) & 1u));
+  return r;
+}
+
+void request_issued(Request* req, int proc) {
+  (void)req;
+  const Config& c = rt().config;
+  if (g_unflushed_ops[proc] > c.max_outstanding_per_target) flush_target(proc);
+  if (g_unflushed_total > c.max_outstanding)
+    for (int p = 0; p < rt().nproc; ++p)
+      if (g_unflushed_ops[p]) flush_target(p);
+}
+
+void handle_init(armci_hdl_t* hdl) {
+  if (!hdl) return;
+  hdl->target = kNoRequest;
+  hdl->aggregate = 0;
+}
+
+void handle_set_aggregate(const char* call, armci_hdl_t* hdl, bool on) {
+  ARMCIX_REQUIRE(hdl != nullptr, call, "argument 'handle' is NULL");
+  if (on)
+    hdl->aggregate |= 1;
+  else
+    hdl->aggregate &= ~1;
+}
+
+int handle_wait(const char* call, armci_hdl_t* hdl) {
+  require_initialized(call);
+  ARMCIX_REQUIRE(hdl != nullptr, call, "argument 'handle' is NULL");
+  if (hdl->target == kNoRequest || hdl->target == kTested) {
+    hdl->target = kWaited;
+    return 0;
+  }
+  ARMCIX_REQUIRE(hdl->target != kWaited, call, "argument 'handle' was already waited on (a handle completes once; "
+                 "initialise it again with ARMCI_INIT_HANDLE before reusing it)");
+  Request* r = lookup(call, hdl);
+  request_complete(r);
+  release_slot(r);
+  hdl->target = kWaited;
+  return 0;
+}
+
+int handle_test(const char* call, armci_hdl_t* hdl) {
+  require_initialized(call);
+  ARMCIX_REQUIRE(hdl != nullptr, call, "argument 'handle' is NULL");
+  if (hdl->target < 0) {
+    ARMCIX_REQUIRE(hdl->target == kNoRequest || hdl->target == kWaited || hdl->target == kTested, call,
+                   "argument 'handle' (target=%d) was never initialised with ARMCI_INIT_HANDLE", hdl->target);
+    return 0;
+  }
+  // MPI offers no test for a flush, so Test completes the request (local completion is cheap: the data
+  // has been handed to MPI) and reports it done, as ARMCI allows.
+  Request* r = lookup(call, hdl);
+  request_complete(r);
+  release_slot(r);
+  hdl->target = kTested;
+  return 0;
+}
+
+void wait_proc(int proc) {
+  if (g_implicit[proc] && g_implicit[proc]->in_use) request_complete(g_implicit[proc]);
+  if (g_unflushed_ops[proc]) flush_target(proc);
+}
+
+void wait_all() {
+  for (auto& r : g_slots)
+    if (r->in_use) request_complete(r.get());
+  for (int p = 0; p < rt().nproc; ++p)
+    if (g_unflushed_ops[p]) flush_target(p);
+}
+
+void requests_forget_region(Gmr* g) {
+  for (auto& r : g_slots) {
+    if (!r->in_use) continue;
+    bool uses = std::any_of(r->pairs.begin(), r->pairs.end(), [g](auto& p) { return p.first == g; });
+    if (uses) request_complete(r.get());
+  }
+  for (auto& v : g_unflushed_pairs)
+    v.erase(std::remove_if(v.begin(), v.end(), [g](auto& p) { return p.first == g; }), v.end());
+}
+
+void requests_initialize() {
+  g_implicit.assign(rt().nproc, nullptr);
+  g_unflushed_ops.assign(rt().nproc, 0);
+  g_unflushed_pairs.assign(rt().nproc, {});
+  g_unflushed_total = 0;
+}
+
+void requests_finalize() {
+  wait_all();
+  g_slots.clear();
+  g_free_slots.clear();
+  g_implicit.clear();
+  g_unflushed_ops.clear();
+  g_unflushed_pairs.clear();
+}
+
+std::size_t requests_in_flight() {
+  return static_cast<std::size_t>(std::count_if(g_slots.begin(), g_slots.end(),
+                                                [](auto& r) { return r->in_use && !r->implicit; }));
+}
+
+}  // namespace armcix

@@ -1,0 +1,57 @@
+// Non-blocking requests.  An ARMCI handle is 8 bytes owned by the caller (Debian's GA embeds it), so the
+// request state lives here, in a slot table indexed by the handle.  A request collects the (region,
+// target) pairs its operations went to -- completing it is one MPI_Win_flush_local per pair -- plus the
+// staging buffers that must outlive the operations and the copy-outs to run after them.
+#pragma once
+
+#include <armci.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "gmr/gmr.h"
+
+namespace armcix {
+
+struct Request {
+  std::vector<std::pair<Gmr*, int>> pairs;          // (region, window rank) with ops in flight
+  std::vector<std::unique_ptr<char[]>> buffers;     // staging buffers alive until completion
+  std::vector<std::function<void()>> finishers;     // run after local completion (staged get copy-out)
+  uint32_t generation = 0;
+  bool in_use = false;
+  bool implicit = false;                            // NULL-handle request (completed by WaitProc/WaitAll)
+  int target = -1;                                  // implicit requests: the absolute target rank
+  int slot = -1;                                    // index in the slot table
+};
+
+// Called by the transfer layer for every operation issued under a request.
+void request_track(Request* req, Gmr* g, int wr);
+void request_keep(Request* req, std::unique_ptr<char[]> buffer);
+void request_on_complete(Request* req, std::function<void()> fn);
+
+// Locally completes a request's operations, runs its finishers and releases its buffers.
+void request_complete(Request* req);
+
+// The request an Nb call with `hdl` (NULL = implicit) to `proc` should use; validates the handle.
+Request* request_for_handle(const char* call, armci_hdl_t* hdl, int proc);
+// After issuing: applies flow control (bounds on operations in flight) and, for implicit requests, keeps
+// the request open.
+void request_issued(Request* req, int proc);
+
+int handle_wait(const char* call, armci_hdl_t* hdl);
+int handle_test(const char* call, armci_hdl_t* hdl);
+void handle_init(armci_hdl_t* hdl);
+void handle_set_aggregate(const char* call, armci_hdl_t* hdl, bool on);
+void wait_proc(int proc);
+void wait_all();
+
+// A region is being freed: complete and forget requests' references to it.
+void requests_forget_region(Gmr* g);
+void requests_initialize();
+void requests_finalize();
+std::size_t requests_in_flight();  // for tests: live request slots
+
+}  // namespace armcix

@@ -1,0 +1,154 @@
+#include "runtime/config.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <strings.h>
+
+#include "runtime/error.h"
+
+namespace armcix {
+
+bool parse_bool(const char* text, bool* out) {
+  static const char* const yes[] = {"1", "y", "yes", "true", "on"};
+  static const char* const no[] = {"0", "n", "no", "false", "off"};
+  for (const char* w : yes)
+    if (strcasecmp(text, w) == 0) return *out = true, true;
+  for (const char* w : no)
+    if (strcasecmp(text, w) == 0) return *out = false, true;
+  return false;
+}
+
+bool parse_int(const char* text, long min, long max, long* out) {
+  if (!text || !*text) return false;
+  errno = 0;
+  char* end = nullptr;
+  long v = std::strtol(text, &end, 10);
+  if (errno || *end != '\0' || v < min || v > max) return false;
+  *out = v;
+  return true;
+}
+
+bool parse_size(const char* text, std::size_t* out) {
+  if (!text || !*text || *text == '-') return false;
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(text, &end, 10);
+  if (errno || end == text) return false;
+  unsigned long long mult = 1;
+  if (*end) {
+    switch (*end) {
+      case 'k': case 'K': mult = 1ull << 10; break;
+      case 'm': case 'M': mult = 1ull << 20; break;
+      case 'g': case 'G': mult = 1ull << 30; break;
+      default: return false;
+    }
+    ++end;
+    if (*end == 'i' || *end == 'I') ++end;
+    if (*end == 'b' || *end == 'B') ++end;
+    if (*end) return false;
+  }
+  if (v > (~0ull) / mult) return false;
+  *out = static_cast<std::size_t>(v * mult);
+  return true;
+}
+
+namespace {
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return (v && *v) ? v : nullptr;
+}
+
+void read_bool(const char* name, bool* field) {
+  if (const char* v = env(name))
+    if (!parse_bool(v, field)) fail("ARMCI_Init", "environment variable %s='%s' is not a boolean (0/1)", name, v);
+}
+
+void read_int(const char* name, long min, long max, int* field) {
+  if (const char* v = env(name)) {
+    long x;
+    if (!parse_int(v, min, max, &x))
+      fail("ARMCI_Init", "environment variable %s='%s' is not an integer in [%ld, %ld]", name, v, min, max);
+    *field = static_cast<int>(x);
+  }
+}
+
+template <typename E, std::size_t N>
+void read_enum(const char* name, const char* const (&names)[N], const E (&values)[N], E* field) {
+  const char* v = env(name);
+  if (!v) return;
+  for (std::size_t i = 0; i < N; ++i)
+    if (strcasecmp(v, names[i]) == 0) return void(*field = values[i]);
+  std::string allowed;
+  for (std::size_t i = 0; i < N; ++i) allowed += std::string(i ? ", " : "") + names[i];
+  fail("ARMCI_Init", "environment variable %s='%s' is not one of %s", name, v, allowed.c_str());
+}
+
+const char* const kStridedNames[] = {"DIRECT", "IOV", "PACK"};
+const StridedMethod kStridedValues[] = {StridedMethod::Direct, StridedMethod::Iov, StridedMethod::Pack};
+const char* const kIovNames[] = {"AUTO", "CONSRV", "BATCHED", "DIRECT"};
+const IovMethod kIovValues[] = {IovMethod::Auto, IovMethod::Consrv, IovMethod::Batched, IovMethod::Direct};
+const char* const kShrNames[] = {"NOGUARD", "COPY"};
+const ShrBufMethod kShrValues[] = {ShrBufMethod::NoGuard, ShrBufMethod::Copy};
+
+template <typename E, std::size_t N>
+const char* name_of(const char* const (&names)[N], const E (&values)[N], E v) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (values[i] == v) return names[i];
+  return "?";
+}
+
+}  // namespace
+
+Config Config::from_environment() {
+  Config c;
+  read_bool("ARMCI_VERBOSE", &c.verbose);
+  bool use_allocate = c.window_kind == WindowKind::Allocate;
+  read_bool("ARMCI_USE_WIN_ALLOCATE", &use_allocate);
+  c.window_kind = use_allocate ? WindowKind::Allocate : WindowKind::Create;
+  read_enum("ARMCI_STRIDED_METHOD", kStridedNames, kStridedValues, &c.strided_method);
+  read_enum("ARMCI_IOV_METHOD", kIovNames, kIovValues, &c.iov_method);
+  read_int("ARMCI_IOV_BATCHED_LIMIT", 0, 1 << 30, &c.iov_batched_limit);
+  if (const char* v = env("ARMCI_PACK_CHUNK")) {
+    if (!parse_size(v, &c.pack_chunk_bytes) || c.pack_chunk_bytes < 64)
+      fail("ARMCI_Init", "environment variable ARMCI_PACK_CHUNK='%s' is not a size >= 64 bytes", v);
+  }
+  read_enum("ARMCI_SHR_BUF_METHOD", kShrNames, kShrValues, &c.shr_buf_method);
+  read_bool("ARMCI_NONCOLLECTIVE_GROUPS", &c.noncollective_groups);
+  read_bool("ARMCI_SHM", &c.shm);
+  read_int("ARMCI_NODE_SIZE", 0, 1 << 20, &c.node_size);
+  read_int("ARMCI_MAX_OUTSTANDING", 1, 1 << 24, &c.max_outstanding);
+  read_int("ARMCI_MAX_OUTSTANDING_PER_TARGET", 1, 1 << 24, &c.max_outstanding_per_target);
+  read_bool("ARMCI_PROGRESS_THREAD", &c.progress_thread);
+  read_int("ARMCI_PROGRESS_USLEEP", 0, 1000000, &c.progress_usleep);
+  read_bool("ARMCI_PROFILE", &c.profile);
+  if (const char* v = env("ARMCI_PROFILE_FILE")) c.profile_file = v;
+  read_int("ARMCI_WAIT_BACKOFF_US", 0, 100000, &c.wait_backoff_us);
+  return c;
+}
+
+std::vector<std::string> Config::describe() const {
+  auto b = [](bool x) { return std::string(x ? "1" : "0"); };
+  return {
+      "ARMCI_USE_WIN_ALLOCATE=" + b(window_kind == WindowKind::Allocate) +
+          (window_kind == WindowKind::Allocate ? "  (MPI_Win_allocate)" : "  (MPI_Alloc_mem + MPI_Win_create)"),
+      std::string("ARMCI_STRIDED_METHOD=") + name_of(kStridedNames, kStridedValues, strided_method),
+      std::string("ARMCI_IOV_METHOD=") + name_of(kIovNames, kIovValues, iov_method),
+      "ARMCI_IOV_BATCHED_LIMIT=" + std::to_string(iov_batched_limit),
+      "ARMCI_PACK_CHUNK=" + std::to_string(pack_chunk_bytes),
+      std::string("ARMCI_SHR_BUF_METHOD=") + name_of(kShrNames, kShrValues, shr_buf_method),
+      "ARMCI_NONCOLLECTIVE_GROUPS=" + b(noncollective_groups),
+      "ARMCI_SHM=" + b(shm),
+      "ARMCI_NODE_SIZE=" + std::to_string(node_size) + (node_size ? "  (simulated nodes)" : "  (real nodes)"),
+      "ARMCI_MAX_OUTSTANDING=" + std::to_string(max_outstanding),
+      "ARMCI_MAX_OUTSTANDING_PER_TARGET=" + std::to_string(max_outstanding_per_target),
+      "ARMCI_PROGRESS_THREAD=" + b(progress_thread),
+      "ARMCI_PROGRESS_USLEEP=" + std::to_string(progress_usleep),
+      "ARMCI_PROFILE=" + b(profile),
+      "ARMCI_PROFILE_FILE=" + profile_file,
+      "ARMCI_WAIT_BACKOFF_US=" + std::to_string(wait_backoff_us),
+  };
+}
+
+}  // namespace armcix

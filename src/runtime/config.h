@@ -1,0 +1,45 @@
+// Runtime configuration from ARMCI_* environment variables, parsed in one place (config.cc).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace armcix {
+
+enum class StridedMethod { Direct, Iov, Pack };
+enum class IovMethod { Auto, Consrv, Batched, Direct };
+enum class ShrBufMethod { NoGuard, Copy };
+enum class WindowKind { Create, Allocate };
+
+struct Config {
+  bool verbose = false;                 // ARMCI_VERBOSE: banner with every effective setting on rank 0
+  WindowKind window_kind = WindowKind::Create;   // ARMCI_USE_WIN_ALLOCATE (see doc/design.md: MPICH 6110)
+  StridedMethod strided_method = StridedMethod::Direct;  // ARMCI_STRIDED_METHOD
+  IovMethod iov_method = IovMethod::Auto;        // ARMCI_IOV_METHOD
+  int iov_batched_limit = 0;            // ARMCI_IOV_BATCHED_LIMIT: ops per flush in BATCHED (0 = unlimited)
+  std::size_t pack_chunk_bytes = 64 * 1024;      // ARMCI_PACK_CHUNK: pipeline chunk of the PACK engine
+  ShrBufMethod shr_buf_method = ShrBufMethod::NoGuard;  // ARMCI_SHR_BUF_METHOD
+  bool noncollective_groups = false;    // ARMCI_NONCOLLECTIVE_GROUPS
+  bool shm = true;                      // ARMCI_SHM: node-local load/store path
+  int node_size = 0;                    // ARMCI_NODE_SIZE: simulate nodes of this many ranks (0 = real)
+  int max_outstanding = 1024;           // ARMCI_MAX_OUTSTANDING: non-blocking ops in flight, in total
+  int max_outstanding_per_target = 256; // ARMCI_MAX_OUTSTANDING_PER_TARGET
+  bool progress_thread = false;         // ARMCI_PROGRESS_THREAD
+  int progress_usleep = 100;            // ARMCI_PROGRESS_USLEEP
+  bool profile = false;                 // ARMCI_PROFILE
+  std::string profile_file;             // ARMCI_PROFILE_FILE
+  int wait_backoff_us = 0;              // ARMCI_WAIT_BACKOFF_US: yield/sleep in our own wait loops
+
+  // Reads the environment.  Bad values are reported through fail() naming the variable.
+  static Config from_environment();
+  // "NAME=value" lines for the verbose banner, in a fixed order.
+  std::vector<std::string> describe() const;
+};
+
+// Parsers, exposed for unit tests.  Each returns false on a malformed value.
+bool parse_bool(const char* text, bool* out);
+bool parse_int(const char* text, long min, long max, long* out);
+bool parse_size(const char* text, std::size_t* out);  // accepts K/M/G suffixes
+
+}  // namespace armcix

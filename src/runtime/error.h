@@ -1,0 +1,35 @@
+// Error reporting: every bad-input path ends in ARMCI_Error with a message that names the ARMCI call and
+// the offending argument, and every MPI call's return code is checked.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdarg>
+
+namespace armcix {
+
+// Formats "<call>: <message>" and hands it to ARMCI_Error (which runs the installed handler, then aborts).
+[[noreturn]] void fail(const char* call, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// Reports a failed MPI call (with MPI's own error string) through fail().
+[[noreturn]] void mpi_failed(const char* mpi_call, int rc, const char* file, int line);
+
+// Raised when an ARMCI entry point that belongs to unfinished work is called.
+[[noreturn]] void not_implemented(const char* call);
+
+}  // namespace armcix
+
+// Checks an MPI call.  MPI's default handler on our communicators is set to MPI_ERRORS_RETURN so that the
+// failure reaches ARMCI_Error with the call that made it.
+#define ARMCIX_MPI(call)                                                     \
+  do {                                                                       \
+    int armcix_rc_ = (call);                                                 \
+    if (armcix_rc_ != MPI_SUCCESS) ::armcix::mpi_failed(#call, armcix_rc_, __FILE__, __LINE__); \
+  } while (0)
+
+// Argument checks.  Cheap enough to stay on in release builds: an ARMCI program that passes a bad pointer
+// gets a message instead of silent corruption.
+#define ARMCIX_REQUIRE(cond, call, ...)        \
+  do {                                         \
+    if (__builtin_expect(!(cond), 0)) ::armcix::fail(call, __VA_ARGS__); \
+  } while (0)

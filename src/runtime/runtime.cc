@@ -1,0 +1,127 @@
+#include "runtime/runtime.h"
+
+#include <armci.h>
+#include <armcix.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "runtime/error.h"
+
+namespace armcix {
+
+namespace {
+
+Runtime g_runtime;
+
+std::vector<Hook>& init_hooks() {
+  static std::vector<Hook> hooks;
+  return hooks;
+}
+std::vector<Hook>& fini_hooks() {
+  static std::vector<Hook> hooks;
+  return hooks;
+}
+
+// Node layout.  Real nodes come from MPI_COMM_TYPE_SHARED; ARMCI_NODE_SIZE=k instead cuts the world into
+// consecutive blocks of k ranks so that multi-node behaviour can be tested on one machine.
+void discover_topology(Runtime& r) {
+  int color_rank;  // the lowest world rank of my node identifies it
+  if (r.config.node_size > 0) {
+    color_rank = (r.me / r.config.node_size) * r.config.node_size;
+    ARMCIX_MPI(MPI_Comm_split(r.world, color_rank, r.me, &r.node_comm));
+  } else {
+    ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, &r.node_comm));
+    MPI_Comm_set_errhandler(r.node_comm, MPI_ERRORS_RETURN);
+    ARMCIX_MPI(MPI_Allreduce(&r.me, &color_rank, 1, MPI_INT, MPI_MIN, r.node_comm));
+  }
+  std::vector<int> leader(r.nproc);
+  ARMCIX_MPI(MPI_Allgather(&color_rank, 1, MPI_INT, leader.data(), 1, MPI_INT, r.world));
+  std::vector<int> leaders(leader);
+  std::sort(leaders.begin(), leaders.end());
+  leaders.erase(std::unique(leaders.begin(), leaders.end()), leaders.end());
+  r.node_count = static_cast<int>(leaders.size());
+  r.node_of.assign(r.nproc, -1);
+  r.node_members.assign(r.node_count, {});
+  for (int p = 0; p < r.nproc; ++p) {
+    int idx = static_cast<int>(std::lower_bound(leaders.begin(), leaders.end(), leader[p]) - leaders.begin());
+    r.node_of[p] = idx;
+    r.node_members[idx].push_back(p);
+  }
+  r.node_id = r.node_of[r.me];
+}
+
+void print_banner(const Runtime& r) {
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  int len = 0;
+  MPI_Get_library_version(lib, &len);
+  for (char* c = lib; *c; ++c)
+    if (*c == '\n') *c = ' ';
+  std::printf("armci-x %s: %d ranks on %d node(s), MPI thread level %d\n", ARMCIX_Version(), r.nproc,
+              r.node_count, r.thread_level);
+  std::printf("  MPI: %.200s\n", lib);
+  for (const std::string& line : r.config.describe()) std::printf("  %s\n", line.c_str());
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+Runtime& rt() { return g_runtime; }
+bool initialized() { return g_runtime.init_count > 0; }
+
+void require_initialized(const char* call) {
+  if (__builtin_expect(g_runtime.init_count <= 0, 0)) fail(call, "ARMCI is not initialized (call ARMCI_Init first)");
+}
+
+void check_rank(const char* call, const char* arg, int proc) {
+  if (__builtin_expect(proc < 0 || proc >= g_runtime.nproc, 0))
+    fail(call, "argument '%s' = %d is not a valid process id (0..%d)", arg, proc, g_runtime.nproc - 1);
+}
+
+void on_initialize(Hook h) { init_hooks().push_back(h); }
+void on_finalize(Hook h) { fini_hooks().push_back(h); }
+
+void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm_given) {
+  Runtime& r = g_runtime;
+  if (r.init_count > 0) {
+    ++r.init_count;
+    return;
+  }
+  int mpi_up = 0, mpi_down = 0;
+  MPI_Initialized(&mpi_up);
+  MPI_Finalized(&mpi_down);
+  if (mpi_down) fail("ARMCI_Init", "MPI has already been finalized");
+  if (!mpi_up) {
+    ARMCIX_MPI(MPI_Init_thread(argc, argv, requested, &r.thread_level));
+    r.we_initialized_mpi = true;
+  } else {
+    ARMCIX_MPI(MPI_Query_thread(&r.thread_level));
+    r.we_initialized_mpi = false;
+  }
+  if (comm_given && comm == MPI_COMM_NULL) fail("ARMCI_Init_mpi_comm", "argument 'comm' is MPI_COMM_NULL");
+  ARMCIX_MPI(MPI_Comm_dup(comm_given ? comm : MPI_COMM_WORLD, &r.world));
+  ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
+  ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
+  ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));
+  r.init_count = 1;  // from here on errors name the ARMCI call rather than "not initialized"
+  r.config = Config::from_environment();
+  discover_topology(r);
+  for (Hook h : init_hooks()) h();
+  if (r.config.verbose && r.me == 0) print_banner(r);
+}
+
+void finalize() {
+  Runtime& r = g_runtime;
+  require_initialized("ARMCI_Finalize");
+  if (--r.init_count > 0) return;
+  r.init_count = 1;  // keep entry points usable while modules tear down
+  ARMCIX_MPI(MPI_Barrier(r.world));
+  for (auto it = fini_hooks().rbegin(); it != fini_hooks().rend(); ++it) (*it)();
+  ARMCIX_MPI(MPI_Comm_free(&r.node_comm));
+  ARMCIX_MPI(MPI_Comm_free(&r.world));
+  r.init_count = 0;
+  if (r.we_initialized_mpi) MPI_Finalize();
+  r.we_initialized_mpi = false;
+}
+
+}  // namespace armcix

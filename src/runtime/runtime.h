@@ -1,0 +1,49 @@
+// Process-wide runtime state: initialization reference count, the world communicator, node topology,
+// configuration.  Everything else reaches MPI through the communicators kept here.
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+#include "config.h"
+
+namespace armcix {
+
+struct Runtime {
+  int init_count = 0;            // ARMCI_Init/Finalize nest (GA calls them repeatedly)
+  bool we_initialized_mpi = false;
+  MPI_Comm world = MPI_COMM_NULL;  // our duplicate of the communicator ARMCI was initialized on
+  int me = -1;
+  int nproc = 0;
+  Config config;
+
+  // Node topology (real, from MPI_COMM_TYPE_SHARED, or simulated with ARMCI_NODE_SIZE).
+  MPI_Comm node_comm = MPI_COMM_NULL;  // ranks of my node, ordered by world rank
+  int node_id = -1;                    // my node's index, 0..node_count-1
+  int node_count = 0;
+  std::vector<int> node_of;            // world rank -> node index
+  std::vector<std::vector<int>> node_members;  // node index -> world ranks, ascending
+  int thread_level = MPI_THREAD_SINGLE;
+};
+
+// The one runtime instance.  Valid between the first ARMCI_Init* and the last ARMCI_Finalize.
+Runtime& rt();
+bool initialized();
+
+// Entry-point guard: fails with "<call>: ARMCI is not initialized" when called before ARMCI_Init.
+void require_initialized(const char* call);
+
+// Validates a target rank (absolute, in the world group) for `call`.
+void check_rank(const char* call, const char* arg, int proc);
+
+// Initialization and finalization (api layer calls these).
+void initialize(int* argc, char*** argv, int requested_thread_level, MPI_Comm comm, bool comm_given);
+void finalize();
+// Hooks run at the end of initialize() / the start of the final finalize(), in registration order
+// (finalize hooks in reverse), so modules (mutexes, handles, profiler) keep their own state.
+using Hook = void (*)();
+void on_initialize(Hook h);
+void on_finalize(Hook h);
+
+}  // namespace armcix

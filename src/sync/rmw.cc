@@ -1,0 +1,53 @@
+// ARMCI_Rmw: fetch-and-add and swap (int and long) as MPI_Fetch_and_op with MPI_SUM / MPI_REPLACE.
+// MPI makes these atomic with respect to each other and to every accumulate on the same location, which
+// is exactly ARMCI's promise.  Correctness on Debian's MPICH 4.0.2 depends on the window kind: its
+// shared-memory atomics on MPI_Win_allocate windows are broken (MPICH issue 6110), so our default windows
+// come from MPI_Win_create, whose atomics MPICH performs correctly (see doc/design.md).
+#include "sync/rmw.h"
+
+#include <armci.h>
+
+#include <cstdint>
+
+#include "gmr/gmr.h"
+#include "runtime/error.h"
+#include "runtime/runtime.h"
+#include "transfer/ordering.h"
+
+namespace armcix {
+
+int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
+  require_initialized(call);
+  check_rank(call, "proc", proc);
+  ARMCIX_REQUIRE(op >= ARMCI_FETCH_AND_ADD && op <= ARMCI_SWAP_LONG, call,
+                 "argument 'op' = %d is not an ARMCI_Rmw operation (ARMCI_FETCH_AND_ADD, ARMCI_FETCH_AND_ADD_LONG, "
+                 "ARMCI_SWAP, ARMCI_SWAP_LONG)", op);
+  ARMCIX_REQUIRE(ploc != nullptr, call, "argument 'ploc' is NULL");
+  ARMCIX_REQUIRE(prem != nullptr, call, "argument 'prem' is NULL");
+  const bool is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
+  const bool is_swap = op == ARMCI_SWAP || op == ARMCI_SWAP_LONG;
+  const int size = is_long ? static_cast<int>(sizeof(long)) : static_cast<int>(sizeof(int));
+  ARMCIX_REQUIRE(reinterpret_cast<uintptr_t>(prem) % size == 0, call,
+                 "argument 'prem' = %p is not aligned to the %d-byte operand", prem, size);
+  GmrRef r = gmr_resolve(call, "prem", proc, prem, size);
+  prepare_op(r.gmr, r.win_rank, OpKind::Acc);
+  if (is_long) {
+    long operand = is_swap ? *static_cast<long*>(ploc) : static_cast<long>(value);
+    long old = 0;
+    ARMCIX_MPI(MPI_Fetch_and_op(&operand, &old, MPI_LONG, r.win_rank, r.disp, is_swap ? MPI_REPLACE : MPI_SUM,
+                                r.gmr->win));
+    ARMCIX_MPI(MPI_Win_flush_local(r.win_rank, r.gmr->win));
+    *static_cast<long*>(ploc) = old;
+  } else {
+    int operand = is_swap ? *static_cast<int*>(ploc) : value;
+    int old = 0;
+    ARMCIX_MPI(MPI_Fetch_and_op(&operand, &old, MPI_INT, r.win_rank, r.disp, is_swap ? MPI_REPLACE : MPI_SUM,
+                                r.gmr->win));
+    ARMCIX_MPI(MPI_Win_flush_local(r.win_rank, r.gmr->win));
+    *static_cast<int*>(ploc) = old;
+  }
+  // The fetched value proves the operation happened at the target: nothing is left pending.
+  return 0;
+}
+
+}  // namespace armcix

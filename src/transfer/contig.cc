@@ -1,0 +1,69 @@
+// Contiguous put / get / accumulate.
+#include <cstring>
+
+#include "nb/request.h"
+#include "runtime/error.h"
+#include "runtime/runtime.h"
+#include "transfer/acc_types.h"
+#include "transfer/ordering.h"
+#include "transfer/rma.h"
+#include "transfer/staging.h"
+
+namespace armcix {
+
+namespace {
+
+void check_args(const char* call, const void* src, const void* dst, int bytes, int proc) {
+  require_initialized(call);
+  check_rank(call, "proc", proc);
+  ARMCIX_REQUIRE(bytes >= 0, call, "argument 'bytes' = %d is negative", bytes);
+  if (bytes > 0) {
+    ARMCIX_REQUIRE(src != nullptr, call, "argument 'src' is NULL");
+    ARMCIX_REQUIRE(dst != nullptr, call, "argument 'dst' is NULL");
+  }
+}
+
+}  // namespace
+
+void put(const char* call, const void* src, void* dst, int bytes, int proc, Request* req) {
+  check_args(call, src, dst, bytes, proc);
+  if (bytes == 0) return;
+  GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
+  Staged origin = stage_origin(src, bytes);
+  prepare_op(r.gmr, r.win_rank, OpKind::Put);
+  ARMCIX_MPI(MPI_Put(origin.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
+  note_issued(r.gmr, r.win_rank, OpKind::Put);
+  complete_local(r.gmr, r.win_rank, req);
+  origin.hand_to(req);
+}
+
+void get(const char* call, const void* src, void* dst, int bytes, int proc, Request* req) {
+  check_args(call, src, dst, bytes, proc);
+  if (bytes == 0) return;
+  GmrRef r = gmr_resolve(call, "src", proc, src, bytes);
+  Staged target = stage_result(dst, bytes);
+  prepare_op(r.gmr, r.win_rank, OpKind::Get);
+  ARMCIX_MPI(MPI_Get(target.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
+  complete_local(r.gmr, r.win_rank, req);
+  target.copy_out_to(dst, bytes, req);
+}
+
+void acc(const char* call, int datatype, const void* scale, const void* src, void* dst, int bytes, int proc,
+         Request* req) {
+  check_args(call, src, dst, bytes, proc);
+  const AccType& t = acc_type(call, datatype);
+  ARMCIX_REQUIRE(scale != nullptr, call, "argument 'scale' is NULL");
+  ARMCIX_REQUIRE(bytes % t.elem_bytes == 0, call, "argument 'bytes' = %d is not a multiple of the %s element "
+                 "size (%d)", bytes, t.name, t.elem_bytes);
+  if (bytes == 0) return;
+  GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
+  Staged origin = stage_scaled(t, scale, src, bytes);
+  int n = bytes / t.elem_bytes * t.mpi_per_elem;
+  prepare_op(r.gmr, r.win_rank, OpKind::Acc);
+  ARMCIX_MPI(MPI_Accumulate(origin.ptr, n, t.mpi_elem, r.win_rank, r.disp, n, t.mpi_elem, MPI_SUM, r.gmr->win));
+  note_issued(r.gmr, r.win_rank, OpKind::Acc);
+  complete_local(r.gmr, r.win_rank, req);
+  origin.hand_to(req);
+}
+
+}  // namespace armcix

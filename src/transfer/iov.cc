@@ -1,0 +1,263 @@
+// I/O-vector put / get / accumulate (armci_giov_t descriptors) and its engines (ARMCI_IOV_METHOD):
+//   CONSRV   one operation and one local completion per segment; takes anything, including overlapping
+//            segments and segments in several allocations;
+//   BATCHED  all operations of a descriptor, one completion (ARMCI_IOV_BATCHED_LIMIT caps ops per flush);
+//   DIRECT   one operation with indexed datatypes on both sides;
+//   AUTO     checks the descriptor (one allocation? written side free of overlap, by the AVL conflict tree)
+//            and uses BATCHED when safe, CONSRV otherwise.  Safe by default, unlike ARMCI-MPI.
+#include <cstring>
+#include <vector>
+
+#include "nb/request.h"
+#include "runtime/error.h"
+#include "runtime/runtime.h"
+#include "transfer/acc_types.h"
+#include "transfer/conflict_tree.h"
+#include "transfer/datatypes.h"
+#include "transfer/ordering.h"
+#include "transfer/rma.h"
+#include "transfer/staging.h"
+
+namespace armcix {
+
+namespace {
+
+struct Desc {  // one validated descriptor, seen from this operation's point of view
+  void** local;    // local addresses (src of put/acc, dst of get)
+  void** remote;   // remote addresses
+  const char* local_name;
+  const char* remote_name;
+  int bytes;
+  int n;
+};
+
+const char* method_name(IovMethod m) {
+  switch (m) {
+    case IovMethod::Auto: return "AUTO";
+    case IovMethod::Consrv: return "CONSRV";
+    case IovMethod::Batched: return "BATCHED";
+    case IovMethod::Direct: return "DIRECT";
+  }
+  return "?";
+}
+
+// The single region every remote segment lies in, or gmr == nullptr if they span several.  Fails (naming
+// the segment) if a segment is in none.
+GmrRef single_region(const char* call, const Desc& d, int proc, int idx) {
+  char arg[64];
+  std::snprintf(arg, sizeof arg, "iov[%d].%s[0]", idx, d.remote_name);
+  GmrRef first = gmr_resolve(call, arg, proc, d.remote[0], d.bytes);
+  Gmr* g = first.gmr;
+  const char* lo = g->base[first.win_rank];
+  const char* hi = lo + g->size[first.win_rank];
+  bool single = true;
+  for (int i = 1; i < d.n; ++i) {
+    const char* p = static_cast<const char*>(d.remote[i]);
+    if (p >= lo && p + d.bytes <= hi) continue;
+    std::snprintf(arg, sizeof arg, "iov[%d].%s[%d]", idx, d.remote_name, i);
+    gmr_resolve(call, arg, proc, p, d.bytes);  // fails if outside every allocation
+    single = false;
+  }
+  if (!single) first.gmr = nullptr;
+  return first;
+}
+
+// Index of a segment of `ptrs` that overlaps an earlier one (*other), or -1.
+int first_overlap(void* const* ptrs, int n, int bytes, int* other) {
+  int later = -1;
+  return segments_overlap(ptrs, n, bytes, other, &later) ? later : -1;
+}
+
+OpKind kind_of(XferOp op) { return op == XferOp::Put ? OpKind::Put : op == XferOp::Get ? OpKind::Get : OpKind::Acc; }
+
+void issue_one(XferOp op, const AccType* t, void* local, const GmrRef& r, int bytes) {
+  MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
+  int n = t ? bytes / t->elem_bytes * t->mpi_per_elem : bytes;
+  switch (op) {
+    case XferOp::Put: ARMCIX_MPI(MPI_Put(local, n, elem, r.win_rank, r.disp, n, elem, r.gmr->win)); break;
+    case XferOp::Get: ARMCIX_MPI(MPI_Get(local, n, elem, r.win_rank, r.disp, n, elem, r.gmr->win)); break;
+    case XferOp::Acc:
+      ARMCIX_MPI(MPI_Accumulate(local, n, elem, r.win_rank, r.disp, n, elem, MPI_SUM, r.gmr->win));
+      break;
+  }
+}
+
+// Per segment: contiguous op through the common path (ordering flushes overlapping puts between segments).
+void consrv_engine(const char* call, XferOp op, const AccArgs* a, const Desc& d, int proc) {
+  for (int i = 0; i < d.n; ++i) {
+    switch (op) {
+      case XferOp::Put: put(call, d.local[i], d.remote[i], d.bytes, proc, nullptr); break;
+      case XferOp::Get: get(call, d.remote[i], d.local[i], d.bytes, proc, nullptr); break;
+      case XferOp::Acc: acc(call, a->datatype, a->scale, d.local[i], d.remote[i], d.bytes, proc, nullptr); break;
+    }
+  }
+}
+
+// Private copies of the local side when needed: scaled sources (acc), staged buffers (COPY method).
+// Returns nullptr when the user's buffers can be used directly.
+std::unique_ptr<char[]> pack_local(XferOp op, const AccType* t, const void* scale, const Desc& d, bool* scatter_after) {
+  bool stage = false;
+  for (int i = 0; i < d.n && !stage; ++i) stage = must_stage(d.local[i]);
+  *scatter_after = op == XferOp::Get && stage;
+  bool scale_needed = op == XferOp::Acc && !scale_is_one(*t, scale);
+  if (!stage && !scale_needed) return nullptr;
+  auto buf = new_buffer(static_cast<std::size_t>(d.n) * d.bytes);
+  if (op == XferOp::Get) return buf;
+  for (int i = 0; i < d.n; ++i) {
+    char* out = buf.get() + static_cast<std::size_t>(i) * d.bytes;
+    if (op == XferOp::Acc)
+      scale_copy(*t, scale, d.local[i], out, d.bytes);
+    else
+      std::memcpy(out, d.local[i], d.bytes);
+  }
+  return buf;
+}
+
+void finish_packed(std::unique_ptr<char[]> buf, bool scatter, const Desc& d, Request* req) {
+  if (!buf) return;
+  if (!scatter) {
+    if (req) request_keep(req, std::move(buf));
+    return;
+  }
+  std::vector<void*> dsts(d.local, d.local + d.n);
+  const char* in = buf.get();
+  int bytes = d.bytes;
+  auto copy_out = [dsts, in, bytes] {
+    for (std::size_t i = 0; i < dsts.size(); ++i) std::memcpy(dsts[i], in + i * bytes, bytes);
+  };
+  if (req) {
+    request_on_complete(req, copy_out);
+    request_keep(req, std::move(buf));
+  } else {
+    copy_out();
+  }
+}
+
+void batched_engine(XferOp op, const AccType* t, const void* scale, const Desc& d, const GmrRef& r0, int proc,
+                    Request* req) {
+  Gmr* g = r0.gmr;
+  const int wr = r0.win_rank;
+  const char* base = g->base[wr];
+  const int limit = rt().config.iov_batched_limit;
+  bool scatter = false;
+  auto packed = pack_local(op, t, scale, d, &scatter);
+  prepare_op(g, wr, kind_of(op));
+  int since_flush = 0;
+  for (int i = 0; i < d.n; ++i) {
+    GmrRef r{g, wr, static_cast<const char*>(d.remote[i]) - base};
+    void* local = packed ? packed.get() + static_cast<std::size_t>(i) * d.bytes : d.local[i];
+    issue_one(op, t, local, r, d.bytes);
+    if (limit > 0 && ++since_flush == limit) {
+      ARMCIX_MPI(MPI_Win_flush_local(wr, g->win));
+      since_flush = 0;
+    }
+  }
+  (void)proc;
+  note_issued(g, wr, kind_of(op));
+  complete_local(g, wr, req);
+  finish_packed(std::move(packed), scatter, d, req);
+}
+
+void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d, const GmrRef& r0, Request* req) {
+  Gmr* g = r0.gmr;
+  const int wr = r0.win_rank;
+  const char* base = g->base[wr];
+  MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
+  int per_seg = t ? d.bytes / t->elem_bytes * t->mpi_per_elem : d.bytes;
+  std::vector<MPI_Aint> displs(d.n);
+  for (int i = 0; i < d.n; ++i) displs[i] = static_cast<const char*>(d.remote[i]) - base;
+  OwnedType rtype = indexed_type(elem, per_seg, displs.data(), d.n);
+  bool scatter = false;
+  auto packed = pack_local(op, t, scale, d, &scatter);
+  void* origin;
+  int ocount;
+  MPI_Datatype otype;
+  OwnedType ltype;
+  if (packed) {
+    origin = packed.get();
+    ocount = d.n * per_seg;
+    otype = elem;
+  } else {
+    for (int i = 0; i < d.n; ++i) MPI_Get_address(d.local[i], &displs[i]);
+    ltype = indexed_type(elem, per_seg, displs.data(), d.n);
+    origin = MPI_BOTTOM;
+    ocount = 1;
+    otype = ltype.get();
+  }
+  prepare_op(g, wr, kind_of(op));
+  switch (op) {
+    case XferOp::Put: ARMCIX_MPI(MPI_Put(origin, ocount, otype, wr, 0, 1, rtype.get(), g->win)); break;
+    case XferOp::Get: ARMCIX_MPI(MPI_Get(origin, ocount, otype, wr, 0, 1, rtype.get(), g->win)); break;
+    case XferOp::Acc:
+      ARMCIX_MPI(MPI_Accumulate(origin, ocount, otype, wr, 0, 1, rtype.get(), MPI_SUM, g->win));
+      break;
+  }
+  note_issued(g, wr, kind_of(op));
+  complete_local(g, wr, req);
+  finish_packed(std::move(packed), scatter, d, req);
+}
+
+void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType* t, const armci_giov_t& v, int idx,
+                    int proc, Request* req) {
+  ARMCIX_REQUIRE(v.bytes >= 0, call, "argument 'iov[%d].bytes' = %d is negative", idx, v.bytes);
+  ARMCIX_REQUIRE(v.ptr_array_len >= 0, call, "argument 'iov[%d].ptr_array_len' = %d is negative", idx,
+                 v.ptr_array_len);
+  if (v.bytes == 0 || v.ptr_array_len == 0) return;
+  ARMCIX_REQUIRE(v.src_ptr_array != nullptr, call, "argument 'iov[%d].src_ptr_array' is NULL", idx);
+  ARMCIX_REQUIRE(v.dst_ptr_array != nullptr, call, "argument 'iov[%d].dst_ptr_array' is NULL", idx);
+  if (t)
+    ARMCIX_REQUIRE(v.bytes % t->elem_bytes == 0, call, "argument 'iov[%d].bytes' = %d is not a multiple of the %s "
+                   "element size (%d)", idx, v.bytes, t->name, t->elem_bytes);
+  Desc d;
+  bool remote_is_dst = op != XferOp::Get;
+  d.local = remote_is_dst ? v.src_ptr_array : v.dst_ptr_array;
+  d.remote = remote_is_dst ? v.dst_ptr_array : v.src_ptr_array;
+  d.local_name = remote_is_dst ? "src_ptr_array" : "dst_ptr_array";
+  d.remote_name = remote_is_dst ? "dst_ptr_array" : "src_ptr_array";
+  d.bytes = v.bytes;
+  d.n = v.ptr_array_len;
+  for (int i = 0; i < d.n; ++i) {
+    ARMCIX_REQUIRE(d.local[i] != nullptr, call, "argument 'iov[%d].%s[%d]' is NULL", idx, d.local_name, i);
+    ARMCIX_REQUIRE(d.remote[i] != nullptr, call, "argument 'iov[%d].%s[%d]' is NULL", idx, d.remote_name, i);
+  }
+  GmrRef r = single_region(call, d, proc, idx);
+  // The side that gets written must not overlap itself within one flush interval: the remote side of a
+  // put, the local side of a get.  Accumulates to overlapping locations are fine (MPI orders them).
+  int other = -1, clash = -1;
+  if (op == XferOp::Put) clash = first_overlap(d.remote, d.n, d.bytes, &other);
+  if (op == XferOp::Get) clash = first_overlap(d.local, d.n, d.bytes, &other);
+  IovMethod m = rt().config.iov_method;
+  if (m == IovMethod::Auto) {
+    if (!r.gmr || clash >= 0) return consrv_engine(call, op, a, d, proc);
+    m = IovMethod::Batched;
+  }
+  if (m == IovMethod::Consrv) return consrv_engine(call, op, a, d, proc);
+  ARMCIX_REQUIRE(clash < 0, call, "segments %d and %d of 'iov[%d].%s' overlap; ARMCI_IOV_METHOD=%s cannot order "
+                 "them (use AUTO or CONSRV)", other, clash, idx, op == XferOp::Put ? d.remote_name : d.local_name,
+                 method_name(m));
+  ARMCIX_REQUIRE(r.gmr != nullptr, call, "the segments of 'iov[%d]' span several allocations; ARMCI_IOV_METHOD=%s "
+                 "needs one (use AUTO or CONSRV)", idx, method_name(m));
+  const void* scale = a ? a->scale : nullptr;
+  if (m == IovMethod::Batched) return batched_engine(op, t, scale, d, r, proc, req);
+  if (op == XferOp::Acc && first_overlap(d.remote, d.n, d.bytes, &other) >= 0)
+    return batched_engine(op, t, scale, d, r, proc, req);  // a datatype may not overlap itself
+  direct_engine(op, t, scale, d, r, req);
+}
+
+}  // namespace
+
+void iov(const char* call, XferOp op, const AccArgs* a, const armci_giov_t* desc, int len, int proc, Request* req) {
+  require_initialized(call);
+  check_rank(call, "proc", proc);
+  ARMCIX_REQUIRE(len >= 0, call, "argument 'iov_len' = %d is negative", len);
+  if (len == 0) return;
+  ARMCIX_REQUIRE(desc != nullptr, call, "argument 'iov' is NULL");
+  const AccType* t = nullptr;
+  if (op == XferOp::Acc) {
+    t = &acc_type(call, a->datatype);
+    ARMCIX_REQUIRE(a->scale != nullptr, call, "argument 'scale' is NULL");
+  }
+  for (int i = 0; i < len; ++i) one_descriptor(call, op, a, t, desc[i], i, proc, req);
+}
+
+}  // namespace armcix

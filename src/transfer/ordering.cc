@@ -1,0 +1,37 @@
+#include "transfer/ordering.h"
+
+#include "runtime/error.h"
+#include "runtime/runtime.h"
+
+namespace armcix {
+
+void flush_pair(Gmr* g, int wr) {
+  ARMCIX_MPI(MPI_Win_flush(wr, g->win));
+  if (g->pending[wr] != Pending::None) {
+    g->pending[wr] = Pending::None;
+    --g->pending_count;
+  }
+}
+
+void fence_proc(int proc) {
+  for (Gmr* g : gmr_all()) {
+    if (g->pending_count == 0) continue;
+    int wr = g->abs_to_win[proc];
+    if (wr >= 0 && g->pending[wr] != Pending::None) flush_pair(g, wr);
+  }
+}
+
+void fence_all() {
+  for (Gmr* g : gmr_all()) {
+    if (g->pending_count == 0) continue;
+    ARMCIX_MPI(MPI_Win_flush_all(g->win));
+    std::fill(g->pending.begin(), g->pending.end(), Pending::None);
+    g->pending_count = 0;
+  }
+}
+
+void sync_all_windows() {
+  for (Gmr* g : gmr_all()) ARMCIX_MPI(MPI_Win_sync(g->win));
+}
+
+}  // namespace armcix

@@ -1,0 +1,32 @@
+// The transfer interface the API layer calls: contiguous, strided and I/O-vector put/get/accumulate.
+// Every function validates its arguments (naming `call` in errors), resolves the remote side through the
+// GMR table and picks the engine; the choice of path per target lives here and nowhere else.
+#pragma once
+
+#include <armci.h>
+
+namespace armcix {
+
+struct Request;  // non-blocking request (nb/request.h); nullptr = blocking operation
+
+void put(const char* call, const void* src, void* dst, int bytes, int proc, Request* req);
+void get(const char* call, const void* src, void* dst, int bytes, int proc, Request* req);
+void acc(const char* call, int datatype, const void* scale, const void* src, void* dst, int bytes, int proc,
+         Request* req);
+
+// Strided: count[0] bytes per contiguous run, count[1..levels] repeat counts, strides in bytes.
+enum class XferOp { Put, Get, Acc };
+struct AccArgs {
+  int datatype;
+  const void* scale;
+};
+void strided(const char* call, XferOp op, const AccArgs* acc, const void* src, const int* src_stride, void* dst,
+             const int* dst_stride, const int* count, int levels, int proc, Request* req);
+void iov(const char* call, XferOp op, const AccArgs* acc, const armci_giov_t* desc, int len, int proc,
+         Request* req);
+
+// Copies a strided local region to/from a contiguous buffer (armci_read_strided / armci_write_strided).
+void local_strided_copy(const char* call, void* ptr, int levels, const int* stride, const int* count, char* buf,
+                        bool to_buffer);
+
+}  // namespace armcix

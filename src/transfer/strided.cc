@@ -1,0 +1,344 @@
+// Strided put / get / accumulate and its engines (ARMCI_STRIDED_METHOD):
+//   DIRECT  one MPI operation with derived datatypes (nested hvectors) on both sides;
+//   IOV     walk the segments with an odometer and issue one operation per segment, completed together;
+//   PACK    pack the local side into a bounded buffer and move it in pipelined chunks, the target side
+//           described by a datatype per chunk of whole rows.
+#include <algorithm>
+#include <cstring>
+
+#include "nb/request.h"
+#include "runtime/error.h"
+#include "runtime/runtime.h"
+#include "transfer/acc_types.h"
+#include "transfer/datatypes.h"
+#include "transfer/ordering.h"
+#include "transfer/rma.h"
+#include "transfer/staging.h"
+#include "transfer/strided_shape.h"
+
+namespace armcix {
+
+StridedShape make_shape(const char* call, const int* local_stride, const char* local_name, const int* remote_stride,
+                        const char* remote_name, const int* count, int levels) {
+  ARMCIX_REQUIRE(levels >= 0 && levels < ARMCI_MAX_STRIDE_LEVEL, call,
+                 "argument 'stride_levels' = %d is out of range (0..%d)", levels, ARMCI_MAX_STRIDE_LEVEL - 1);
+  ARMCIX_REQUIRE(count != nullptr, call, "argument 'count' is NULL");
+  if (levels > 0) {
+    ARMCIX_REQUIRE(local_stride != nullptr, call, "argument '%s' is NULL", local_name);
+    ARMCIX_REQUIRE(remote_stride != nullptr, call, "argument '%s' is NULL", remote_name);
+  }
+  StridedShape s;
+  s.levels = levels;
+  s.nseg = 1;
+  for (int i = 0; i <= levels; ++i) {
+    ARMCIX_REQUIRE(count[i] >= 0, call, "argument 'count[%d]' = %d is negative", i, count[i]);
+    s.count[i] = count[i];
+    if (i > 0) s.nseg *= static_cast<std::size_t>(count[i]);
+  }
+  // Each level's stride must clear the block below it, or segments would overlap (a put would write the
+  // same remote bytes twice in one operation).  Levels with a count of 1 never use their stride.
+  std::size_t lext = static_cast<std::size_t>(count[0]), rext = lext;
+  for (int i = 1; i <= levels; ++i) {
+    long ls = local_stride[i - 1], rs = remote_stride[i - 1];
+    if (count[i] > 1) {
+      ARMCIX_REQUIRE(ls >= 0 && static_cast<std::size_t>(ls) >= lext, call,
+                     "argument '%s[%d]' = %ld is smaller than the %zu-byte block it strides over", local_name,
+                     i - 1, ls, lext);
+      ARMCIX_REQUIRE(rs >= 0 && static_cast<std::size_t>(rs) >= rext, call,
+                     "argument '%s[%d]' = %ld is smaller than the %zu-byte block it strides over", remote_name,
+                     i - 1, rs, rext);
+      lext += static_cast<std::size_t>(count[i] - 1) * static_cast<std::size_t>(ls);
+      rext += static_cast<std::size_t>(count[i] - 1) * static_cast<std::size_t>(rs);
+    }
+    s.lstride[i - 1] = ls;
+    s.rstride[i - 1] = rs;
+  }
+  s.lextent = lext;
+  s.rextent = rext;
+  return s;
+}
+
+namespace {
+
+struct Sides {       // the local and remote base addresses of the operation
+  char* local;
+  char* remote;
+};
+
+// One operation, datatypes on both sides.
+void direct_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r,
+                   Request* req) {
+  MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
+  int per_run = t ? s.count[0] / t->elem_bytes * t->mpi_per_elem : s.count[0];
+  OwnedType rtype = strided_type(elem, per_run, s.count, s.rstride, s.levels);
+  Gmr* g = r.gmr;
+  if (op == XferOp::Acc) {
+    Staged origin;
+    OwnedType ltype;
+    int lcount = 1;
+    MPI_Datatype lt;
+    if (scale_is_one(*t, scale) && !must_stage(sd.local)) {
+      ltype = strided_type(elem, per_run, s.count, s.lstride, s.levels);
+      origin.ptr = sd.local;
+      lt = ltype.get();
+    } else {  // scale while packing: one pass over the source
+      origin.owned = new_buffer(s.total_bytes());
+      char* out = origin.owned.get();
+      for_each_segment(s, [&](long loff, long) {
+        scale_copy(*t, scale, sd.local + loff, out, s.count[0]);
+        out += s.count[0];
+      });
+      origin.ptr = origin.owned.get();
+      lcount = static_cast<int>(s.nseg) * per_run;
+      lt = elem;
+    }
+    prepare_op(g, r.win_rank, OpKind::Acc);
+    ARMCIX_MPI(MPI_Accumulate(origin.ptr, lcount, lt, r.win_rank, r.disp, 1, rtype.get(), MPI_SUM, g->win));
+    note_issued(g, r.win_rank, OpKind::Acc);
+    complete_local(g, r.win_rank, req);
+    origin.hand_to(req);
+    return;
+  }
+  OwnedType ltype = strided_type(MPI_BYTE, s.count[0], s.count, s.lstride, s.levels);
+  if (op == XferOp::Put) {
+    Staged origin;
+    origin.ptr = sd.local;
+    int lcount = 1;
+    MPI_Datatype lt = ltype.get();
+    if (must_stage(sd.local)) {
+      origin.owned = new_buffer(s.total_bytes());
+      char* out = origin.owned.get();
+      for_each_segment(s, [&](long loff, long) {
+        std::memcpy(out, sd.local + loff, s.count[0]);
+        out += s.count[0];
+      });
+      origin.ptr = origin.owned.get();
+      lcount = static_cast<int>(s.total_bytes());
+      lt = MPI_BYTE;
+    }
+    prepare_op(g, r.win_rank, OpKind::Put);
+    ARMCIX_MPI(MPI_Put(origin.ptr, lcount, lt, r.win_rank, r.disp, 1, rtype.get(), g->win));
+    note_issued(g, r.win_rank, OpKind::Put);
+    complete_local(g, r.win_rank, req);
+    origin.hand_to(req);
+    return;
+  }
+  // Get.  With staging, land the data packed in a private buffer and scatter it afterwards.
+  if (must_stage(sd.local)) {
+    Staged target;
+    target.owned = new_buffer(s.total_bytes());
+    target.ptr = target.owned.get();
+    prepare_op(g, r.win_rank, OpKind::Get);
+    ARMCIX_MPI(MPI_Get(target.ptr, static_cast<int>(s.total_bytes()), MPI_BYTE, r.win_rank, r.disp, 1, rtype.get(),
+                       g->win));
+    complete_local(g, r.win_rank, req);
+    StridedShape shape = s;
+    char* local = sd.local;
+    const char* packed = target.owned.get();
+    auto scatter = [shape, local, packed] {
+      const char* in = packed;
+      for_each_segment(shape, [&](long loff, long) {
+        std::memcpy(local + loff, in, shape.count[0]);
+        in += shape.count[0];
+      });
+    };
+    if (req) {
+      request_on_complete(req, scatter);
+      request_keep(req, std::move(target.owned));
+    } else {
+      scatter();
+    }
+    return;
+  }
+  prepare_op(g, r.win_rank, OpKind::Get);
+  ARMCIX_MPI(MPI_Get(sd.local, 1, ltype.get(), r.win_rank, r.disp, 1, rtype.get(), g->win));
+  complete_local(g, r.win_rank, req);
+}
+
+// One operation per segment, all completed together (at most `limit` between local completions).
+void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r,
+                Request* req) {
+  Gmr* g = r.gmr;
+  const int seg = s.count[0];
+  const int limit = rt().config.iov_batched_limit;
+  OpKind kind = op == XferOp::Put ? OpKind::Put : op == XferOp::Get ? OpKind::Get : OpKind::Acc;
+  prepare_op(g, r.win_rank, kind);
+  Staged packed;  // scaled / staged source, packed segment after segment
+  bool stage_local = must_stage(sd.local);
+  if ((op == XferOp::Acc && (!scale_is_one(*t, scale) || stage_local)) || (op == XferOp::Put && stage_local)) {
+    packed.owned = new_buffer(s.total_bytes());
+    char* out = packed.owned.get();
+    for_each_segment(s, [&](long loff, long) {
+      if (op == XferOp::Acc)
+        scale_copy(*t, scale, sd.local + loff, out, seg);
+      else
+        std::memcpy(out, sd.local + loff, seg);
+      out += seg;
+    });
+  }
+  Staged landing;  // get with staging: packed landing area, scattered after completion
+  if (op == XferOp::Get && stage_local) landing.owned = new_buffer(s.total_bytes());
+  long issued = 0, k = 0;
+  const int n = op == XferOp::Acc ? seg / t->elem_bytes * t->mpi_per_elem : seg;
+  MPI_Datatype elem = op == XferOp::Acc ? t->mpi_elem : MPI_BYTE;
+  for_each_segment(s, [&](long loff, long roff) {
+    MPI_Aint disp = r.disp + roff;
+    char* local = packed.owned ? packed.owned.get() + k * seg
+                  : landing.owned ? landing.owned.get() + k * seg : sd.local + loff;
+    switch (op) {
+      case XferOp::Put: ARMCIX_MPI(MPI_Put(local, n, elem, r.win_rank, disp, n, elem, g->win)); break;
+      case XferOp::Get: ARMCIX_MPI(MPI_Get(local, n, elem, r.win_rank, disp, n, elem, g->win)); break;
+      case XferOp::Acc:
+        ARMCIX_MPI(MPI_Accumulate(local, n, elem, r.win_rank, disp, n, elem, MPI_SUM, g->win));
+        break;
+    }
+    ++k;
+    if (limit > 0 && ++issued == limit) {
+      ARMCIX_MPI(MPI_Win_flush_local(r.win_rank, g->win));
+      issued = 0;
+    }
+  });
+  note_issued(g, r.win_rank, kind);
+  complete_local(g, r.win_rank, req);
+  packed.hand_to(req);
+  if (landing.owned) {
+    StridedShape shape = s;
+    char* local = sd.local;
+    const char* in0 = landing.owned.get();
+    auto scatter = [shape, local, in0] {
+      const char* in = in0;
+      for_each_segment(shape, [&](long loff, long) {
+        std::memcpy(local + loff, in, shape.count[0]);
+        in += shape.count[0];
+      });
+    };
+    if (req) {
+      request_on_complete(req, scatter);
+      request_keep(req, std::move(landing.owned));
+    } else {
+      scatter();
+    }
+  }
+}
+
+// Packs rows of the local side into a bounded buffer and moves it chunk by chunk: while chunk k is in
+// flight, chunk k+1 is packed into the other half of the buffer.  Target side: a datatype per chunk.
+void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r,
+                 Request* req) {
+  const std::size_t seg = s.count[0];
+  const std::size_t chunk_bytes = std::max<std::size_t>(rt().config.pack_chunk_bytes, seg);
+  const std::size_t segs_per_chunk = std::max<std::size_t>(1, chunk_bytes / seg);
+  if (op == XferOp::Get || s.nseg <= segs_per_chunk) return direct_engine(op, t, scale, s, sd, r, req);
+  Gmr* g = r.gmr;
+  OpKind kind = op == XferOp::Put ? OpKind::Put : OpKind::Acc;
+  prepare_op(g, r.win_rank, kind);
+  MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
+  int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
+  std::unique_ptr<char[]> buf[2] = {new_buffer(segs_per_chunk * seg), new_buffer(segs_per_chunk * seg)};
+  MPI_Request inflight[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  std::vector<MPI_Aint> displs;
+  displs.reserve(segs_per_chunk);
+  std::size_t in_chunk = 0;
+  int which = 0;
+  char* out = buf[0].get();
+  // Request-based operations complete one chunk at a time: the buffer of chunk k-1 is reused for chunk
+  // k+1 as soon as k-1 is done, while chunk k is still moving.
+  auto send = [&] {
+    OwnedType rtype = indexed_type(elem, per_seg, displs.data(), static_cast<int>(displs.size()));
+    int n = static_cast<int>(displs.size()) * per_seg;
+    if (op == XferOp::Put)
+      ARMCIX_MPI(MPI_Rput(buf[which].get(), n, elem, r.win_rank, r.disp, 1, rtype.get(), g->win, &inflight[which]));
+    else
+      ARMCIX_MPI(MPI_Raccumulate(buf[which].get(), n, elem, r.win_rank, r.disp, 1, rtype.get(), MPI_SUM, g->win,
+                                 &inflight[which]));
+    which ^= 1;
+    if (inflight[which] != MPI_REQUEST_NULL) ARMCIX_MPI(MPI_Wait(&inflight[which], MPI_STATUS_IGNORE));
+    out = buf[which].get();
+    displs.clear();
+    in_chunk = 0;
+  };
+  for_each_segment(s, [&](long loff, long roff) {
+    if (op == XferOp::Acc)
+      scale_copy(*t, scale, sd.local + loff, out, seg);
+    else
+      std::memcpy(out, sd.local + loff, seg);
+    out += seg;
+    displs.push_back(roff);
+    if (++in_chunk == segs_per_chunk) send();
+  });
+  if (in_chunk) send();
+  note_issued(g, r.win_rank, kind);
+  for (MPI_Request& rq : inflight) {
+    if (rq == MPI_REQUEST_NULL) continue;
+    if (req)
+      ARMCIX_MPI(MPI_Request_free(&rq));  // completed by the request's flush_local instead
+    else
+      ARMCIX_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+  }
+  if (req) {
+    complete_local(g, r.win_rank, req);
+    request_keep(req, std::move(buf[0]));
+    request_keep(req, std::move(buf[1]));
+  }
+}
+
+}  // namespace
+
+void strided(const char* call, XferOp op, const AccArgs* accargs, const void* src, const int* src_stride, void* dst,
+             const int* dst_stride, const int* count, int levels, int proc, Request* req) {
+  require_initialized(call);
+  check_rank(call, "proc", proc);
+  const bool remote_is_dst = op != XferOp::Get;
+  StridedShape s = remote_is_dst ? make_shape(call, src_stride, "src_stride_arr", dst_stride, "dst_stride_arr", count, levels)
+                                 : make_shape(call, dst_stride, "dst_stride_arr", src_stride, "src_stride_arr", count, levels);
+  const AccType* t = nullptr;
+  const void* scale = nullptr;
+  if (op == XferOp::Acc) {
+    t = &acc_type(call, accargs->datatype);
+    scale = accargs->scale;
+    ARMCIX_REQUIRE(scale != nullptr, call, "argument 'scale' is NULL");
+    ARMCIX_REQUIRE(count[0] % t->elem_bytes == 0, call,
+                   "argument 'count[0]' = %d is not a multiple of the %s element size (%d)", count[0], t->name,
+                   t->elem_bytes);
+  }
+  if (s.empty()) return;
+  ARMCIX_REQUIRE(src != nullptr, call, "argument 'src_ptr' is NULL");
+  ARMCIX_REQUIRE(dst != nullptr, call, "argument 'dst_ptr' is NULL");
+  ARMCIX_REQUIRE(s.total_bytes() <= static_cast<std::size_t>(INT32_MAX), call,
+                 "transfer of %zu bytes exceeds the 2 GiB an ARMCI call can move", s.total_bytes());
+  Sides sd;
+  sd.local = static_cast<char*>(remote_is_dst ? const_cast<void*>(src) : dst);
+  sd.remote = static_cast<char*>(remote_is_dst ? dst : const_cast<void*>(src));
+  GmrRef r = gmr_resolve(call, remote_is_dst ? "dst_ptr" : "src_ptr", proc, sd.remote, s.rextent);
+  if (s.nseg == 1) {  // contiguous after all: the plain operation is cheapest for every engine
+    switch (op) {
+      case XferOp::Put: return put(call, src, dst, count[0], proc, req);
+      case XferOp::Get: return get(call, src, dst, count[0], proc, req);
+      case XferOp::Acc: return acc(call, accargs->datatype, scale, src, dst, count[0], proc, req);
+    }
+  }
+  switch (rt().config.strided_method) {
+    case StridedMethod::Direct: return direct_engine(op, t, scale, s, sd, r, req);
+    case StridedMethod::Iov: return iov_engine(op, t, scale, s, sd, r, req);
+    case StridedMethod::Pack: return pack_engine(op, t, scale, s, sd, r, req);
+  }
+}
+
+void local_strided_copy(const char* call, void* ptr, int levels, const int* stride, const int* count, char* buf,
+                        bool to_buffer) {
+  ARMCIX_REQUIRE(ptr != nullptr, call, "argument 'ptr' is NULL");
+  ARMCIX_REQUIRE(buf != nullptr, call, "argument 'buf' is NULL");
+  StridedShape s = make_shape(call, stride, "stride_arr", stride, "stride_arr", count, levels);
+  if (s.empty()) return;
+  char* base = static_cast<char*>(ptr);
+  const std::size_t seg = s.count[0];
+  for_each_segment(s, [&](long off, long) {
+    if (to_buffer)
+      std::memcpy(buf, base + off, seg);
+    else
+      std::memcpy(base + off, buf, seg);
+    buf += seg;
+  });
+}
+
+}  // namespace armcix

@@ -1,0 +1,45 @@
+# Tests.  `make check` builds everything below and runs tests/check.sh, which reads tests/manifest.txt
+# (rank counts, timeouts, environment per run).
+EXTRA_DIST += tests/check.sh tests/manifest.txt tests/valgrind.supp tests/env.sh.in
+
+GTEST_LIBS = -lgtest -lpthread
+TEST_LIB = src/libarmci.la
+
+if HAVE_GTEST
+# Unit tests without MPI (they still link MPI's compiler wrapper, harmlessly).
+check_PROGRAMS += tests/unit/unit_tests
+tests_unit_unit_tests_SOURCES = \
+	tests/unit/test_conflict_tree.cc \
+	tests/unit/test_config.cc \
+	tests/unit/test_acc_types.cc \
+	tests/unit/test_reduce_ops.cc
+tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/transfer
+tests_unit_unit_tests_LDADD = $(TEST_LIB) -lgtest_main $(GTEST_LIBS)
+
+MPI_TEST_MAIN = tests/mpi/mpi_test_main.cc tests/mpi/test_util.h
+MPI_TEST_LDADD = $(TEST_LIB) $(GTEST_LIBS)
+
+check_PROGRAMS += tests/mpi/test_core
+tests_mpi_test_core_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_core.cc
+tests_mpi_test_core_LDADD = $(MPI_TEST_LDADD)
+
+# --- msg (helper) ---
+check_PROGRAMS += tests/mpi/test_msg
+tests_mpi_test_msg_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_msg.cc
+tests_mpi_test_msg_LDADD = $(MPI_TEST_LDADD)
+# --- end msg ---
+endif
+
+# Error paths that abort the job (the default ARMCI_Error behaviour), checked from outside.
+check_PROGRAMS += tests/errors/abort_case
+tests_errors_abort_case_SOURCES = tests/errors/abort_case.c
+tests_errors_abort_case_LDADD = $(TEST_LIB)
+tests_errors_abort_case_LINK = $(CXXLINK)
+
+if HAVE_GA
+GA_PROG_LIBS = $(TEST_LIB) $(GA_LIB) $(SCALAPACK_LIB) -llapack -lblas -lgfortran -lm
+endif
+
+check-programs: $(check_PROGRAMS)
+check-local: $(check_PROGRAMS)
+	$(top_srcdir)/tests/check.sh $(CHECK_ARGS)

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Runs the test suite listed in tests/manifest.txt: each line is
+#     name  np  timeout_seconds  [VAR=value ...] program [args ...]
+# np = 0 runs the program directly, otherwise under "$MPIEXEC -n np".  Every run is bounded by `timeout`,
+# so a deadlock fails instead of hanging CI.  A program path is looked up in the build tree, then in the
+# source tree.  Output of each run goes to tests/logs/<name>.np<np>.log (printed when it fails).
+#
+# Usage: tests/check.sh [--filter REGEX] [--exclude REGEX] [--list] [--valgrind] [--manifest FILE]
+#   --valgrind  run the MPI programs of the selected lines under valgrind memcheck (errors fail the run)
+# Closing line: "N passed, N failed" (plus ", N skipped").
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+builddir="${ARMCIX_BUILDDIR:-$(pwd)}"
+[ -f "$builddir/tests/env.sh" ] || builddir="$(cd "$here/.." && pwd)"
+if [ ! -f "$builddir/tests/env.sh" ]; then
+  echo "check.sh: no tests/env.sh in $builddir: run configure first (or set ARMCIX_BUILDDIR)" >&2
+  exit 2
+fi
+# shellcheck disable=SC1091
+. "$builddir/tests/env.sh"
+export MPIEXEC top_srcdir top_builddir GA_LIB
+export ARMCIX_BUILDDIR="$builddir"
+manifest="$here/manifest.txt"
+filter="" exclude="" list=0 valgrind=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --filter) filter="$2"; shift 2 ;;
+    --exclude) exclude="$2"; shift 2 ;;
+    --list) list=1; shift ;;
+    --valgrind) valgrind=1; shift ;;
+    --manifest) manifest="$2"; shift 2 ;;
+    *) echo "check.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+logdir="$builddir/tests/logs"
+mkdir -p "$logdir"
+vg_cmd=(valgrind -q --error-exitcode=97 --leak-check=no "--suppressions=$top_srcdir/tests/valgrind.supp")
+
+passed=0 failed=0 skipped=0 failures=()
+while read -r name np tmo rest; do
+  case "$name" in ''|\#*) continue ;; esac
+  id="$name.np$np"
+  if [ -n "$filter" ] && ! [[ "$id" =~ $filter ]]; then continue; fi
+  if [ -n "$exclude" ] && [[ "$id" =~ $exclude ]]; then continue; fi
+  read -r -a words <<< "$rest"
+  envs=()
+  while [ ${#words[@]} -gt 0 ] && [[ "${words[0]}" == *=* ]]; do envs+=("${words[0]}"); words=("${words[@]:1}"); done
+  prog="${words[0]}"; args=("${words[@]:1}")
+  if [ -e "$builddir/$prog" ]; then prog="$builddir/$prog"
+  elif [ -e "$top_srcdir/$prog" ]; then prog="$top_srcdir/$prog"
+  else
+    if [ "$list" = 0 ]; then printf 'SKIP  %-40s (%s not built)\n' "$id" "${words[0]}"; fi
+    skipped=$((skipped + 1)); continue
+  fi
+  if [ "$list" = 1 ]; then echo "$id: ${envs[*]} $prog ${args[*]}"; continue; fi
+  log="$logdir/$id.log"
+  start=$(date +%s%N)
+  if [ "$np" = 0 ]; then
+    cmd=("$prog" "${args[@]}")
+  elif [ "$valgrind" = 1 ]; then
+    # shellcheck disable=SC2206
+    cmd=($MPIEXEC -n "$np" "${vg_cmd[@]}" "$prog" "${args[@]}")
+  else
+    # shellcheck disable=SC2206
+    cmd=($MPIEXEC -n "$np" "$prog" "${args[@]}")
+  fi
+  env ${envs[@]+"${envs[@]}"} ARMCIX_TEST_NP="$np" timeout --kill-after=10 "$tmo" "${cmd[@]}" < /dev/null > "$log" 2>&1
+  rc=$?
+  ms=$(( ($(date +%s%N) - start) / 1000000 )); secs="$((ms / 1000)).$(( (ms % 1000) / 100 ))"
+  if [ $rc -eq 0 ]; then
+    printf 'PASS  %-40s %6ss\n' "$id" "$secs"; passed=$((passed + 1))
+  else
+    why="exit $rc"; [ $rc -eq 124 ] && why="TIMEOUT after ${tmo}s"
+    printf 'FAIL  %-40s %6ss  (%s)  env: %s\n' "$id" "$secs" "$why" "${envs[*]:-}"
+    tail -n 40 "$log" | sed 's/^/    | /'
+    failed=$((failed + 1)); failures+=("$id")
+  fi
+done < "$manifest"
+[ "$list" = 1 ] && exit 0
+[ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
+if [ $skipped -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"; else echo "$passed passed, $failed failed"; fi
+[ $failed -eq 0 ]

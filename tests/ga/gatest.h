@@ -1,0 +1,245 @@
+/*
+ * gatest.h - tiny self-checking harness shared by the GA integration tests.
+ *
+ * Every check is COLLECTIVE over MPI_COMM_WORLD: each rank passes its local
+ * verdict (a count of bad elements, or a local max error), the verdicts are
+ * combined with MPI_Allreduce and rank 0 prints exactly one line per check:
+ *
+ *     PASS: <description>
+ *     FAIL: <description> [bad=<n>]
+ *
+ * Failing ranks print the first offending element to stderr (see gt_bad()).
+ * gt_finish() prints the final "N passed, N failed" line.
+ *
+ * The harness deliberately uses plain MPI (not GA_Igop & co.) for its own
+ * reductions so that a broken ARMCI message layer cannot hide failures.
+ * Only rank 0 writes to stdout.
+ */
+#ifndef GATEST_H
+#define GATEST_H
+
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#include "ga.h"
+#include "macdecls.h"
+
+#if defined(__GNUC__)
+#define GT_API static __attribute__((unused))
+#else
+#define GT_API static
+#endif
+
+GT_API int gt_me = 0, gt_np = 1;
+GT_API int gt_npass = 0, gt_nfail = 0;
+GT_API double gt_t0 = 0.0;
+static char gt_first_bad[512];   /* first local mismatch of current check */
+static long gt_nbad_local = 0;   /* local mismatch counter (gt_bad) */
+
+GT_API void gt_setup(void)
+{
+    MPI_Comm_rank(MPI_COMM_WORLD, &gt_me);
+    MPI_Comm_size(MPI_COMM_WORLD, &gt_np);
+    gt_t0 = MPI_Wtime();
+    gt_first_bad[0] = '\0';
+    gt_nbad_local = 0;
+}
+
+/* Rank-0 informational line (not counted). */
+GT_API void gt_note(const char *fmt, ...)
+{
+    va_list ap;
+    if (gt_me != 0) return;
+    va_start(ap, fmt);
+    printf("NOTE: ");
+    vprintf(fmt, ap);
+    printf("\n");
+    fflush(stdout);
+    va_end(ap);
+}
+
+/* Record one local mismatch; the first one is kept for the stderr report. */
+GT_API void gt_bad(const char *fmt, ...)
+{
+    if (gt_nbad_local++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(gt_first_bad, sizeof gt_first_bad, fmt, ap);
+        va_end(ap);
+    }
+}
+
+GT_API int gt_report(long bad, const char *desc)
+{
+    long tot = 0;
+    MPI_Allreduce(&bad, &tot, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (bad && gt_first_bad[0])
+        fprintf(stderr, "[rank %d] %s: first mismatch: %s (%ld local)\n",
+                gt_me, desc, gt_first_bad, bad);
+    if (gt_me == 0) {
+        static double tlast = -1.0;
+        double now = MPI_Wtime();
+        if (tlast < 0) tlast = gt_t0;
+        if (tot == 0) printf("PASS: %s", desc);
+        else          printf("FAIL: %s [bad=%ld]", desc, tot);
+        if (getenv("GATEST_TIMES")) printf(" [%.3f s]", now - tlast);
+        printf("\n");
+        fflush(stdout);
+        tlast = now;
+    }
+    if (tot == 0) gt_npass++; else gt_nfail++;
+    gt_first_bad[0] = '\0';
+    gt_nbad_local = 0;
+    return tot == 0;
+}
+
+/*
+ * Collective check. 'bad' is this rank's number of failures; it is added to
+ * the mismatches recorded with gt_bad() since the previous check.
+ */
+GT_API int gt_check(long bad, const char *fmt, ...)
+{
+    char desc[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(desc, sizeof desc, fmt, ap);
+    va_end(ap);
+    return gt_report(bad + gt_nbad_local, desc);
+}
+
+/* Collective check on a floating point error: passes if max err <= tol. */
+GT_API int gt_check_err(double err, double tol, const char *fmt, ...)
+{
+    char desc[400], full[480];
+    double maxerr = 0.0;
+    long bad = gt_nbad_local;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(desc, sizeof desc, fmt, ap);
+    va_end(ap);
+    if (!(err == err)) err = INFINITY;          /* NaN counts as failure */
+    MPI_Allreduce(&err, &maxerr, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (!(err <= tol)) {
+        if (!gt_first_bad[0])
+            snprintf(gt_first_bad, sizeof gt_first_bad,
+                     "local err %.3e > tol %.1e", err, tol);
+        bad++;
+    }
+    snprintf(full, sizeof full, "%s (max err %.1e)", desc, maxerr);
+    return gt_report(bad, full);
+}
+
+/* Print the summary line; returns the process exit status. */
+GT_API int gt_finish(void)
+{
+    if (gt_me == 0) {
+        printf("%d passed, %d failed\n", gt_npass, gt_nfail);
+        fflush(stdout);
+    }
+    return gt_nfail ? 1 : 0;
+}
+
+GT_API double gt_elapsed(void) { return MPI_Wtime() - gt_t0; }
+
+/* Deterministic 64-bit LCG/xorshift generator (same on every platform). */
+typedef struct { unsigned long long s; } gt_rng;
+GT_API void gt_rng_seed(gt_rng *r, unsigned long long seed)
+{
+    r->s = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    if (!r->s) r->s = 1;
+}
+GT_API unsigned long long gt_rng_next(gt_rng *r)
+{
+    unsigned long long x = r->s;
+    x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
+    r->s = x;
+    return x * 2685821657736338717ULL;
+}
+/* uniform integer in [lo, hi] */
+GT_API int gt_rng_int(gt_rng *r, int lo, int hi)
+{
+    return lo + (int)(gt_rng_next(r) % (unsigned long long)(hi - lo + 1));
+}
+
+
+/* ---- typed element helpers: values are integer-valued doubles, so every
+ * supported type (int, long, double, double complex) represents them
+ * exactly and results can be compared with ==. ---- */
+GT_API size_t gt_tsize(int t)
+{
+    switch (t) {
+    case C_INT:  return sizeof(int);
+    case C_LONG: return sizeof(long);
+    case C_DBL:  return sizeof(double);
+    case C_DCPL: return sizeof(DoubleComplex);
+    }
+    GA_Error("gt_tsize: unsupported type", t);
+    return 0;
+}
+
+GT_API const char *gt_tname(int t)
+{
+    switch (t) {
+    case C_INT:  return "int";
+    case C_LONG: return "long";
+    case C_DBL:  return "double";
+    case C_DCPL: return "dcomplex";
+    }
+    return "?";
+}
+
+GT_API void gt_tset(int t, void *buf, long k, double re, double im)
+{
+    switch (t) {
+    case C_INT:  ((int *)buf)[k] = (int)re; break;
+    case C_LONG: ((long *)buf)[k] = (long)re; break;
+    case C_DBL:  ((double *)buf)[k] = re; break;
+    case C_DCPL: ((DoubleComplex *)buf)[k].real = re;
+                 ((DoubleComplex *)buf)[k].imag = im; break;
+    }
+}
+
+GT_API void gt_tget(int t, const void *buf, long k, double *re, double *im)
+{
+    *re = 0.0;
+    *im = 0.0;
+    switch (t) {
+    case C_INT:  *re = ((const int *)buf)[k]; break;
+    case C_LONG: *re = (double)((const long *)buf)[k]; break;
+    case C_DBL:  *re = ((const double *)buf)[k]; break;
+    case C_DCPL: *re = ((const DoubleComplex *)buf)[k].real;
+                 *im = ((const DoubleComplex *)buf)[k].imag; break;
+    }
+}
+
+/* 1 if element k of buf differs from (re, im); im ignored for real types */
+GT_API int gt_tdiff(int t, const void *buf, long k, double re, double im)
+{
+    double r = 0.0, i = 0.0;
+    gt_tget(t, buf, k, &r, &i);
+    if (t != C_DCPL) im = 0.0;
+    return r != re || i != im;
+}
+
+/* complex product helper used to build expected values for scaled ops */
+GT_API void gt_cmul(double ar, double ai, double br, double bi,
+                    double *cr, double *ci)
+{
+    *cr = ar * br - ai * bi;
+    *ci = ar * bi + ai * br;
+}
+
+/* Standard start-up used by all tests: MPI first, then GA, then MA. */
+GT_API void gt_ma_init(void)
+{
+    /* GA built on ARMCI-MPI does not use MA for array storage
+     * (GA_Uses_ma()==0) but some GA internals allocate scratch via MA. */
+    if (!MA_init(C_DBL, 1000000, 4000000))
+        GA_Error("MA_init failed", 0);
+}
+
+#endif /* GATEST_H */

@@ -1,0 +1,71 @@
+// Helpers shared by the MPI tests.
+#pragma once
+
+#include <armci.h>
+#include <armcix.h>
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace armcix_test {
+
+// Thrown by the test error handler instead of aborting the job, so a test can check that bad input is
+// rejected with a message naming the call and the argument.
+struct ArmciError {
+  std::string message;
+  int code;
+};
+
+inline void throwing_handler(const char* msg, int code) { throw ArmciError{msg ? msg : "", code}; }
+
+// Installs the throwing handler for the lifetime of the object.
+class ErrorCapture {
+ public:
+  ErrorCapture() { previous_ = ARMCIX_Set_error_handler(&throwing_handler); }
+  ~ErrorCapture() { ARMCIX_Set_error_handler(previous_); }
+
+ private:
+  ARMCIX_Error_handler_t previous_;
+};
+
+inline int me() {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+inline int nproc() {
+  int n;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+// True on every rank iff `ok` is true on every rank (use before a collective step so that one rank's
+// failed assertion does not leave the others waiting).
+inline bool all_ok(bool ok) {
+  int local = ok ? 1 : 0, global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return global == 1;
+}
+
+}  // namespace armcix_test
+
+// Expects `stmt` to raise an ARMCI error whose message contains every one of the given substrings
+// (typically the ARMCI call's name and the argument's name).  Only for calls that are not collective, or
+// that every rank makes with the same bad input: an error raised on one rank inside a collective would
+// leave the other ranks waiting.
+#define EXPECT_ARMCI_ERROR(stmt, ...)                                                        \
+  do {                                                                                       \
+    ::armcix_test::ErrorCapture armcix_capture_;                                             \
+    bool armcix_raised_ = false;                                                             \
+    try {                                                                                    \
+      stmt;                                                                                  \
+    } catch (const ::armcix_test::ArmciError& e) {                                           \
+      armcix_raised_ = true;                                                                 \
+      for (const char* want : {__VA_ARGS__})                                                 \
+        EXPECT_NE(e.message.find(want), std::string::npos)                                   \
+            << "error message '" << e.message << "' lacks '" << want << "'";                 \
+    }                                                                                        \
+    EXPECT_TRUE(armcix_raised_) << #stmt " did not raise an ARMCI error";                    \
+  } while (0)
