@@ -20,6 +20,7 @@ src_libarmci_la_SOURCES = \
 	src/transfer/conflict_tree.cc src/transfer/conflict_tree.h \
 	src/nb/request.cc src/nb/request.h \
 	src/sync/rmw.cc src/sync/rmw.h \
+	src/shm/node_path.cc src/shm/node_path.h \
 	src/sync/mutex.cc src/sync/mutex.h
 # --- msg (helper) ---
 src_libarmci_la_SOURCES += src/msg/message.cc src/msg/reduce_ops.h

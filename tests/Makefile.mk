@@ -28,6 +28,36 @@ check_PROGRAMS += tests/mpi/test_msg
 tests_mpi_test_msg_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_msg.cc
 tests_mpi_test_msg_LDADD = $(MPI_TEST_LDADD)
 # --- end msg ---
+
+# --- sync (helper) ---
+check_PROGRAMS += tests/mpi/test_sync
+tests_mpi_test_sync_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_sync.cc
+tests_mpi_test_sync_LDADD = $(MPI_TEST_LDADD)
+# --- end sync ---
+
+# --- strided (helper) ---
+check_PROGRAMS += tests/mpi/test_strided
+tests_mpi_test_strided_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_strided.cc
+tests_mpi_test_strided_LDADD = $(MPI_TEST_LDADD)
+# --- end strided ---
+
+# --- nb (helper) ---
+check_PROGRAMS += tests/mpi/test_nb
+tests_mpi_test_nb_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_nb.cc
+tests_mpi_test_nb_LDADD = $(MPI_TEST_LDADD)
+# --- end nb ---
+
+# --- groups (helper) ---
+check_PROGRAMS += tests/mpi/test_groups
+tests_mpi_test_groups_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_groups.cc
+tests_mpi_test_groups_LDADD = $(MPI_TEST_LDADD)
+# --- end groups ---
+
+# --- abi (helper) ---
+check_PROGRAMS += tests/mpi/test_abi
+tests_mpi_test_abi_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_abi.cc
+tests_mpi_test_abi_LDADD = $(MPI_TEST_LDADD)
+# --- end abi ---
 endif
 
 # Error paths that abort the job (the default ARMCI_Error behaviour), checked from outside.

@@ -182,7 +182,7 @@ void PARMCI_Access_begin(void* ptr) {
   ARMCIX_REQUIRE(r.gmr != nullptr, "ARMCI_Access_begin",
                  "argument 'ptr' = %p is not in this process's ARMCI_Malloc memory", ptr);
   ++r.gmr->access_depth;
-  ARMCIX_MPI(MPI_Win_sync(r.gmr->win));  // see remote updates that completed before this point
+  sync_region(r.gmr);  // see remote updates that completed before this point
 }
 void PARMCI_Access_end(void* ptr) {
   require_initialized("ARMCI_Access_end");
@@ -193,7 +193,7 @@ void PARMCI_Access_end(void* ptr) {
   ARMCIX_REQUIRE(r.gmr->access_depth > 0, "ARMCI_Access_end",
                  "argument 'ptr' = %p: no ARMCI_Access_begin is open on this allocation", ptr);
   --r.gmr->access_depth;
-  ARMCIX_MPI(MPI_Win_sync(r.gmr->win));  // publish local stores to later RMA
+  sync_region(r.gmr);  // publish local stores to later RMA
 }
 int PARMCI_Wait(armci_hdl_t* hdl) { return handle_wait("ARMCI_Wait", hdl); }
 int PARMCI_Test(armci_hdl_t* hdl) { return handle_test("ARMCI_Test", hdl); }
@@ -547,7 +547,7 @@ int armci_domain_same_id(armci_domain_t, int proc) {
 
 int ARMCI_Uses_shm(void) {
   require_initialized("ARMCI_Uses_shm");
-  return 0;  // every target goes through MPI RMA (the node-local load/store path is not built yet)
+  return rt().config.shm ? 1 : 0;  // node peers reached by load/store (src/shm)
 }
 void ARMCI_Set_shm_limit(unsigned long) {
   // Shared memory is taken from MPI allocations as needed; there is no separate segment to size.
@@ -555,7 +555,7 @@ void ARMCI_Set_shm_limit(unsigned long) {
 int ARMCI_Uses_shm_grp(ARMCI_Group* group) {
   require_initialized("ARMCI_Uses_shm_grp");
   check_group("ARMCI_Uses_shm_grp", group, false);
-  return 0;
+  return rt().config.shm ? 1 : 0;
 }
 
 }  // extern "C"

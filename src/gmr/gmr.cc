@@ -35,10 +35,53 @@ void unindex_region(Gmr* g) {
 
 void release_region(Gmr* g) {
   if (g_release_hook) g_release_hook(g);
-  ARMCIX_MPI(MPI_Win_unlock_all(g->win));
-  ARMCIX_MPI(MPI_Win_free(&g->win));
+  if (g->win != MPI_WIN_NULL) {
+    ARMCIX_MPI(MPI_Win_unlock_all(g->win));
+    ARMCIX_MPI(MPI_Win_free(&g->win));
+  }
+  if (g->shm_win != MPI_WIN_NULL) {
+    ARMCIX_MPI(MPI_Win_unlock_all(g->shm_win));
+    ARMCIX_MPI(MPI_Win_free(&g->shm_win));
+  }
   if (g->alloc_mem) ARMCIX_MPI(MPI_Free_mem(g->alloc_mem));
   delete g;
+}
+
+// Bytes in front of every shared slice: the slice's accumulate lock word, padded to a cache line so the
+// user's data keeps the allocator's alignment and the lock does not share a line with it.
+constexpr MPI_Aint kSliceHeader = 64;
+
+// Allocates my slice in a shared-memory window over the group's members on my node and maps every
+// node peer's slice.  Returns my slice's user base (NULL if empty).
+void* map_node_slices(Gmr* g, const ARMCI_Group* group, MPI_Aint mine) {
+  MPI_Comm node;
+  ARMCIX_MPI(MPI_Comm_split(group->comm, rt().node_of[rt().me], group->rank, &node));
+  MPI_Info info;
+  ARMCIX_MPI(MPI_Info_create(&info));
+  ARMCIX_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));  // each slice on its owner's pages
+  char* seg = nullptr;
+  ARMCIX_MPI(MPI_Win_allocate_shared(mine > 0 ? mine + kSliceHeader : 0, 1, info, node, &seg, &g->shm_win));
+  ARMCIX_MPI(MPI_Info_free(&info));
+  ARMCIX_MPI(MPI_Win_set_errhandler(g->shm_win, MPI_ERRORS_RETURN));
+  if (mine > 0) *reinterpret_cast<uint32_t*>(seg) = 0;  // peers use it only after ARMCI_Malloc returns
+  int nn;
+  ARMCIX_MPI(MPI_Comm_size(node, &nn));
+  std::vector<int> node_to_group(nn);
+  ARMCIX_MPI(MPI_Allgather(&group->rank, 1, MPI_INT, node_to_group.data(), 1, MPI_INT, node));
+  g->local_ptr.assign(g->nranks, nullptr);
+  g->slice_lock.assign(g->nranks, nullptr);
+  for (int i = 0; i < nn; ++i) {
+    MPI_Aint size;
+    int disp_unit;
+    char* ptr;
+    ARMCIX_MPI(MPI_Win_shared_query(g->shm_win, i, &size, &disp_unit, &ptr));
+    if (size <= 0) continue;
+    g->local_ptr[node_to_group[i]] = ptr + kSliceHeader;
+    g->slice_lock[node_to_group[i]] = reinterpret_cast<uint32_t*>(ptr);
+  }
+  ARMCIX_MPI(MPI_Comm_free(&node));
+  ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->shm_win));  // MPI_Win_sync needs an epoch
+  return mine > 0 ? seg + kSliceHeader : nullptr;
 }
 
 }  // namespace
@@ -98,7 +141,15 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   // Accumulates from one origin must stay ordered (location consistency without a flush between them).
   ARMCIX_MPI(MPI_Info_set(info, "accumulate_ordering", "rar,raw,war,waw"));
   void* base = nullptr;
-  if (cfg.window_kind == WindowKind::Allocate) {
+  if (cfg.shm) {
+    base = map_node_slices(g, group, mine);
+    // A group inside one node needs no MPI window at all; one that spans nodes exposes the same memory
+    // to the other nodes.  Every member computes the same answer, so the collective below is matched.
+    const int my_node = rt().node_of[rt().me];
+    g->atomics_via_mpi = std::any_of(g->grp_to_abs.begin(), g->grp_to_abs.end(),
+                                     [&](int abs) { return rt().node_of[abs] != my_node; });
+    if (g->atomics_via_mpi) ARMCIX_MPI(MPI_Win_create(base, mine, 1, info, group->comm, &g->win));
+  } else if (cfg.window_kind == WindowKind::Allocate) {
     ARMCIX_MPI(MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win));
   } else {
     if (mine > 0) ARMCIX_MPI(MPI_Alloc_mem(mine, MPI_INFO_NULL, &base));
@@ -107,8 +158,10 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   }
   ARMCIX_MPI(MPI_Info_free(&info));
   if (mine == 0) base = nullptr;
-  ARMCIX_MPI(MPI_Win_set_errhandler(g->win, MPI_ERRORS_RETURN));
-  ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
+  if (g->win != MPI_WIN_NULL) {
+    ARMCIX_MPI(MPI_Win_set_errhandler(g->win, MPI_ERRORS_RETURN));
+    ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
+  }
 
   std::vector<MPI_Aint> bases(g->nranks);
   MPI_Aint my_base = reinterpret_cast<MPI_Aint>(base);

@@ -18,7 +18,8 @@ namespace armcix {
 enum class Pending : uint8_t { None = 0, Put = 1, Acc = 2 };
 
 struct Gmr {
-  MPI_Win win = MPI_WIN_NULL;
+  MPI_Win win = MPI_WIN_NULL;     // RMA window over the whole group (MPI_WIN_NULL if every member
+                                  // is reachable by load/store: then no MPI operation is ever needed)
   MPI_Comm comm = MPI_COMM_NULL;  // the allocating group's communicator (owned by the group)
   int nranks = 0;                 // window group size
   int my_rank = -1;               // my rank in the window group
@@ -27,6 +28,12 @@ struct Gmr {
   std::vector<char*> base;        // window rank -> base address of that rank's slice (NULL if empty)
   std::vector<MPI_Aint> size;     // window rank -> bytes in that slice
   void* alloc_mem = nullptr;      // memory from MPI_Alloc_mem (window kind "create"), freed with the region
+
+  // Node-local path (src/shm): the slices of node peers mapped into this process.
+  MPI_Win shm_win = MPI_WIN_NULL;         // MPI_Win_allocate_shared over my node's members of the group
+  std::vector<char*> local_ptr;           // window rank -> that slice in MY address space (nullptr: not mapped)
+  std::vector<uint32_t*> slice_lock;      // window rank -> accumulate lock word of that slice (mapped ones)
+  bool atomics_via_mpi = false;           // group spans nodes: every acc/Rmw goes through MPI (doc/design.md)
   std::vector<Pending> pending;   // window rank -> unflushed operation kind
   int pending_count = 0;          // number of window ranks with pending != None
   unsigned access_depth = 0;      // nesting of ARMCI_Access_begin on my own slice

@@ -11,12 +11,8 @@
 //
 // Every argument is checked before the first communication, so a bad argument passed by every rank fails
 // on every rank without leaving another one waiting inside a collective.
-#include <mpi.h>
-// The public headers are C; until they carry their own __cplusplus guards the declarations need C linkage
-// here (mpi.h is included first so that its C++ parts stay outside the block).
-extern "C" {
 #include <message.h>
-}
+#include <mpi.h>
 
 #include <cstddef>
 #include <cstdio>

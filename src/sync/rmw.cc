@@ -12,6 +12,7 @@
 #include "gmr/gmr.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
+#include "shm/node_path.h"
 #include "transfer/ordering.h"
 
 namespace armcix {
@@ -31,6 +32,21 @@ int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
                  "argument 'prem' = %p is not aligned to the %d-byte operand", prem, size);
   GmrRef r = gmr_resolve(call, "prem", proc, prem, size);
   prepare_op(r.gmr, r.win_rank, OpKind::Acc);
+  if (char* p = mapped(r); p && local_atomics(r)) {
+    // Hardware atomics: every Rmw on this allocation comes from this node, so they all meet here.
+    if (is_long) {
+      long* loc = reinterpret_cast<long*>(p);
+      long v = is_swap ? __atomic_exchange_n(loc, *static_cast<long*>(ploc), __ATOMIC_SEQ_CST)
+                       : __atomic_fetch_add(loc, static_cast<long>(value), __ATOMIC_SEQ_CST);
+      *static_cast<long*>(ploc) = v;
+    } else {
+      int* loc = reinterpret_cast<int*>(p);
+      int v = is_swap ? __atomic_exchange_n(loc, *static_cast<int*>(ploc), __ATOMIC_SEQ_CST)
+                      : __atomic_fetch_add(loc, value, __ATOMIC_SEQ_CST);
+      *static_cast<int*>(ploc) = v;
+    }
+    return 0;
+  }
   if (is_long) {
     long operand = is_swap ? *static_cast<long*>(ploc) : static_cast<long>(value);
     long old = 0;

@@ -4,6 +4,7 @@
 #include "nb/request.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
+#include "shm/node_path.h"
 #include "transfer/acc_types.h"
 #include "transfer/ordering.h"
 #include "transfer/rma.h"
@@ -29,8 +30,13 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   check_args(call, src, dst, bytes, proc);
   if (bytes == 0) return;
   GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
-  Staged origin = stage_origin(src, bytes);
   prepare_op(r.gmr, r.win_rank, OpKind::Put);
+  if (char* p = mapped(r)) {
+    std::memcpy(p, src, bytes);
+    after_local_store();
+    return;
+  }
+  Staged origin = stage_origin(src, bytes);
   ARMCIX_MPI(MPI_Put(origin.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
   note_issued(r.gmr, r.win_rank, OpKind::Put);
   complete_local(r.gmr, r.win_rank, req);
@@ -41,8 +47,13 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   check_args(call, src, dst, bytes, proc);
   if (bytes == 0) return;
   GmrRef r = gmr_resolve(call, "src", proc, src, bytes);
-  Staged target = stage_result(dst, bytes);
   prepare_op(r.gmr, r.win_rank, OpKind::Get);
+  if (const char* p = mapped(r)) {
+    before_local_load();
+    std::memcpy(dst, p, bytes);
+    return;
+  }
+  Staged target = stage_result(dst, bytes);
   ARMCIX_MPI(MPI_Get(target.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
   complete_local(r.gmr, r.win_rank, req);
   target.copy_out_to(dst, bytes, req);
@@ -57,9 +68,14 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
                  "size (%d)", bytes, t.name, t.elem_bytes);
   if (bytes == 0) return;
   GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
+  prepare_op(r.gmr, r.win_rank, OpKind::Acc);
+  if (mapped(r) && local_atomics(r)) {
+    local_accumulate(r, t, scale, src, bytes);
+    after_local_store();
+    return;
+  }
   Staged origin = stage_scaled(t, scale, src, bytes);
   int n = bytes / t.elem_bytes * t.mpi_per_elem;
-  prepare_op(r.gmr, r.win_rank, OpKind::Acc);
   ARMCIX_MPI(MPI_Accumulate(origin.ptr, n, t.mpi_elem, r.win_rank, r.disp, n, t.mpi_elem, MPI_SUM, r.gmr->win));
   note_issued(r.gmr, r.win_rank, OpKind::Acc);
   complete_local(r.gmr, r.win_rank, req);

@@ -11,6 +11,7 @@
 #include "nb/request.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
+#include "shm/node_path.h"
 #include "transfer/acc_types.h"
 #include "transfer/conflict_tree.h"
 #include "transfer/datatypes.h"
@@ -221,12 +222,16 @@ void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType
     ARMCIX_REQUIRE(d.remote[i] != nullptr, call, "argument 'iov[%d].%s[%d]' is NULL", idx, d.remote_name, i);
   }
   GmrRef r = single_region(call, d, proc, idx);
+  IovMethod m = rt().config.iov_method;
+  // Node-local target: segments are applied one after the other by load/store, in order, so overlap
+  // needs no check -- except that an explicitly chosen MPI engine rejects what it would reject on MPI.
+  const bool local = r.gmr && mapped(r) && (op != XferOp::Acc || local_atomics(r));
+  if (local && (m == IovMethod::Auto || m == IovMethod::Consrv)) return consrv_engine(call, op, a, d, proc);
   // The side that gets written must not overlap itself within one flush interval: the remote side of a
   // put, the local side of a get.  Accumulates to overlapping locations are fine (MPI orders them).
   int other = -1, clash = -1;
   if (op == XferOp::Put) clash = first_overlap(d.remote, d.n, d.bytes, &other);
   if (op == XferOp::Get) clash = first_overlap(d.local, d.n, d.bytes, &other);
-  IovMethod m = rt().config.iov_method;
   if (m == IovMethod::Auto) {
     if (!r.gmr || clash >= 0) return consrv_engine(call, op, a, d, proc);
     m = IovMethod::Batched;
@@ -237,6 +242,7 @@ void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType
                  method_name(m));
   ARMCIX_REQUIRE(r.gmr != nullptr, call, "the segments of 'iov[%d]' span several allocations; ARMCI_IOV_METHOD=%s "
                  "needs one (use AUTO or CONSRV)", idx, method_name(m));
+  if (local) return consrv_engine(call, op, a, d, proc);
   const void* scale = a ? a->scale : nullptr;
   if (m == IovMethod::Batched) return batched_engine(op, t, scale, d, r, proc, req);
   if (op == XferOp::Acc && first_overlap(d.remote, d.n, d.bytes, &other) >= 0)

@@ -30,8 +30,13 @@ void fence_all() {
   }
 }
 
+void sync_region(Gmr* g) {
+  if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->win));
+  if (g->shm_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+}
+
 void sync_all_windows() {
-  for (Gmr* g : gmr_all()) ARMCIX_MPI(MPI_Win_sync(g->win));
+  for (Gmr* g : gmr_all()) sync_region(g);
 }
 
 }  // namespace armcix

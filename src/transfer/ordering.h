@@ -24,6 +24,7 @@ void flush_pair(Gmr* g, int wr);   // remote completion of everything to (g, wr)
 void fence_proc(int proc);        // ARMCI_Fence
 void fence_all();                 // ARMCI_AllFence
 void sync_all_windows();          // MPI_Win_sync on every window (load/store visibility, unified model)
+void sync_region(Gmr* g);         // MPI_Win_sync on the windows of one region
 
 inline void prepare_op(Gmr* g, int wr, OpKind kind) {
   Pending p = g->pending[wr];

@@ -9,6 +9,7 @@
 #include "nb/request.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
+#include "shm/node_path.h"
 #include "transfer/acc_types.h"
 #include "transfer/datatypes.h"
 #include "transfer/ordering.h"
@@ -221,6 +222,29 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   }
 }
 
+// Node-local target: copy (or accumulate) segment by segment with loads and stores.
+void local_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r) {
+  char* remote = mapped(r);
+  const std::size_t seg = s.count[0];
+  prepare_op(r.gmr, r.win_rank, op == XferOp::Get ? OpKind::Get : op == XferOp::Put ? OpKind::Put : OpKind::Acc);
+  switch (op) {
+    case XferOp::Put:
+      for_each_segment(s, [&](long loff, long roff) { std::memcpy(remote + roff, sd.local + loff, seg); });
+      after_local_store();
+      break;
+    case XferOp::Get:
+      before_local_load();
+      for_each_segment(s, [&](long loff, long roff) { std::memcpy(sd.local + loff, remote + roff, seg); });
+      break;
+    case XferOp::Acc: {
+      SliceLock lock(r.gmr->slice_lock[r.win_rank]);
+      for_each_segment(s, [&](long loff, long roff) { scale_add(*t, scale, sd.local + loff, remote + roff, seg); });
+      after_local_store();
+      break;
+    }
+  }
+}
+
 // Packs rows of the local side into a bounded buffer and moves it chunk by chunk: while chunk k is in
 // flight, chunk k+1 is packed into the other half of the buffer.  Target side: a datatype per chunk.
 void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r,
@@ -310,6 +334,7 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   sd.local = static_cast<char*>(remote_is_dst ? const_cast<void*>(src) : dst);
   sd.remote = static_cast<char*>(remote_is_dst ? dst : const_cast<void*>(src));
   GmrRef r = gmr_resolve(call, remote_is_dst ? "dst_ptr" : "src_ptr", proc, sd.remote, s.rextent);
+  if (mapped(r) && (op != XferOp::Acc || local_atomics(r))) return local_engine(op, t, scale, s, sd, r);
   if (s.nseg == 1) {  // contiguous after all: the plain operation is cheapest for every engine
     switch (op) {
       case XferOp::Put: return put(call, src, dst, count[0], proc, req);

@@ -1,0 +1,38 @@
+#include "shm/node_path.h"
+
+#include <sched.h>
+
+namespace armcix {
+
+namespace {
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
+
+SliceLock::SliceLock(uint32_t* word) : word_(word) {
+  int spins = 0;
+  while (__atomic_exchange_n(word_, 1u, __ATOMIC_ACQUIRE) != 0u) {
+    while (__atomic_load_n(word_, __ATOMIC_RELAXED) != 0u) {
+      if (++spins < 128)
+        cpu_relax();
+      else
+        sched_yield();
+    }
+  }
+}
+
+SliceLock::~SliceLock() { __atomic_store_n(word_, 0u, __ATOMIC_RELEASE); }
+
+void local_accumulate(const GmrRef& r, const AccType& t, const void* scale, const void* src, std::size_t bytes) {
+  SliceLock lock(r.gmr->slice_lock[r.win_rank]);
+  scale_add(t, scale, src, mapped(r), bytes);
+}
+
+}  // namespace armcix
