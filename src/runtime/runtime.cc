@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "runtime/error.h"
+#include "runtime/progress.h"
 
 namespace armcix {
 
@@ -60,6 +62,9 @@ void print_banner(const Runtime& r) {
   std::printf("armci-x %s: %d ranks on %d node(s), MPI thread level %d\n", ARMCIX_Version(), r.nproc,
               r.node_count, r.thread_level);
   std::printf("  MPI: %.200s\n", lib);
+  std::printf("  node-local path: %s; progress thread: %s\n",
+              r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",
+              progress_running() ? "running" : "off");
   for (const std::string& line : r.config.describe()) std::printf("  %s\n", line.c_str());
   std::fflush(stdout);
 }
@@ -91,6 +96,10 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   MPI_Initialized(&mpi_up);
   MPI_Finalized(&mpi_down);
   if (mpi_down) fail("ARMCI_Init", "MPI has already been finalized");
+  // The progress thread needs MPI_THREAD_MULTIPLE, which must be asked for when MPI starts.
+  bool want_progress = false;
+  if (const char* v = std::getenv("ARMCI_PROGRESS_THREAD")) parse_bool(v, &want_progress);
+  if (want_progress && requested < MPI_THREAD_MULTIPLE) requested = MPI_THREAD_MULTIPLE;
   if (!mpi_up) {
     ARMCIX_MPI(MPI_Init_thread(argc, argv, requested, &r.thread_level));
     r.we_initialized_mpi = true;
@@ -107,6 +116,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   r.config = Config::from_environment();
   discover_topology(r);
   for (Hook h : init_hooks()) h();
+  progress_start();
   if (r.config.verbose && r.me == 0) print_banner(r);
 }
 
@@ -116,6 +126,7 @@ void finalize() {
   if (--r.init_count > 0) return;
   r.init_count = 1;  // keep entry points usable while modules tear down
   ARMCIX_MPI(MPI_Barrier(r.world));
+  progress_stop();
   for (auto it = fini_hooks().rbegin(); it != fini_hooks().rend(); ++it) (*it)();
   ARMCIX_MPI(MPI_Comm_free(&r.node_comm));
   ARMCIX_MPI(MPI_Comm_free(&r.world));

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace {
 
@@ -25,7 +26,10 @@ class FailureOnlyPrinter : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  // The progress thread (ARMCI_PROGRESS_THREAD=1) needs MPI_THREAD_MULTIPLE from whoever starts MPI.
+  const char* progress = std::getenv("ARMCI_PROGRESS_THREAD");
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, progress && progress[0] == '1' ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
   ::testing::InitGoogleTest(&argc, argv);
   ARMCI_Init();
   int rank = 0;

@@ -1,0 +1,56 @@
+#include "runtime/progress.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "runtime/error.h"
+#include "runtime/runtime.h"
+
+namespace armcix {
+
+namespace {
+
+std::thread g_thread;
+std::atomic<bool> g_stop{false};
+MPI_Comm g_poke = MPI_COMM_NULL;  // private communicator: the probe can never match an application message
+
+void progress_loop(int pause_us) {
+  while (!g_stop.load(std::memory_order_relaxed)) {
+    int flag = 0;
+    // The return code is deliberately not routed through fail(): ARMCI_Error from a helper thread would
+    // race the application's own error handling.  A probe on a private communicator cannot fail short of
+    // MPI itself breaking, which the main thread then reports.
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, g_poke, &flag, MPI_STATUS_IGNORE);
+    if (pause_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(pause_us));
+  }
+}
+
+}  // namespace
+
+void progress_start() {
+  Runtime& r = rt();
+  if (!r.config.progress_thread) return;
+  if (r.thread_level < MPI_THREAD_MULTIPLE) {
+    if (r.me == 0)
+      std::fprintf(stderr, "armci-x: ARMCI_PROGRESS_THREAD=1 ignored: MPI provides thread level %d, the progress "
+                   "thread needs MPI_THREAD_MULTIPLE (%d)\n", r.thread_level, MPI_THREAD_MULTIPLE);
+    r.config.progress_thread = false;
+    return;
+  }
+  ARMCIX_MPI(MPI_Comm_dup(r.world, &g_poke));
+  g_stop = false;
+  g_thread = std::thread(progress_loop, r.config.progress_usleep);
+}
+
+void progress_stop() {
+  if (!g_thread.joinable()) return;
+  g_stop = true;
+  g_thread.join();
+  ARMCIX_MPI(MPI_Comm_free(&g_poke));
+}
+
+bool progress_running() { return g_thread.joinable(); }
+
+}  // namespace armcix
