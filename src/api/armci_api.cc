@@ -11,6 +11,7 @@
 #include "gmr/gmr.h"
 #include "groups/group.h"
 #include "nb/request.h"
+#include "profile/profiler.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
 #include "sync/mutex.h"
@@ -27,6 +28,8 @@ namespace {
 // Module start-up and tear-down, in dependency order (finalize hooks run in reverse).
 struct ModuleRegistration {
   ModuleRegistration() {
+    on_initialize(&profiler_initialize);
+    on_finalize(&profiler_finalize);  // runs last: it reports on everything before it
     on_initialize(&groups_initialize);
     on_initialize(&requests_initialize);
     on_finalize(&groups_finalize);
@@ -93,11 +96,13 @@ const char* ARMCIX_Version(void) { return ARMCIX_VERSION_STRING; }
 /* ---- Memory ---------------------------------------------------------------------------------------- */
 
 int PARMCI_Malloc(void** ptr_arr, armci_size_t bytes) {
+  ProfScope prof(ProfKind::Malloc, static_cast<std::size_t>(bytes > 0 ? bytes : 0));
   require_initialized("ARMCI_Malloc");
   gmr_create("ARMCI_Malloc", ptr_arr, bytes, &world_group());
   return 0;
 }
 int PARMCI_Free(void* ptr) {
+  ProfScope prof(ProfKind::Free, 0);
   require_initialized("ARMCI_Free");
   gmr_destroy("ARMCI_Free", ptr, &world_group());
   return 0;
@@ -158,6 +163,7 @@ int ARMCI_Free_local(void* ptr) ARMCIX_WEAK_ALIAS(ARMCI_Free_local);
 /* ---- Synchronization and completion ---------------------------------------------------------------- */
 
 void PARMCI_Barrier(void) {
+  ProfScope prof(ProfKind::Barrier, 0);
   require_initialized("ARMCI_Barrier");
   wait_all();
   fence_all();
@@ -165,12 +171,14 @@ void PARMCI_Barrier(void) {
   sync_all_windows();  // local loads after the barrier see every rank's completed updates
 }
 void PARMCI_Fence(int proc) {
+  ProfScope prof(ProfKind::Fence, 0);
   require_initialized("ARMCI_Fence");
   check_rank("ARMCI_Fence", "proc", proc);
   wait_proc(proc);
   fence_proc(proc);
 }
 void PARMCI_AllFence(void) {
+  ProfScope prof(ProfKind::AllFence, 0);
   require_initialized("ARMCI_AllFence");
   wait_all();
   fence_all();
@@ -195,15 +203,23 @@ void PARMCI_Access_end(void* ptr) {
   --r.gmr->access_depth;
   sync_region(r.gmr);  // publish local stores to later RMA
 }
-int PARMCI_Wait(armci_hdl_t* hdl) { return handle_wait("ARMCI_Wait", hdl); }
-int PARMCI_Test(armci_hdl_t* hdl) { return handle_test("ARMCI_Test", hdl); }
+int PARMCI_Wait(armci_hdl_t* hdl) {
+  ProfScope prof(ProfKind::Wait, 0);
+  return handle_wait("ARMCI_Wait", hdl);
+}
+int PARMCI_Test(armci_hdl_t* hdl) {
+  ProfScope prof(ProfKind::Test, 0);
+  return handle_test("ARMCI_Test", hdl);
+}
 int PARMCI_WaitProc(int proc) {
+  ProfScope prof(ProfKind::WaitProc, 0);
   require_initialized("ARMCI_WaitProc");
   check_rank("ARMCI_WaitProc", "proc", proc);
   wait_proc(proc);
   return 0;
 }
 int PARMCI_WaitAll(void) {
+  ProfScope prof(ProfKind::WaitAll, 0);
   require_initialized("ARMCI_WaitAll");
   wait_all();
   return 0;
@@ -242,36 +258,43 @@ void ARMCI_Copy(void* src, void* dst, int size) {
 }
 
 int PARMCI_Put(void* src, void* dst, int size, int proc) {
+  ProfScope prof(ProfKind::Put, size > 0 ? size : 0);
   put("ARMCI_Put", src, dst, size, proc, nullptr);
   return 0;
 }
 int PARMCI_Get(void* src, void* dst, int size, int proc) {
+  ProfScope prof(ProfKind::Get, size > 0 ? size : 0);
   get("ARMCI_Get", src, dst, size, proc, nullptr);
   return 0;
 }
 int PARMCI_Acc(int datatype, void* scale, void* src, void* dst, int bytes, int proc) {
+  ProfScope prof(ProfKind::Acc, bytes > 0 ? bytes : 0);
   acc("ARMCI_Acc", datatype, scale, src, dst, bytes, proc, nullptr);
   return 0;
 }
 int PARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+  ProfScope prof(ProfKind::NbPut, bytes > 0 ? bytes : 0);
   Request* r = nb_request("ARMCI_NbPut", hdl, proc);
   put("ARMCI_NbPut", src, dst, bytes, proc, r);
   request_issued(r, proc);
   return 0;
 }
 int PARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+  ProfScope prof(ProfKind::NbGet, bytes > 0 ? bytes : 0);
   Request* r = nb_request("ARMCI_NbGet", hdl, proc);
   get("ARMCI_NbGet", src, dst, bytes, proc, r);
   request_issued(r, proc);
   return 0;
 }
 int PARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+  ProfScope prof(ProfKind::NbAcc, bytes > 0 ? bytes : 0);
   Request* r = nb_request("ARMCI_NbAcc", hdl, proc);
   acc("ARMCI_NbAcc", datatype, scale, src, dst, bytes, proc, r);
   request_issued(r, proc);
   return 0;
 }
 int PARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int proc) {
+  ProfScope prof(ProfKind::Put, size > 0 ? size : 0);
   put("ARMCI_Put_flag", src, dst, size, proc, nullptr);
   ARMCIX_REQUIRE(flag != nullptr, "ARMCI_Put_flag", "argument 'flag' is NULL");
   fence_proc(proc);  // the data is remotely complete before the flag can be seen
@@ -290,21 +313,25 @@ int ARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int pro
 /* ---- Strided transfers ----------------------------------------------------------------------------- */
 
 int PARMCI_PutS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc) {
+  ProfScope prof(ProfKind::PutS, strided_bytes(count, levels));
   strided("ARMCI_PutS", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
   return 0;
 }
 int PARMCI_GetS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc) {
+  ProfScope prof(ProfKind::GetS, strided_bytes(count, levels));
   strided("ARMCI_GetS", XferOp::Get, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
   return 0;
 }
 int PARMCI_AccS(int datatype, void* scale, void* src, int src_stride[], void* dst, int dst_stride[], int count[],
                 int levels, int proc) {
+  ProfScope prof(ProfKind::AccS, strided_bytes(count, levels));
   AccArgs a{datatype, scale};
   strided("ARMCI_AccS", XferOp::Acc, &a, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
   return 0;
 }
 int PARMCI_PutS_flag(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int* flag,
                      int value, int proc) {
+  ProfScope prof(ProfKind::PutS, strided_bytes(count, levels));
   strided("ARMCI_PutS_flag", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
   ARMCIX_REQUIRE(flag != nullptr, "ARMCI_PutS_flag", "argument 'flag' is NULL");
   fence_proc(proc);
@@ -313,6 +340,7 @@ int PARMCI_PutS_flag(void* src, int src_stride[], void* dst, int dst_stride[], i
 }
 int PARMCI_NbPutS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc,
                   armci_hdl_t* hdl) {
+  ProfScope prof(ProfKind::NbPutS, strided_bytes(count, levels));
   Request* r = nb_request("ARMCI_NbPutS", hdl, proc);
   strided("ARMCI_NbPutS", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, r);
   request_issued(r, proc);
@@ -320,6 +348,7 @@ int PARMCI_NbPutS(void* src, int src_stride[], void* dst, int dst_stride[], int 
 }
 int PARMCI_NbGetS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc,
                   armci_hdl_t* hdl) {
+  ProfScope prof(ProfKind::NbGetS, strided_bytes(count, levels));
   Request* r = nb_request("ARMCI_NbGetS", hdl, proc);
   strided("ARMCI_NbGetS", XferOp::Get, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, r);
   request_issued(r, proc);
@@ -327,6 +356,7 @@ int PARMCI_NbGetS(void* src, int src_stride[], void* dst, int dst_stride[], int 
 }
 int PARMCI_NbAccS(int datatype, void* scale, void* src, int src_stride[], void* dst, int dst_stride[], int count[],
                   int levels, int proc, armci_hdl_t* hdl) {
+  ProfScope prof(ProfKind::NbAccS, strided_bytes(count, levels));
   Request* r = nb_request("ARMCI_NbAccS", hdl, proc);
   AccArgs a{datatype, scale};
   strided("ARMCI_NbAccS", XferOp::Acc, &a, src, src_stride, dst, dst_stride, count, levels, proc, r);
@@ -356,31 +386,37 @@ void armci_read_strided(void* ptr, int levels, int stride[], int count[], char* 
 /* ---- I/O vector transfers -------------------------------------------------------------------------- */
 
 int PARMCI_PutV(armci_giov_t* iov, int len, int proc) {
+  ProfScope prof(ProfKind::PutV, iov_bytes(iov, len));
   armcix::iov("ARMCI_PutV", XferOp::Put, nullptr, iov, len, proc, nullptr);
   return 0;
 }
 int PARMCI_GetV(armci_giov_t* iov, int len, int proc) {
+  ProfScope prof(ProfKind::GetV, iov_bytes(iov, len));
   armcix::iov("ARMCI_GetV", XferOp::Get, nullptr, iov, len, proc, nullptr);
   return 0;
 }
 int PARMCI_AccV(int datatype, void* scale, armci_giov_t* iov, int len, int proc) {
+  ProfScope prof(ProfKind::AccV, iov_bytes(iov, len));
   AccArgs a{datatype, scale};
   armcix::iov("ARMCI_AccV", XferOp::Acc, &a, iov, len, proc, nullptr);
   return 0;
 }
 int PARMCI_NbPutV(armci_giov_t* iov, int len, int proc, armci_hdl_t* hdl) {
+  ProfScope prof(ProfKind::NbPutV, iov_bytes(iov, len));
   Request* r = nb_request("ARMCI_NbPutV", hdl, proc);
   armcix::iov("ARMCI_NbPutV", XferOp::Put, nullptr, iov, len, proc, r);
   request_issued(r, proc);
   return 0;
 }
 int PARMCI_NbGetV(armci_giov_t* iov, int len, int proc, armci_hdl_t* hdl) {
+  ProfScope prof(ProfKind::NbGetV, iov_bytes(iov, len));
   Request* r = nb_request("ARMCI_NbGetV", hdl, proc);
   armcix::iov("ARMCI_NbGetV", XferOp::Get, nullptr, iov, len, proc, r);
   request_issued(r, proc);
   return 0;
 }
 int PARMCI_NbAccV(int datatype, void* scale, armci_giov_t* iov, int len, int proc, armci_hdl_t* hdl) {
+  ProfScope prof(ProfKind::NbAccV, iov_bytes(iov, len));
   Request* r = nb_request("ARMCI_NbAccV", hdl, proc);
   AccArgs a{datatype, scale};
   armcix::iov("ARMCI_NbAccV", XferOp::Acc, &a, iov, len, proc, r);
@@ -399,6 +435,7 @@ int ARMCI_NbAccV(int t, void* s, armci_giov_t* iov, int len, int proc, armci_hdl
 
 #define ARMCIX_VALUE_OPS(Suffix, T)                                                     \
   int PARMCI_PutValue##Suffix(T src, void* dst, int proc) {                             \
+    ProfScope prof(ProfKind::PutValue, sizeof(T));                                      \
     put("ARMCI_PutValue" #Suffix, &src, dst, sizeof(T), proc, nullptr);                 \
     return 0;                                                                           \
   }                                                                                     \
@@ -409,6 +446,7 @@ int ARMCI_NbAccV(int t, void* s, armci_giov_t* iov, int len, int proc, armci_hdl
     return 0;                                                                           \
   }                                                                                     \
   T PARMCI_GetValue##Suffix(void* src, int proc) {                                      \
+    ProfScope prof(ProfKind::GetValue, sizeof(T));                                      \
     T v{};                                                                              \
     get("ARMCI_GetValue" #Suffix, src, &v, sizeof(T), proc, nullptr);                   \
     return v;                                                                           \
@@ -426,12 +464,19 @@ ARMCIX_VALUE_OPS(Double, double)
 /* ---- Atomics and mutexes --------------------------------------------------------------------------- */
 
 int PARMCI_Rmw(int op, void* ploc, void* prem, int value, int proc) {
+  ProfScope prof(ProfKind::Rmw, op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG ? sizeof(long) : sizeof(int));
   return rmw("ARMCI_Rmw", op, ploc, prem, value, proc);
 }
 int PARMCI_Create_mutexes(int count) { return mutexes_create_default("ARMCI_Create_mutexes", count); }
 int PARMCI_Destroy_mutexes(void) { return mutexes_destroy_default("ARMCI_Destroy_mutexes"); }
-void PARMCI_Lock(int mutex, int proc) { mutex_lock_default("ARMCI_Lock", mutex, proc); }
-void PARMCI_Unlock(int mutex, int proc) { mutex_unlock_default("ARMCI_Unlock", mutex, proc); }
+void PARMCI_Lock(int mutex, int proc) {
+  ProfScope prof(ProfKind::Lock, 0);
+  mutex_lock_default("ARMCI_Lock", mutex, proc);
+}
+void PARMCI_Unlock(int mutex, int proc) {
+  ProfScope prof(ProfKind::Unlock, 0);
+  mutex_unlock_default("ARMCI_Unlock", mutex, proc);
+}
 int ARMCI_Rmw(int op, void* ploc, void* prem, int value, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Rmw);
 int ARMCI_Create_mutexes(int count) ARMCIX_WEAK_ALIAS(ARMCI_Create_mutexes);
 int ARMCI_Destroy_mutexes(void) ARMCIX_WEAK_ALIAS(ARMCI_Destroy_mutexes);

@@ -51,11 +51,43 @@ void release_region(Gmr* g) {
 // user's data keeps the allocator's alignment and the lock does not share a line with it.
 constexpr MPI_Aint kSliceHeader = 64;
 
+// The group's members on my node, as a communicator cached on the group's communicator (an MPI attribute,
+// freed with it), so that repeated allocations on one group split it only once.
+struct NodeComm {
+  MPI_Comm comm;
+  std::vector<int> node_to_group;  // node-communicator rank -> group rank
+};
+int g_node_keyval = MPI_KEYVAL_INVALID;
+
+int free_node_comm(MPI_Comm, int, void* attr, void*) {
+  auto* nc = static_cast<NodeComm*>(attr);
+  int rc = MPI_Comm_free(&nc->comm);
+  delete nc;
+  return rc;
+}
+
+const NodeComm& node_comm_of(const ARMCI_Group* group) {
+  if (g_node_keyval == MPI_KEYVAL_INVALID)
+    ARMCIX_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_node_comm, &g_node_keyval, nullptr));
+  void* attr = nullptr;
+  int found = 0;
+  ARMCIX_MPI(MPI_Comm_get_attr(group->comm, g_node_keyval, &attr, &found));
+  if (found) return *static_cast<NodeComm*>(attr);
+  auto* nc = new NodeComm;
+  ARMCIX_MPI(MPI_Comm_split(group->comm, rt().node_of[rt().me], group->rank, &nc->comm));
+  int nn;
+  ARMCIX_MPI(MPI_Comm_size(nc->comm, &nn));
+  nc->node_to_group.resize(nn);
+  ARMCIX_MPI(MPI_Allgather(&group->rank, 1, MPI_INT, nc->node_to_group.data(), 1, MPI_INT, nc->comm));
+  ARMCIX_MPI(MPI_Comm_set_attr(group->comm, g_node_keyval, nc));
+  return *nc;
+}
+
 // Allocates my slice in a shared-memory window over the group's members on my node and maps every
 // node peer's slice.  Returns my slice's user base (NULL if empty).
 void* map_node_slices(Gmr* g, const ARMCI_Group* group, MPI_Aint mine) {
-  MPI_Comm node;
-  ARMCIX_MPI(MPI_Comm_split(group->comm, rt().node_of[rt().me], group->rank, &node));
+  const NodeComm& nc = node_comm_of(group);
+  MPI_Comm node = nc.comm;
   MPI_Info info;
   ARMCIX_MPI(MPI_Info_create(&info));
   ARMCIX_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));  // each slice on its owner's pages
@@ -64,10 +96,8 @@ void* map_node_slices(Gmr* g, const ARMCI_Group* group, MPI_Aint mine) {
   ARMCIX_MPI(MPI_Info_free(&info));
   ARMCIX_MPI(MPI_Win_set_errhandler(g->shm_win, MPI_ERRORS_RETURN));
   if (mine > 0) *reinterpret_cast<uint32_t*>(seg) = 0;  // peers use it only after ARMCI_Malloc returns
-  int nn;
-  ARMCIX_MPI(MPI_Comm_size(node, &nn));
-  std::vector<int> node_to_group(nn);
-  ARMCIX_MPI(MPI_Allgather(&group->rank, 1, MPI_INT, node_to_group.data(), 1, MPI_INT, node));
+  const std::vector<int>& node_to_group = nc.node_to_group;
+  const int nn = static_cast<int>(node_to_group.size());
   g->local_ptr.assign(g->nranks, nullptr);
   g->slice_lock.assign(g->nranks, nullptr);
   for (int i = 0; i < nn; ++i) {
@@ -79,7 +109,6 @@ void* map_node_slices(Gmr* g, const ARMCI_Group* group, MPI_Aint mine) {
     g->local_ptr[node_to_group[i]] = ptr + kSliceHeader;
     g->slice_lock[node_to_group[i]] = reinterpret_cast<uint32_t*>(ptr);
   }
-  ARMCIX_MPI(MPI_Comm_free(&node));
   ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->shm_win));  // MPI_Win_sync needs an epoch
   return mine > 0 ? seg + kSliceHeader : nullptr;
 }
@@ -215,6 +244,7 @@ const std::vector<Gmr*>& gmr_all() { return g_regions; }
 std::size_t gmr_count() { return g_regions.size(); }
 
 void gmr_finalize() {
+  // Cached node communicators go with their group communicators; the keyval itself is freed here.
   // Regions the program did not free: MPI_Win_free is collective and every rank holds the same list in
   // the same order (allocation order), so releasing them here is safe.
   while (!g_regions.empty()) {
@@ -222,6 +252,7 @@ void gmr_finalize() {
     unindex_region(g);
     release_region(g);
   }
+  if (g_node_keyval != MPI_KEYVAL_INVALID) ARMCIX_MPI(MPI_Comm_free_keyval(&g_node_keyval));
 }
 
 }  // namespace armcix

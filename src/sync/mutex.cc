@@ -1,24 +1,263 @@
-// Placeholder until the queueing mutex lands: every call stops with a clear "not implemented" error.
+// Mutex front end: handles, argument checks, bookkeeping of the locks this rank holds, the default set
+// behind ARMCI_Create_mutexes/Lock/Unlock.  The queueing algorithms live in mutex_mcs.cc and
+// mutex_queue.cc (see mutex.h for the choice between them).
 #include "sync/mutex.h"
 
 #include <armcix.h>
 
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <unordered_set>
+#include <vector>
+
+#include <strings.h>
+
+#include "groups/group.h"
 #include "runtime/error.h"
+#include "runtime/runtime.h"
+#include "sync/mutex_impl.h"
+#include "transfer/ordering.h"
 
 namespace armcix {
 
-int mutexes_create_default(const char* call, int) { not_implemented(call); }
-int mutexes_destroy_default(const char* call) { not_implemented(call); }
-void mutex_lock_default(const char* call, int, int) { not_implemented(call); }
-void mutex_unlock_default(const char* call, int, int) { not_implemented(call); }
-void mutexes_finalize() {}
+namespace {
+
+// One collective creation.  The public struct is a member, and the registry maps its address back to
+// the set, so a stale or foreign pointer is reported instead of dereferenced.
+struct MutexSet {
+  armcix_mutex_hdl_s pub{};  // what the caller's handle points to
+  unsigned long serial = 0;  // creation order, for tear-down at ARMCI_Finalize
+  MPI_Comm comm = MPI_COMM_NULL;  // private duplicate: windows and hand-off messages only
+  int me = -1;
+  int size = 0;
+  std::vector<int> counts;   // mutexes hosted by each group rank
+  std::vector<int> offsets;  // id of mutex (m, p) = offsets[p] + m
+  std::unordered_set<int> held;  // ids this rank holds
+  std::unique_ptr<MutexAlgorithm> algo;
+};
+
+std::map<const armcix_mutex_hdl_s*, std::unique_ptr<MutexSet>> g_sets;
+unsigned long g_next_serial = 0;
+MutexSet* g_default = nullptr;  // ARMCI_Create_mutexes' set, on the world group
+MutexQueuedHook g_hook = nullptr;
+void* g_hook_arg = nullptr;
+
+const char* method_name(MutexMethod m) { return m == MutexMethod::Mcs ? "MCS" : "QUEUE"; }
+
+MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
+  require_initialized(call);
+  ARMCIX_REQUIRE(count >= 0, call, "argument 'count' = %d must be >= 0", count);
+  check_group(call, group, true);
+  const MutexMethod method = mutex_method_from_env(call);
+
+  auto set = std::make_unique<MutexSet>();
+  ARMCIX_MPI(MPI_Comm_dup(group->comm, &set->comm));
+  ARMCIX_MPI(MPI_Comm_set_errhandler(set->comm, MPI_ERRORS_RETURN));
+  ARMCIX_MPI(MPI_Comm_rank(set->comm, &set->me));
+  ARMCIX_MPI(MPI_Comm_size(set->comm, &set->size));
+  const int n = set->size;
+  int mine[2] = {count, static_cast<int>(method)};
+  std::vector<int> all(2 * n);
+  ARMCIX_MPI(MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, set->comm));
+  // Every rank sees the same gathered data, so every rank fails alike (no rank is left in a collective).
+  set->counts.resize(n);
+  set->offsets.resize(n + 1);
+  long long total = 0;
+  for (int p = 0; p < n; ++p) {
+    ARMCIX_REQUIRE(all[2 * p + 1] == mine[1], call,
+                   "ARMCI_MUTEX_METHOD differs between processes (%s here, %s on group rank %d)",
+                   method_name(method), method_name(static_cast<MutexMethod>(all[2 * p + 1])), p);
+    set->counts[p] = all[2 * p];
+    set->offsets[p] = static_cast<int>(std::min<long long>(total, INT_MAX));
+    total += all[2 * p];
+  }
+  ARMCIX_REQUIRE(total <= INT_MAX, call, "%lld mutexes in one set: more than %d", total, INT_MAX);
+  set->offsets[n] = static_cast<int>(total);
+
+  MutexLayout layout{set->comm, set->me, n, count};
+  set->algo = method == MutexMethod::Mcs ? make_mcs_mutexes(layout) : make_queue_mutexes(layout);
+
+  // The public fields, as ARMCI-MPI fills them (grp is our own duplicate of the caller's group).
+  set->pub.my_count = count;
+  set->pub.max_count = *std::max_element(set->counts.begin(), set->counts.end());
+  MPI_Comm grp_comm;
+  ARMCIX_MPI(MPI_Comm_dup(set->comm, &grp_comm));
+  make_group(grp_comm, &set->pub.grp);
+  set->pub.windows = set->algo->windows();
+  set->pub.bases = set->algo->bases();
+
+  set->serial = g_next_serial++;
+  MutexSet* raw = set.get();
+  g_sets.emplace(&raw->pub, std::move(set));
+  return raw;
+}
+
+// Collective part of destruction, shared with ARMCI_Finalize (which does not check held locks).
+void release_set(const char* call, MutexSet* set) {
+  set->algo->destroy(call);
+  free_group(call, &set->pub.grp);
+  ARMCIX_MPI(MPI_Comm_free(&set->comm));
+  if (set == g_default) g_default = nullptr;
+  g_sets.erase(&set->pub);
+}
+
+// Splits an id back into (mutex, proc) for messages.
+void decode(const MutexSet* set, int id, int* mutex, int* proc) {
+  // The last p with offsets[p] <= id: ranks hosting nothing share the next rank's offset and are skipped.
+  int p = static_cast<int>(std::upper_bound(set->offsets.begin(), set->offsets.end(), id) - set->offsets.begin()) - 1;
+  *proc = p;
+  *mutex = id - set->offsets[p];
+}
+
+void destroy_set(const char* call, MutexSet* set) {
+  if (!set->held.empty()) {
+    int m, p;
+    decode(set, *set->held.begin(), &m, &p);
+    fail(call, "the calling process still holds mutex %d of process %d (and %zu in all); unlock before "
+         "destroying the mutexes", m, p, set->held.size());
+  }
+  release_set(call, set);
+}
+
+MutexSet* find_set(const char* call, const armcix_mutex_hdl_s* hdl) {
+  require_initialized(call);
+  ARMCIX_REQUIRE(hdl != nullptr, call, "argument 'hdl' is NULL");
+  auto it = g_sets.find(hdl);
+  ARMCIX_REQUIRE(it != g_sets.end(), call, "argument 'hdl' = %p is not a live mutex handle (destroyed, or never "
+                 "created)", static_cast<const void*>(hdl));
+  return it->second.get();
+}
+
+MutexSet* default_set(const char* call) {
+  require_initialized(call);
+  ARMCIX_REQUIRE(g_default != nullptr, call, "no mutexes exist: call ARMCI_Create_mutexes first");
+  return g_default;
+}
+
+// Validates (mutex, proc) and returns its id.
+int mutex_id(const char* call, const MutexSet* set, int mutex, int proc) {
+  ARMCIX_REQUIRE(proc >= 0 && proc < set->size, call,
+                 "argument 'proc' = %d is not a rank of the mutexes' group (0..%d)", proc, set->size - 1);
+  ARMCIX_REQUIRE(mutex >= 0 && mutex < set->counts[proc], call,
+                 "argument 'mutex' = %d is out of range: process %d created %d mutex(es)", mutex, proc,
+                 set->counts[proc]);
+  return set->offsets[proc] + mutex;
+}
+
+void lock(const char* call, MutexSet* set, int mutex, int proc) {
+  const int id = mutex_id(call, set, mutex, proc);
+  ARMCIX_REQUIRE(!set->held.count(id), call,
+                 "mutex %d of process %d is already held by the calling process; locking it again would "
+                 "deadlock", mutex, proc);
+  set->algo->lock(call, mutex, proc, id);
+  set->held.insert(id);
+}
+
+bool trylock(const char* call, MutexSet* set, int mutex, int proc) {
+  const int id = mutex_id(call, set, mutex, proc);
+  if (set->held.count(id)) return false;  // busy, as for a non-recursive pthread mutex
+  if (!set->algo->trylock(call, mutex, proc)) return false;
+  set->held.insert(id);
+  return true;
+}
+
+void unlock(const char* call, MutexSet* set, int mutex, int proc) {
+  const int id = mutex_id(call, set, mutex, proc);
+  ARMCIX_REQUIRE(set->held.count(id), call, "mutex %d of process %d is not held by the calling process", mutex,
+                 proc);
+  // Release semantics: what we wrote under the lock is at its targets before the next holder gets in
+  // (ARMCI-MPI completes every operation on return, and programs written for it rely on that).
+  fence_all();
+  set->algo->unlock(call, mutex, proc, id);
+  set->held.erase(id);
+}
+
+}  // namespace
+
+MutexMethod mutex_method_from_env(const char* call) {
+  const char* v = std::getenv("ARMCI_MUTEX_METHOD");
+  if (v == nullptr || *v == '\0' || strcasecmp(v, "MCS") == 0) return MutexMethod::Mcs;
+  if (strcasecmp(v, "QUEUE") == 0) return MutexMethod::Queue;
+  fail(call, "environment variable ARMCI_MUTEX_METHOD = '%s' is not MCS or QUEUE", v);
+}
+
+void mutex_set_queued_hook(MutexQueuedHook hook, void* arg) {
+  g_hook = hook;
+  g_hook_arg = arg;
+}
+
+void mutex_queued() {
+  if (g_hook) g_hook(g_hook_arg);
+}
+
+void mutex_wait_handoff(const char* call, MPI_Comm comm, int source, int id) {
+  int got = -1;
+  ARMCIX_MPI(MPI_Recv(&got, 1, MPI_INT, source, kMutexTagHandoff, comm, MPI_STATUS_IGNORE));
+  ARMCIX_REQUIRE(got == id, call, "internal error: waiting for mutex id %d, handed mutex id %d", id, got);
+}
+
+int mutexes_create_default(const char* call, int count) {
+  require_initialized(call);
+  ARMCIX_REQUIRE(g_default == nullptr, call,
+                 "mutexes already exist: call ARMCI_Destroy_mutexes before creating them again");
+  g_default = create_set(call, count, &world_group());
+  return 0;
+}
+
+int mutexes_destroy_default(const char* call) {
+  require_initialized(call);
+  ARMCIX_REQUIRE(g_default != nullptr, call, "no mutexes exist (ARMCI_Create_mutexes was not called, or they "
+                 "were destroyed already)");
+  destroy_set(call, g_default);
+  return 0;
+}
+
+void mutex_lock_default(const char* call, int mutex, int proc) { lock(call, default_set(call), mutex, proc); }
+void mutex_unlock_default(const char* call, int mutex, int proc) { unlock(call, default_set(call), mutex, proc); }
+
+// Sets the application left behind, in creation order on every rank (each release is collective over
+// its group).  Locks still held are dropped with them.
+void mutexes_finalize() {
+  std::vector<MutexSet*> live;
+  for (auto& kv : g_sets) live.push_back(kv.second.get());
+  std::sort(live.begin(), live.end(), [](const MutexSet* a, const MutexSet* b) { return a->serial < b->serial; });
+  for (MutexSet* s : live) release_set("ARMCI_Finalize", s);
+  g_default = nullptr;
+}
 
 }  // namespace armcix
 
+using namespace armcix;
+
 extern "C" {
-armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int, ARMCI_Group*) { armcix::not_implemented("ARMCIX_Create_mutexes_hdl"); }
-int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t) { armcix::not_implemented("ARMCIX_Destroy_mutexes_hdl"); }
-void ARMCIX_Lock_hdl(armcix_mutex_hdl_t, int, int) { armcix::not_implemented("ARMCIX_Lock_hdl"); }
-int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t, int, int) { armcix::not_implemented("ARMCIX_Trylock_hdl"); }
-void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t, int, int) { armcix::not_implemented("ARMCIX_Unlock_hdl"); }
+
+armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group* pgroup) {
+  return &create_set("ARMCIX_Create_mutexes_hdl", count, pgroup)->pub;
 }
+
+int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl) {
+  const char* call = "ARMCIX_Destroy_mutexes_hdl";
+  destroy_set(call, find_set(call, hdl));
+  return 0;
+}
+
+void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
+  const char* call = "ARMCIX_Lock_hdl";
+  lock(call, find_set(call, hdl), mutex, proc);
+}
+
+int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
+  const char* call = "ARMCIX_Trylock_hdl";
+  return trylock(call, find_set(call, hdl), mutex, proc) ? 0 : 1;
+}
+
+void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
+  const char* call = "ARMCIX_Unlock_hdl";
+  unlock(call, find_set(call, hdl), mutex, proc);
+}
+
+}  // extern "C"

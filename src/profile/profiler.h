@@ -1,0 +1,53 @@
+// Built-in profiler (ARMCI_PROFILE=1): per operation kind, the number of calls, bytes moved, time spent,
+// and a power-of-two histogram of message sizes -- the profile the petascale ARMCI work tuned with.
+// Reported at ARMCI_Finalize per rank and aggregated, on stdout of rank 0 and optionally in a
+// machine-readable file (ARMCI_PROFILE_FILE; format in doc/user-guide.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace armcix {
+
+enum class ProfKind : int {
+  Put, Get, Acc, PutS, GetS, AccS, PutV, GetV, AccV,
+  NbPut, NbGet, NbAcc, NbPutS, NbGetS, NbAccS, NbPutV, NbGetV, NbAccV,
+  PutValue, GetValue, Rmw,
+  Fence, AllFence, Barrier, Wait, Test, WaitProc, WaitAll, Lock, Unlock,
+  Malloc, Free,
+  Count
+};
+
+const char* prof_kind_name(ProfKind k);
+bool prof_is_sync(ProfKind k);  // fences, waits, barriers and locks: the "time waiting" share
+
+extern bool g_profiling;  // ARMCI_PROFILE, read once at initialisation
+
+void prof_record(ProfKind k, std::size_t bytes, double seconds);
+double prof_now();
+
+// Times the enclosing entry point when profiling is on; one predictable branch when it is off.
+class ProfScope {
+ public:
+  ProfScope(ProfKind k, std::size_t bytes) : kind_(k), bytes_(bytes), start_(g_profiling ? prof_now() : 0.0) {}
+  ~ProfScope() {
+    if (g_profiling) prof_record(kind_, bytes_, prof_now() - start_);
+  }
+  ProfScope(const ProfScope&) = delete;
+  ProfScope& operator=(const ProfScope&) = delete;
+
+ private:
+  ProfKind kind_;
+  std::size_t bytes_;
+  double start_;
+};
+
+// Bytes of a strided transfer / an I/O vector, for the profile (0 on malformed input: validation
+// reports that separately).
+std::size_t strided_bytes(const int* count, int levels);
+std::size_t iov_bytes(const void* iov, int iov_len);
+
+void profiler_initialize();
+void profiler_finalize();  // gathers and prints the report (collective)
+
+}  // namespace armcix

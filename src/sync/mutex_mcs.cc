@@ -1,0 +1,121 @@
+// MCS queue lock (Mellor-Crummey and Scott) on MPI-3 atomics.  The host of mutex m keeps only the queue's
+// tail: the rank that joined last, or -1 when the lock is free.  The queue nodes' "locked" flag and "next"
+// pointer become messages on the set's private communicator, so that nobody spins on memory:
+//   lock:   prev = swap(tail, me).  prev == -1: ours.  Otherwise tell prev "I am behind you" (SUCCESSOR)
+//           and block in MPI_Recv until prev hands over (HANDOFF).
+//   unlock: compare_and_swap(tail, me -> -1).  Succeeds: nobody queued, the lock is free.  Fails: someone
+//           swapped himself in behind us and has sent (or is about to send) SUCCESSOR; receive it and
+//           send that rank HANDOFF.
+// The tail swap orders the waiters, so the hand-offs are FIFO.  Uncontended, lock and unlock cost one
+// atomic round trip each.  The windows come from MPI_Alloc_mem + MPI_Win_create: MPICH 4.0.2's atomics
+// on MPI_Win_allocate windows are wrong between ranks of one node (MPICH issue 6110).
+#include <mpi.h>
+
+#include <unordered_map>
+
+#include "runtime/error.h"
+#include "sync/mutex_impl.h"
+
+namespace armcix {
+
+namespace {
+
+constexpr int kNobody = -1;
+
+class McsMutexes final : public MutexAlgorithm {
+ public:
+  explicit McsMutexes(const MutexLayout& layout) : l_(layout) {
+    const int slots = l_.my_count > 0 ? l_.my_count : 1;
+    ARMCIX_MPI(MPI_Alloc_mem(static_cast<MPI_Aint>(sizeof(int)) * slots, MPI_INFO_NULL, &tail_));
+    for (int i = 0; i < slots; ++i) tail_[i] = kNobody;
+    MPI_Info info;
+    ARMCIX_MPI(MPI_Info_create(&info));
+    // MPICH: the set of atomic operations applied concurrently to a tail, so that it runs them all on
+    // one path (the MPI default assertion, same_op_no_op, would not cover swap mixed with compare-and-swap).
+    ARMCIX_MPI(MPI_Info_set(info, "which_accumulate_ops", "replace,cswap,no_op"));
+    ARMCIX_MPI(MPI_Win_create(tail_, static_cast<MPI_Aint>(sizeof(int)) * l_.my_count, sizeof(int), info, l_.comm,
+                              &win_));
+    ARMCIX_MPI(MPI_Info_free(&info));
+    ARMCIX_MPI(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN));
+    ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_));
+    base_ = reinterpret_cast<uint8_t*>(tail_);
+  }
+
+  void lock(const char* call, int mutex, int proc, int id) override {
+    int mine = l_.me, prev = kNobody;
+    ARMCIX_MPI(MPI_Fetch_and_op(&mine, &prev, MPI_INT, proc, mutex, MPI_REPLACE, win_));
+    ARMCIX_MPI(MPI_Win_flush_local(proc, win_));
+    mutex_queued();
+    if (prev == kNobody) return;
+    ARMCIX_REQUIRE(prev >= 0 && prev < l_.size && prev != l_.me, call,
+                   "internal error: mutex %d of process %d has a corrupt queue tail %d", mutex, proc, prev);
+    // Non-blocking, so that no message protocol can make us wait for prev before we wait for the hand-off.
+    MPI_Request req;
+    ARMCIX_MPI(MPI_Isend(&id, 1, MPI_INT, prev, kMutexTagSuccessor, l_.comm, &req));
+    mutex_wait_handoff(call, l_.comm, prev, id);
+    ARMCIX_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  }
+
+  bool trylock(const char*, int mutex, int proc) override {
+    int mine = l_.me, none = kNobody, seen = kNobody;
+    ARMCIX_MPI(MPI_Compare_and_swap(&mine, &none, &seen, MPI_INT, proc, mutex, win_));
+    ARMCIX_MPI(MPI_Win_flush_local(proc, win_));
+    return seen == kNobody;
+  }
+
+  void unlock(const char* call, int mutex, int proc, int id) override {
+    int mine = l_.me, none = kNobody, seen = kNobody;
+    ARMCIX_MPI(MPI_Compare_and_swap(&none, &mine, &seen, MPI_INT, proc, mutex, win_));
+    ARMCIX_MPI(MPI_Win_flush_local(proc, win_));
+    if (seen == l_.me) return;  // nobody behind us: the tail is reset, the lock is free
+    int next = take_successor(call, id);
+    ARMCIX_MPI(MPI_Send(&id, 1, MPI_INT, next, kMutexTagHandoff, l_.comm));
+  }
+
+  void destroy(const char* call) override {
+    ARMCIX_REQUIRE(early_.empty(), call, "internal error: %zu unconsumed MCS successor notices",
+                   early_.size());
+    ARMCIX_MPI(MPI_Win_unlock_all(win_));
+    ARMCIX_MPI(MPI_Win_free(&win_));
+    ARMCIX_MPI(MPI_Free_mem(tail_));
+    tail_ = nullptr;
+  }
+
+  MPI_Win* windows() override { return &win_; }
+  uint8_t** bases() override { return &base_; }
+
+ private:
+  // The rank queued behind us on mutex `id`.  Successor notices for other mutexes we hold can arrive
+  // first (any order, any source); they are kept until their own unlock.  We hold a mutex at most once,
+  // so there is at most one notice per id.
+  int take_successor(const char* call, int id) {
+    auto it = early_.find(id);
+    if (it != early_.end()) {
+      int who = it->second;
+      early_.erase(it);
+      return who;
+    }
+    for (;;) {
+      int got = -1;
+      MPI_Status st;
+      ARMCIX_MPI(MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, kMutexTagSuccessor, l_.comm, &st));
+      if (got == id) return st.MPI_SOURCE;
+      ARMCIX_REQUIRE(early_.emplace(got, st.MPI_SOURCE).second, call,
+                     "internal error: two MCS successor notices for mutex id %d", got);
+    }
+  }
+
+  MutexLayout l_;
+  int* tail_ = nullptr;
+  uint8_t* base_ = nullptr;
+  MPI_Win win_ = MPI_WIN_NULL;
+  std::unordered_map<int, int> early_;  // mutex id -> successor, received before that mutex's unlock
+};
+
+}  // namespace
+
+std::unique_ptr<MutexAlgorithm> make_mcs_mutexes(const MutexLayout& layout) {
+  return std::make_unique<McsMutexes>(layout);
+}
+
+}  // namespace armcix
