@@ -66,9 +66,29 @@ tests_errors_abort_case_SOURCES = tests/errors/abort_case.c
 tests_errors_abort_case_LDADD = $(TEST_LIB)
 tests_errors_abort_case_LINK = $(CXXLINK)
 
+# Global Arrays integration tests: Debian's libga-mpich.a (compiled against ARMCI-MPI's armci.h) linked
+# against our library.  Linked by the C++ driver because libarmci is C++.
+GA_PROG_LIBS = $(GA_LIB) $(TEST_LIB) $(SCALAPACK_LIB) -llapack -lblas -lgfortran -lm
 if HAVE_GA
-GA_PROG_LIBS = $(TEST_LIB) $(GA_LIB) $(SCALAPACK_LIB) -llapack -lblas -lgfortran -lm
+GA_TESTS = ga_core ga_patches ga_sync ga_nb ga_groups
+check_PROGRAMS += tests/ga/ga_core tests/ga/ga_patches tests/ga/ga_sync tests/ga/ga_nb tests/ga/ga_groups
+tests_ga_ga_core_SOURCES = tests/ga/ga_core.c tests/ga/gatest.h
+tests_ga_ga_core_LDADD = $(GA_PROG_LIBS)
+tests_ga_ga_core_LINK = $(CXXLINK)
+tests_ga_ga_patches_SOURCES = tests/ga/ga_patches.c tests/ga/gatest.h
+tests_ga_ga_patches_LDADD = $(GA_PROG_LIBS)
+tests_ga_ga_patches_LINK = $(CXXLINK)
+tests_ga_ga_sync_SOURCES = tests/ga/ga_sync.c tests/ga/gatest.h
+tests_ga_ga_sync_LDADD = $(GA_PROG_LIBS)
+tests_ga_ga_sync_LINK = $(CXXLINK)
+tests_ga_ga_nb_SOURCES = tests/ga/ga_nb.c tests/ga/gatest.h
+tests_ga_ga_nb_LDADD = $(GA_PROG_LIBS)
+tests_ga_ga_nb_LINK = $(CXXLINK)
+tests_ga_ga_groups_SOURCES = tests/ga/ga_groups.c tests/ga/gatest.h
+tests_ga_ga_groups_LDADD = $(GA_PROG_LIBS)
+tests_ga_ga_groups_LINK = $(CXXLINK)
 endif
+EXTRA_DIST += tests/ga/build.sh tests/ga/run.sh
 
 check-programs: $(check_PROGRAMS)
 check-local: $(check_PROGRAMS)

@@ -1,0 +1,275 @@
+#!/bin/bash
+# Build NWChem 7.0.2 (Debian's source and patches) with only what CCSD(T)
+# needs, linked against Debian's Global Arrays and an armci-x libarmci.a.
+#
+# usage: tools/nwchem/build.sh [ARMCI_LIB]
+#
+#   ARMCI_LIB   the armci-x static library to link (default: $ARMCIX_LIB, else
+#               src/.libs/libarmci.a under the current directory (a build
+#               dir), else under the repository).
+#
+# Environment:
+#   ARMCIX_NWCHEM_DIR  cache directory, outside the repository
+#                      (default: /var/tmp/armcix-nwchem)
+#   NWCHEM_MODULES     NWChem modules to build (default: "ccsd hessian"; plain
+#                      "ccsd" does not link, "ccsd tce" adds TCE but triples
+#                      the build time)
+#   ARMCIX_NO_APT=1    never call apt-get (fail if something is missing)
+#
+# The slow steps (source download, 64_to_32 conversion ~15-20 min, compile
+# ~35 min on 2 cores) run once and are remembered by stamps in the cache; when
+# only the ARMCI library changed, the script just relinks (seconds).  The
+# result is $ARMCIX_NWCHEM_DIR/nwchem.armcix; $ARMCIX_NWCHEM_DIR/nwchem.armcix.lib
+# records the library (path and sha256) it was linked with.
+#
+# Too long for a 10-minute foreground shell: run it as
+#   nohup tools/nwchem/build.sh LIB > /tmp/nwchem-build.log 2>&1 &
+# and watch the "==>" progress lines in the log.
+
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+
+NWCHEM_VERSION=7.0.2
+DEB_VERSION=7.0.2-4
+cache=${ARMCIX_NWCHEM_DIR:-/var/tmp/armcix-nwchem}
+modules=${NWCHEM_MODULES:-ccsd hessian}
+multiarch=x86_64-linux-gnu
+deb_ga_path=/usr/lib/$multiarch/ga/mpich
+target=LINUX64
+
+t0=$(date +%s)
+say() { printf '==> [%4ss] %s\n' "$(($(date +%s) - t0))" "$*"; }
+die() { printf 'build.sh: error: %s\n' "$*" >&2; exit 1; }
+
+# ---------------------------------------------------------------- library ---
+lib=${1:-${ARMCIX_LIB:-}}
+if [ -z "$lib" ]; then
+    for cand in "$PWD/src/.libs/libarmci.a" "$top/src/.libs/libarmci.a"; do
+        [ -f "$cand" ] && { lib=$cand; break; }
+    done
+fi
+[ -n "$lib" ] || die "no ARMCI library given (argument, ARMCIX_LIB, or run from a build dir)"
+[ -f "$lib" ] || die "ARMCI library '$lib' does not exist"
+lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
+case "$(cd "$cache" 2>/dev/null && pwd)/" in
+    "$top"/*) die "cache dir '$cache' is inside the repository; set ARMCIX_NWCHEM_DIR" ;;
+esac
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
+
+# One build at a time per cache directory.
+exec 9>"$cache/.lock"
+flock -n 9 || { say "another build.sh holds $cache/.lock; waiting"; flock 9; }
+
+say "NWChem $NWCHEM_VERSION for armci-x: cache $cache"
+say "ARMCI library: $lib"
+say "modules: $modules"
+
+# --------------------------------------------------------------- packages ---
+# What the compile and link need (a subset of Debian's Build-Depends: no
+# Open MPI, no python3-dev since the python module is not built).
+need_pkgs="dpkg-dev csh gfortran libglobalarrays-dev libscalapack-mpich-dev
+libblas-dev liblapack-dev libmpich-dev mpich"
+missing=""
+for p in $need_pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+        missing="$missing $p"
+done
+apt_lock_opt="-o DPkg::Lock::Timeout=900"
+if [ -n "$missing" ]; then
+    [ "${ARMCIX_NO_APT:-0}" = 1 ] && die "missing packages:$missing"
+    say "installing:$missing"
+    # shellcheck disable=SC2086
+    apt-get $apt_lock_opt install -y --no-install-recommends $missing ||
+        { apt-get $apt_lock_opt update && apt-get $apt_lock_opt install -y --no-install-recommends $missing; } ||
+        die "apt-get install failed"
+fi
+
+# ----------------------------------------------------------------- source ---
+srcdir=$cache/src/nwchem-$NWCHEM_VERSION
+srcstamp=$cache/src/.complete-$DEB_VERSION
+if [ ! -f "$srcstamp" ]; then
+    [ "${ARMCIX_NO_APT:-0}" = 1 ] && die "no source in $cache/src and ARMCIX_NO_APT=1"
+    say "fetching Debian source nwchem=$DEB_VERSION (~190 MB)"
+    rm -rf "$cache/src"
+    mkdir -p "$cache/src"
+    # apt-get source needs a deb-src entry for Debian's archive.  Add it in a
+    # file of our own and remove it afterwards, so the system's sources are
+    # left as they were.
+    srclist=/etc/apt/sources.list.d/armcix-nwchem-src.sources
+    added_src=0
+    if ! apt-cache showsrc "nwchem=$DEB_VERSION" 2>/dev/null | grep -q "^Version: $DEB_VERSION"; then
+        cat >"$srclist" <<'EOF'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+        added_src=1
+        restore_src() {
+            rm -f "$srclist"
+            apt-get $apt_lock_opt update >/dev/null 2>&1 || true
+        }
+        trap restore_src EXIT
+        apt-get $apt_lock_opt update >/dev/null || die "apt-get update failed"
+    fi
+    (cd "$cache/src" && apt-get source "nwchem=$DEB_VERSION") ||
+        die "apt-get source nwchem=$DEB_VERSION failed"
+    if [ "$added_src" = 1 ]; then
+        say "removing the temporary deb-src entry"
+        restore_src
+        trap - EXIT
+    fi
+    # apt-get source unpacks with dpkg-source, which applies debian/patches.
+    nseries=$(grep -cv '^\s*\(#\|$\)' "$srcdir/debian/patches/series")
+    napplied=$(grep -cv '^\s*$' "$srcdir/.pc/applied-patches" 2>/dev/null || echo 0)
+    [ "$nseries" = "$napplied" ] ||
+        die "only $napplied of $nseries Debian patches are applied in $srcdir"
+    rm -f "$cache/src/"*.orig.tar.* # 190 MB we no longer need
+    touch "$srcstamp"
+fi
+say "source: $srcdir (Debian patches applied)"
+
+# ------------------------------------------------------------ environment ---
+# Mirrors debian/rules (mpich flavour), minus python, TCE extras and Open MPI.
+build=$cache/build-mpich
+export NWCHEM_TOP=$build
+export NWCHEM_TARGET=$target
+export USE_64TO32=y
+export BLAS_SIZE=4
+export BLAS_LIB=-lblas
+export LAPACK_LIB=-llapack
+export USE_SCALAPACK=yes
+export SCALAPACK_SIZE=4
+export NWCHEM_MODULES=$modules
+export NWCHEM_LONG_PATHS=y
+export LARGE_FILES=TRUE
+export FC=gfortran
+export USE_MPI=y USE_MPIF=y USE_MPIF4=y
+export MPI_LIB=/usr/lib
+LIBMPI=""
+for w in $(mpifort.mpich -show); do
+    case "$w" in -L* | -l*) LIBMPI="$LIBMPI $w" ;; esac
+done
+export LIBMPI
+export LDFLAGS="${LDFLAGS:-} -pthread"
+export HAS_BLAS=yes
+export BLASOPT="-lblas -llapack"
+export MPICC=mpicc.mpich MPICXX=mpicxx.mpich MPIF77=mpif77.mpich
+export MPIFC=mpifort.mpich MPIF90=mpif90.mpich
+export MPI_INCLUDE=/usr/include/$multiarch/mpich
+export MPIRUN_PATH=/usr/bin/mpirun.mpich
+export SCALAPACK=-lscalapack-mpich
+export BLACS=-lscalapack-mpich
+export LIBDIR=$build/lib/$target
+unset PYTHONHOME PYTHONVERSION USE_PYTHONCONFIG
+
+# A private GA "installation": Debian's ga-config, but linking our library.
+# The library is named by full path: a bare -larmci would find
+# /usr/lib/$multiarch/libarmci.a, which is ARMCI-MPI built for Open MPI.
+# network_libs (NWChem's COMM_LIBS) must not name -larmci-mpich either, or
+# ARMCI-MPI's objects would be linked in beside ours.
+gadir=$cache/ga-armcix
+mkdir -p "$gadir/bin"
+[ -x "$deb_ga_path/bin/ga-config" ] || die "$deb_ga_path/bin/ga-config missing (libglobalarrays-dev)"
+sed -e "s|^dep_libs=.*|dep_libs=\"$lib -lstdc++\"|" \
+    -e "s|^libs=.*|libs=\"-lga-mpich -lscalapack-mpich -llapack -lblas $lib -lstdc++\"|" \
+    -e "s|^network_libs=.*|network_libs=\"\"|" \
+    "$deb_ga_path/bin/ga-config" >"$gadir/bin/ga-config.new"
+chmod +x "$gadir/bin/ga-config.new"
+mv "$gadir/bin/ga-config.new" "$gadir/bin/ga-config"
+got=$("$gadir/bin/ga-config" --libs)
+case "$got" in *"$lib -lstdc++"*) ;; *) die "ga-config rewrite failed: --libs gives '$got'" ;; esac
+case "$got $("$gadir/bin/ga-config" --network_libs)" in
+    *armci-mpich*) die "ga-config rewrite failed: still names -larmci-mpich" ;;
+esac
+export EXTERNAL_GA_PATH=$gadir
+
+# Anything that changes the compiled objects (not just the link) forces a
+# fresh build tree.
+config_sig="$DEB_VERSION|$modules|$target|$(gfortran -dumpfullversion)|$(dpkg-query -W -f='${Version}' libglobalarrays-dev)"
+stamp_dir=$build/.armcix
+if [ -f "$stamp_dir/config" ] && [ "$(cat "$stamp_dir/config")" != "$config_sig" ]; then
+    say "configuration changed ($(cat "$stamp_dir/config") -> $config_sig): rebuilding from scratch"
+    rm -rf "$build"
+fi
+
+# Logs of the long steps stay in the cache; the tail is shown on failure.
+run_step() { # name, command...
+    local name=$1 log=$stamp_dir/$1.log
+    shift
+    if ! (cd "$build/src" && "$@") >"$log" 2>&1; then
+        echo "---- last 60 lines of $log ----" >&2
+        tail -n 60 "$log" >&2
+        echo "build.sh: error: step '$name' failed (full log: $log)" >&2
+        return 1
+    fi
+}
+
+if [ ! -f "$stamp_dir/config" ]; then
+    say "copying the patched source tree to $build"
+    rm -rf "$build"
+    mkdir -p "$build"
+    # The same copy debian/rules makes (build-mpich), without debian/ and the
+    # documentation.
+    (cd "$srcdir" && tar cf - --exclude=./debian --exclude=./.pc --exclude=./doc \
+        --exclude=./web --exclude=./QA --exclude=./examples --exclude=./contrib .) |
+        (cd "$build" && tar xf -)
+    mkdir -p "$stamp_dir" "$build/bin/$target"
+    say "make nwchem_config NWCHEM_MODULES=\"$modules\""
+    run_step nwchem_config make nwchem_config || exit 1
+    echo "$config_sig" >"$stamp_dir/config"
+fi
+
+if [ ! -f "$stamp_dir/64_to_32" ]; then
+    say "make 64_to_32 (BLAS/LAPACK calls to 32-bit integers; ~15-20 min on 2 cores)"
+    run_step 64_to_32 make 64_to_32 || exit 1
+    find "$build/src" -name include_stamp -delete
+    find "$build/src" -name dependencies -delete
+    touch "$stamp_dir/64_to_32"
+fi
+
+if [ ! -f "$stamp_dir/compiled" ]; then
+    say "compiling NWChem (Debian's patches force make -j1; ~35 min on 2 cores); log $stamp_dir/make.log"
+    # Progress: one line per directory the log enters, every 2 minutes.
+    (while sleep 120; do
+        d=$(grep -o 'Making [a-z_]* in [^ ]*' "$stamp_dir/make.log" 2>/dev/null | tail -n 1)
+        say "  ... still compiling: ${d:-starting} ($(grep -c '' "$stamp_dir/make.log" 2>/dev/null) log lines)"
+    done) &
+    watcher=$!
+    trap 'kill $watcher 2>/dev/null || true' EXIT
+    ok=1
+    run_step make make || ok=0
+    [ "$ok" = 1 ] && { run_step make-util make -C util || ok=0; }
+    kill "$watcher" 2>/dev/null || true
+    wait "$watcher" 2>/dev/null || true
+    trap - EXIT
+    [ "$ok" = 1 ] || die "compile failed"
+    touch "$stamp_dir/compiled"
+fi
+
+# ------------------------------------------------------------------- link ---
+sum=$(sha256sum "$lib" | cut -d' ' -f1)
+want="$lib $sum"
+out=$cache/nwchem.armcix
+if [ -x "$out" ] && [ -f "$out.lib" ] && [ "$(cat "$out.lib")" = "$want" ]; then
+    say "up to date: $out (linked with $lib, sha256 ${sum:0:12})"
+    exit 0
+fi
+say "linking against $lib (sha256 ${sum:0:12})"
+rm -f "$build/bin/$target/nwchem"
+run_step link make link || exit 1
+bin=$build/bin/$target/nwchem
+[ -x "$bin" ] || die "make link produced no $bin (log: $stamp_dir/link.log)"
+# The link must have used our library and not pulled in ARMCI-MPI.
+grep -q -- "$lib" "$stamp_dir/link.log" || die "link line does not name $lib (log: $stamp_dir/link.log)"
+if grep -E -- '-larmci(-mpich|-openmpi)?( |$)' "$stamp_dir/link.log" >/dev/null; then
+    die "link line names an ARMCI-MPI library (log: $stamp_dir/link.log)"
+fi
+cp "$bin" "$out.tmp"
+mv "$out.tmp" "$out"
+echo "$want" >"$out.lib"
+say "done: $out ($(du -h "$out" | cut -f1))"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The README's second command (and CI's): installs what is needed, builds with warnings as errors, and
+# runs the whole test suite (tests/manifest.txt: unit, MPI at 2-4 ranks under every engine setting,
+# simulated nodes, GA integration, error paths), then valgrind memcheck on a 2-rank core run and the
+# AddressSanitizer/UBSan build of the core, strided and sync tests.  Closing line: "N passed, N failed".
+set -uo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+"$repo/tools/install-deps.sh" || exit 1
+start=$(date +%s)
+build="$("$repo/tools/build.sh" | tail -n 1)" || exit 1
+cd "$build"
+total_pass=0 total_fail=0
+tally() {  # adds a check.sh run's closing line to the totals
+  local line; line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)"
+  [ -n "$line" ] || { total_fail=$((total_fail + 1)); return; }
+  total_pass=$((total_pass + $(cut -d' ' -f1 <<< "$line")))
+  total_fail=$((total_fail + $(cut -d' ' -f3 <<< "$line")))
+}
+echo "== test suite"
+"$repo/tests/check.sh" ${ARMCIX_CHECK_ARGS:-} | tee suite.out
+tally suite.out
+if [ "${ARMCIX_SKIP_MEMCHECK:-0}" != 1 ]; then
+  echo "== valgrind memcheck (core, 2 ranks)"
+  "$repo/tests/check.sh" --valgrind --filter '^(core|abi-layout)\.np2$' | tee valgrind.out
+  tally valgrind.out
+  echo "== AddressSanitizer + UBSan build"
+  asan="$(ARMCIX_BUILD="$build-asan" "$repo/tools/build.sh" --enable-sanitizers | tail -n 1)" || { echo "FAIL asan build"; total_fail=$((total_fail + 1)); }
+  if [ -n "${asan:-}" ]; then
+    (cd "$asan" && ASAN_OPTIONS=detect_leaks=0 "$repo/tests/check.sh" --filter '^(unit|core|strided|sync|nb)\.np2$') | tee asan.out
+    tally asan.out
+  fi
+fi
+echo "== finished in $(( $(date +%s) - start )) s"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
