@@ -23,6 +23,10 @@ check_PROGRAMS += tests/mpi/test_core
 tests_mpi_test_core_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_core.cc
 tests_mpi_test_core_LDADD = $(MPI_TEST_LDADD)
 
+check_PROGRAMS += tests/mpi/test_shm
+tests_mpi_test_shm_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_shm.cc
+tests_mpi_test_shm_LDADD = $(MPI_TEST_LDADD)
+
 # --- msg (helper) ---
 check_PROGRAMS += tests/mpi/test_msg
 tests_mpi_test_msg_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_msg.cc

@@ -103,6 +103,7 @@ int main(int argc, char **argv)
         GA_Pgroup_sync(mygrp);
     }
 
+    gt_flush();
     /* ---- array on the group via NGA_Create_config ---- */
     {
         int dims[2] = { GR, GC }, ga, lo[2], hi[2], ld[1], j;
@@ -164,6 +165,7 @@ int main(int argc, char **argv)
         }
         /* NGA_Scatter/NGA_Gather on the group array (ARMCI_PutV/GetV with
          * group ranks translated to world ranks) */
+        GA_Pgroup_sync(mygrp);   /* GA_Ddot above reads what we overwrite */
         {
             int *sp[GR * 8], sb[GR * 8 * 2], m;
             double vals[GR * 8];
@@ -192,6 +194,7 @@ int main(int argc, char **argv)
         free(buf); free(expv);
     }
 
+    gt_flush();
     /* ---- NGA_Read_inc on a group array ---- */
     {
         const int K = gt_np <= 2 ? 30 : 10;
@@ -241,11 +244,13 @@ int main(int argc, char **argv)
                 int e = (i >= 13 && i <= 22) ? 100 * (parity + 1) + i - 13 : 5 + parity;
                 if (v[i] != e) bad++;
             }
+            GA_Pgroup_sync(mygrp);
             GA_Destroy(h);
         }
         gt_check(bad, "GA_Create_handle/GA_Set_data/GA_Set_pgroup/GA_Allocate on group, fill/put/get");
     }
 
+    gt_flush();
     /* ---- default group switched to my group ---- */
     {
         int n0, n1, gd, dims[1] = { 41 }, lo, hi, ld = 1;
@@ -287,6 +292,7 @@ int main(int argc, char **argv)
             GA_Sync();
             h2[0] = 13; h2[1] = 8; ld2[0] = 9;
             NGA_Get(gC, l2, h2, Cm, ld2);
+            GA_Sync();           /* default group == my group here */
             for (i = 0; i < 14; i++)
                 for (j = 0; j < 9; j++) {
                     double sacc = 0;
@@ -301,6 +307,7 @@ int main(int argc, char **argv)
         gt_check(bad, "GA_Pgroup_set_default(group): GA_Nnodes/Nodeid, NGA_Create, GA_Sync, GA_Ddot, GA_Dgemm; world restored");
     }
 
+    gt_flush();
     /* ---- split / split_irreg ---- */
     {
         int s2 = GA_Pgroup_split(world, gt_np >= 2 ? 2 : 1), color = gt_me % 3, s3, ncol = 0;
@@ -353,6 +360,7 @@ int main(int argc, char **argv)
         NGA_Get(g, &lo, &hi, v, &ld);
         bad = 0;
         for (i = 0; i < 64; i++) if (v[i] != 3) bad++;
+        GA_Sync();
         GA_Destroy(g);
         gt_check(bad, "world array after group operations");
     }
@@ -361,6 +369,7 @@ int main(int argc, char **argv)
     gt_check(bad, "GA_Pgroup_destroy of even and odd groups");
 
     free(even); free(odd);
+    gt_flush();
     if (gt_me == 0) printf("ga_groups: elapsed %.2f s\n", gt_elapsed());
     GA_Terminate();
     rc = gt_finish();

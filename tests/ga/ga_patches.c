@@ -200,6 +200,7 @@ static void setup(garr *a, const char *name, int type, int ndim, const int *dims
 
 static void teardown(garr *a)
 {
+    GA_Sync();           /* all reads finished before the array goes away */
     GA_Destroy(a->g);
     free(a->ref);
 }
@@ -275,6 +276,7 @@ static void test_scatter_gather(int type, int ndim, const int *dims, unsigned lo
         if (gt_tdiff(type, vals, i, a.ref[perm[i]], 0)) gt_bad("gather cell %ld", perm[i]);
     gt_check(0, "%s: NGA_Scatter %d distinct cells/rank, NGA_Gather %d cells (seed %llu)",
              name, per, k, seed);
+    GA_Sync();           /* all gathers done before the array is modified */
 
     /* NGA_Scatter_acc with duplicate subscripts; each rank has its own stream */
     {
@@ -342,7 +344,7 @@ int main(int argc, char **argv)
     GA_Initialize();
     gt_ma_init();
     gt_setup();
-    rounds = gt_np <= 2 ? 60 : 16;
+    rounds = gt_np <= 2 ? 40 : 16;
     if (gt_me == 0) printf("ga_patches: %d ranks, base seed %llu, %d rounds per array\n",
                            gt_np, seed, rounds);
 
@@ -351,6 +353,7 @@ int main(int argc, char **argv)
         setup(&a, "2-D double 67x45 default dist", C_DBL, 2, dims, NULL);
         random_rounds(&a, seed + 1, rounds);
         teardown(&a);
+        gt_flush();
     }
     {
         int dims[2] = { 40, 57 };
@@ -358,6 +361,7 @@ int main(int argc, char **argv)
         setup(&a, "2-D int 40x57 uneven irregular", C_INT, 2, dims, b);
         random_rounds(&a, seed + 2, rounds);
         teardown(&a);
+        gt_flush();
     }
     {
         int dims[3] = { 13, 11, 9 };
@@ -365,12 +369,14 @@ int main(int argc, char **argv)
         setup(&a, "3-D double 13x11x9 irregular", C_DBL, 3, dims, b);
         random_rounds(&a, seed + 3, rounds);
         teardown(&a);
+        gt_flush();
     }
     {
         int dims[3] = { 7, 10, 6 };
         setup(&a, "3-D long 7x10x6 default dist", C_LONG, 3, dims, NULL);
         random_rounds(&a, seed + 4, rounds / 2 + 1);
         teardown(&a);
+        gt_flush();
     }
     {
         int dims2[2] = { 31, 29 }, dims3[3] = { 6, 9, 7 };
@@ -379,6 +385,7 @@ int main(int argc, char **argv)
         test_scatter_gather(C_DCPL, 2, dims2, seed + 7);
     }
 
+    gt_flush();
     if (gt_me == 0) printf("ga_patches: elapsed %.2f s\n", gt_elapsed());
     GA_Terminate();
     rc = gt_finish();

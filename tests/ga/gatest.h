@@ -2,18 +2,25 @@
  * gatest.h - tiny self-checking harness shared by the GA integration tests.
  *
  * Every check is COLLECTIVE over MPI_COMM_WORLD: each rank passes its local
- * verdict (a count of bad elements, or a local max error), the verdicts are
+ * verdict (a count of bad elements, or a local max error); the verdicts are
  * combined with MPI_Allreduce and rank 0 prints exactly one line per check:
  *
  *     PASS: <description>
  *     FAIL: <description> [bad=<n>]
  *
- * Failing ranks print the first offending element to stderr (see gt_bad()).
- * gt_finish() prints the final "N passed, N failed" line.
+ * To keep the number of collectives low (oversubscribed runs pay
+ * milliseconds per collective) checks are queued and reduced in batches by
+ * gt_flush(), which every test calls at the end of each section; the queue
+ * is also flushed when full and by gt_finish(). All ranks must issue the
+ * same sequence of checks and flushes.
+ *
+ * Failing ranks print the first offending element to stderr immediately
+ * (see gt_bad()). gt_finish() prints the final "N passed, N failed" line.
  *
  * The harness deliberately uses plain MPI (not GA_Igop & co.) for its own
  * reductions so that a broken ARMCI message layer cannot hide failures.
- * Only rank 0 writes to stdout.
+ * Only rank 0 writes to stdout. Set GATEST_TIMES=1 in the environment to
+ * append the wall time of each batch to its last line.
  */
 #ifndef GATEST_H
 #define GATEST_H
@@ -30,29 +37,76 @@
 
 #if defined(__GNUC__)
 #define GT_API static __attribute__((unused))
+#define GT_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define GT_API static
+#define GT_PRINTF(f, a)
 #endif
+
+GT_API void gt_note(const char *fmt, ...) GT_PRINTF(1, 2);
+GT_API void gt_bad(const char *fmt, ...) GT_PRINTF(1, 2);
+GT_API void gt_check(long bad, const char *fmt, ...) GT_PRINTF(2, 3);
+GT_API void gt_check_err(double err, double tol, const char *fmt, ...) GT_PRINTF(3, 4);
+
+#define GT_MAXQ 64
+#define GT_DESC 480
 
 GT_API int gt_me = 0, gt_np = 1;
 GT_API int gt_npass = 0, gt_nfail = 0;
-GT_API double gt_t0 = 0.0;
+GT_API double gt_t0 = 0.0, gt_tlast = 0.0;
 static char gt_first_bad[512];   /* first local mismatch of current check */
 static long gt_nbad_local = 0;   /* local mismatch counter (gt_bad) */
+
+/* queued checks */
+static int gt_nq = 0;
+static long gt_q_bad[GT_MAXQ];
+static double gt_q_err[GT_MAXQ];
+static int gt_q_iserr[GT_MAXQ];
+static char gt_q_desc[GT_MAXQ][GT_DESC];
 
 GT_API void gt_setup(void)
 {
     MPI_Comm_rank(MPI_COMM_WORLD, &gt_me);
     MPI_Comm_size(MPI_COMM_WORLD, &gt_np);
-    gt_t0 = MPI_Wtime();
+    gt_t0 = gt_tlast = MPI_Wtime();
     gt_first_bad[0] = '\0';
     gt_nbad_local = 0;
+    gt_nq = 0;
 }
 
-/* Rank-0 informational line (not counted). */
+/* Collective: reduce all queued checks at once and print their lines. */
+GT_API void gt_flush(void)
+{
+    long tot[GT_MAXQ];
+    double maxerr[GT_MAXQ];
+    int i;
+    if (gt_nq == 0) return;
+    MPI_Allreduce(gt_q_bad, tot, gt_nq, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(gt_q_err, maxerr, gt_nq, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    for (i = 0; i < gt_nq; i++) {
+        int ok = tot[i] == 0;
+        if (gt_me == 0) {
+            if (gt_q_iserr[i])
+                printf("%s: %s (max err %.1e)", ok ? "PASS" : "FAIL", gt_q_desc[i], maxerr[i]);
+            else
+                printf("%s: %s", ok ? "PASS" : "FAIL", gt_q_desc[i]);
+            if (!ok) printf(" [bad=%ld]", tot[i]);
+            if (i == gt_nq - 1 && getenv("GATEST_TIMES"))
+                printf(" [batch %.3f s]", MPI_Wtime() - gt_tlast);
+            printf("\n");
+        }
+        if (ok) gt_npass++; else gt_nfail++;
+    }
+    if (gt_me == 0) fflush(stdout);
+    gt_nq = 0;
+    gt_tlast = MPI_Wtime();
+}
+
+/* Collective rank-0 informational line (not counted); flushes first. */
 GT_API void gt_note(const char *fmt, ...)
 {
     va_list ap;
+    gt_flush();
     if (gt_me != 0) return;
     va_start(ap, fmt);
     printf("NOTE: ");
@@ -73,69 +127,58 @@ GT_API void gt_bad(const char *fmt, ...)
     }
 }
 
-GT_API int gt_report(long bad, const char *desc)
+GT_API void gt_enqueue(long bad, int iserr, double err, const char *desc)
 {
-    long tot = 0;
-    MPI_Allreduce(&bad, &tot, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    if (bad && gt_first_bad[0])
+    if (bad)
         fprintf(stderr, "[rank %d] %s: first mismatch: %s (%ld local)\n",
-                gt_me, desc, gt_first_bad, bad);
-    if (gt_me == 0) {
-        static double tlast = -1.0;
-        double now = MPI_Wtime();
-        if (tlast < 0) tlast = gt_t0;
-        if (tot == 0) printf("PASS: %s", desc);
-        else          printf("FAIL: %s [bad=%ld]", desc, tot);
-        if (getenv("GATEST_TIMES")) printf(" [%.3f s]", now - tlast);
-        printf("\n");
-        fflush(stdout);
-        tlast = now;
-    }
-    if (tot == 0) gt_npass++; else gt_nfail++;
+                gt_me, desc, gt_first_bad[0] ? gt_first_bad : "(no detail)", bad);
+    gt_q_bad[gt_nq] = bad;
+    gt_q_iserr[gt_nq] = iserr;
+    gt_q_err[gt_nq] = err;
+    snprintf(gt_q_desc[gt_nq], GT_DESC, "%s", desc);
+    gt_nq++;
     gt_first_bad[0] = '\0';
     gt_nbad_local = 0;
-    return tot == 0;
+    if (gt_nq == GT_MAXQ) gt_flush();
 }
 
 /*
  * Collective check. 'bad' is this rank's number of failures; it is added to
  * the mismatches recorded with gt_bad() since the previous check.
  */
-GT_API int gt_check(long bad, const char *fmt, ...)
+GT_API void gt_check(long bad, const char *fmt, ...)
 {
-    char desc[400];
+    char desc[GT_DESC];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(desc, sizeof desc, fmt, ap);
     va_end(ap);
-    return gt_report(bad + gt_nbad_local, desc);
+    gt_enqueue(bad + gt_nbad_local, 0, 0.0, desc);
 }
 
 /* Collective check on a floating point error: passes if max err <= tol. */
-GT_API int gt_check_err(double err, double tol, const char *fmt, ...)
+GT_API void gt_check_err(double err, double tol, const char *fmt, ...)
 {
-    char desc[400], full[480];
-    double maxerr = 0.0;
+    char desc[GT_DESC];
     long bad = gt_nbad_local;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(desc, sizeof desc, fmt, ap);
     va_end(ap);
     if (!(err == err)) err = INFINITY;          /* NaN counts as failure */
-    MPI_Allreduce(&err, &maxerr, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (!(err <= tol)) {
         if (!gt_first_bad[0])
             snprintf(gt_first_bad, sizeof gt_first_bad,
                      "local err %.3e > tol %.1e", err, tol);
         bad++;
     }
-    snprintf(full, sizeof full, "%s (max err %.1e)", desc, maxerr);
-    return gt_report(bad, full);
+    gt_enqueue(bad, 1, err, desc);
 }
 
-/* Print the summary line; returns the process exit status. */
+/* Flush, print the summary line; returns the process exit status. */
 GT_API int gt_finish(void)
 {
+    gt_flush();
     if (gt_me == 0) {
         printf("%d passed, %d failed\n", gt_npass, gt_nfail);
         fflush(stdout);

@@ -1,0 +1,275 @@
+// The node-local path and its interplay with MPI: run with real nodes (one node here), with simulated
+// nodes (ARMCI_NODE_SIZE=1 or 2: mixed same-node / other-node traffic) and with ARMCI_SHM=0.
+// Expectations never depend on which path was taken: the paths must be indistinguishable.
+#include <algorithm>
+#include <complex>
+#include <cstdlib>
+#include <numeric>
+#include <vector>
+
+#include "test_util.h"
+
+using namespace armcix_test;
+
+namespace {
+
+struct Alloc {  // ARMCI_Malloc'd slices, freed collectively at scope exit
+  std::vector<void*> ptrs;
+  explicit Alloc(long bytes) : ptrs(nproc()) { ARMCI_Malloc(ptrs.data(), bytes); }
+  ~Alloc() { ARMCI_Free(ptrs[me()]); }
+  template <typename T>
+  T* at(int rank) const { return static_cast<T*>(ptrs[rank]); }
+};
+
+int node_size_setting() {
+  const char* v = std::getenv("ARMCI_NODE_SIZE");
+  return v ? std::atoi(v) : 0;
+}
+
+}  // namespace
+
+TEST(NodePath, UsesShmReflectsSetting) {
+  const char* v = std::getenv("ARMCI_SHM");
+  bool off = v && v[0] == '0';
+  EXPECT_EQ(ARMCI_Uses_shm(), off ? 0 : 1);
+  ARMCI_Group world;
+  ARMCI_Group_get_world(&world);
+  EXPECT_EQ(ARMCI_Uses_shm_grp(&world), off ? 0 : 1);
+}
+
+TEST(NodePath, SameNodeMatchesSimulatedLayout) {
+  int k = node_size_setting();
+  for (int p = 0; p < nproc(); ++p) {
+    if (k > 0) {
+      EXPECT_EQ(ARMCI_Same_node(p), p / k == me() / k) << "proc " << p;
+    }
+  }
+  EXPECT_EQ(ARMCI_Same_node(me()), 1);
+}
+
+// Every rank accumulates into every other rank's slice at once; the owner checks the exact sum.  With
+// simulated nodes, each location receives accumulates from its own node and from the other node.
+TEST(NodePath, ConcurrentAccumulatesFromBothPathsAreExact) {
+  const int n = nproc(), r = me();
+  const int elems = 4096, reps = n > 2 ? 4 : 8;
+  Alloc a(elems * sizeof(double) + elems * sizeof(long));
+  std::fill(a.at<double>(r), a.at<double>(r) + elems, 0.0);
+  long* my_longs = reinterpret_cast<long*>(a.at<double>(r) + elems);
+  std::fill(my_longs, my_longs + elems, 0L);
+  ARMCI_Barrier();
+  std::vector<double> src(elems);
+  std::vector<long> lsrc(elems);
+  for (int i = 0; i < elems; ++i) {
+    src[i] = (r + 1) * 0.5 + i % 7;  // exactly representable, sums stay exact
+    lsrc[i] = (r + 1) * 1000L + i;
+  }
+  double two = 2.0;
+  long three = 3;
+  for (int rep = 0; rep < reps; ++rep)
+    for (int t = 0; t < n; ++t) {
+      int target = (r + t) % n;
+      ARMCI_Acc(ARMCI_ACC_DBL, &two, src.data(), a.at<double>(target), elems * sizeof(double), target);
+      ARMCI_Acc(ARMCI_ACC_LNG, &three, lsrc.data(), a.at<double>(target) + elems, elems * sizeof(long), target);
+    }
+  ARMCI_Barrier();
+  long bad = 0;
+  for (int i = 0; i < elems; ++i) {
+    double want = 0;
+    long lwant = 0;
+    for (int p = 0; p < n; ++p) {
+      want += reps * 2.0 * ((p + 1) * 0.5 + i % 7);
+      lwant += reps * 3L * ((p + 1) * 1000L + i);
+    }
+    bad += a.at<double>(r)[i] != want;
+    bad += my_longs[i] != lwant;
+  }
+  EXPECT_EQ(bad, 0);
+  ARMCI_Barrier();
+}
+
+// Fetch-and-add from every rank on one counter per host: the returned values are a permutation.
+TEST(NodePath, RmwFromBothPathsNeverLosesAnUpdate) {
+  const int n = nproc(), r = me();
+  const int k = n > 2 ? 50 : 200;
+  Alloc a(2 * sizeof(long));
+  a.at<long>(r)[0] = 0;
+  a.at<long>(r)[1] = 0;
+  ARMCI_Barrier();
+  std::vector<long> got;
+  for (int host = 0; host < n; ++host) {
+    for (int i = 0; i < k; ++i) {
+      long v = 0;
+      ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &v, a.at<long>(host), 1, host);
+      if (host == n - 1) got.push_back(v);
+      int iv = 0;
+      ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &iv, reinterpret_cast<int*>(a.at<long>(host) + 1), 2, host);
+    }
+  }
+  ARMCI_Barrier();
+  EXPECT_EQ(a.at<long>(r)[0], static_cast<long>(n) * k);
+  EXPECT_EQ(reinterpret_cast<int*>(a.at<long>(r) + 1)[0], 2 * n * k);
+  std::vector<long> all(static_cast<std::size_t>(n) * k);
+  MPI_Allgather(got.data(), k, MPI_LONG, all.data(), k, MPI_LONG, MPI_COMM_WORLD);
+  std::sort(all.begin(), all.end());
+  for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], static_cast<long>(i)) << "value returned twice or lost";
+  ARMCI_Barrier();
+}
+
+// Location consistency across paths: put, accumulate, accumulate, get from one origin, no fence.
+TEST(NodePath, PutAccAccGetSeesAllInOrder) {
+  const int n = nproc(), r = me();
+  Alloc a(n * 64 * sizeof(int));
+  ARMCI_Barrier();
+  std::vector<int> mine(64), back(64);
+  int one = 1;
+  for (int t = 0; t < n; ++t) {
+    int* slot = a.at<int>(t) + r * 64;  // each origin owns a slot on every target: no races
+    for (int i = 0; i < 64; ++i) mine[i] = r * 100 + i + t;
+    ARMCI_Put(mine.data(), slot, 64 * sizeof(int), t);
+    ARMCI_Acc(ARMCI_ACC_INT, &one, mine.data(), slot, 64 * sizeof(int), t);
+    ARMCI_Acc(ARMCI_ACC_INT, &one, mine.data(), slot, 64 * sizeof(int), t);
+    ARMCI_Get(slot, back.data(), 64 * sizeof(int), t);
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(back[i], 3 * mine[i]) << "target " << t << " element " << i;
+    ARMCI_Put(mine.data(), slot, 64 * sizeof(int), t);  // put after accumulate: must replace, not race
+    ARMCI_Get(slot, back.data(), 64 * sizeof(int), t);
+    EXPECT_EQ(back, mine) << "target " << t;
+  }
+  ARMCI_Barrier();
+}
+
+// A flag written after the data (ARMCI_Put_flag) is only seen after the data, on either path.
+TEST(NodePath, PutFlagOrdersDataBeforeFlag) {
+  const int n = nproc(), r = me();
+  const int elems = 8192;
+  Alloc a(elems * sizeof(int) + sizeof(int));
+  int* flag = reinterpret_cast<int*>(a.at<int>(r) + elems);
+  *flag = 0;
+  ARMCI_Barrier();
+  int to = (r + 1) % n, from = (r + n - 1) % n;
+  std::vector<int> data(elems);
+  std::iota(data.begin(), data.end(), r * elems);
+  ARMCI_Put_flag(data.data(), a.at<int>(to), elems * sizeof(int), reinterpret_cast<int*>(a.at<int>(to) + elems), 1,
+                 to);
+  while (ARMCI_GetValueInt(flag, r) != 1) ARMCIX_Progress();
+  ARMCI_Access_begin(a.at<int>(r));
+  long bad = 0;
+  for (int i = 0; i < elems; ++i) bad += a.at<int>(r)[i] != from * elems + i;
+  ARMCI_Access_end(a.at<int>(r));
+  EXPECT_EQ(bad, 0);
+  ARMCI_Barrier();
+}
+
+// Direct local access under concurrent accumulates from the others: inside Access_begin/end the owner's
+// loads see whole accumulate results (values only grow by whole increments).
+TEST(NodePath, AccessBeginEndUnderConcurrentAccumulates) {
+  const int n = nproc(), r = me();
+  const int elems = 256, reps = n > 2 ? 10 : 40;
+  Alloc a(elems * sizeof(long));
+  std::fill(a.at<long>(r), a.at<long>(r) + elems, 0L);
+  ARMCI_Barrier();
+  std::vector<long> ones(elems, 1);
+  long unit = 1;
+  for (int rep = 0; rep < reps; ++rep) {
+    for (int t = 0; t < n; ++t)
+      if (t != r) ARMCI_Acc(ARMCI_ACC_LNG, &unit, ones.data(), a.at<long>(t), elems * sizeof(long), t);
+    ARMCI_Access_begin(a.at<long>(r));
+    long v0 = a.at<long>(r)[0];
+    EXPECT_GE(v0, 0);
+    EXPECT_LE(v0, static_cast<long>(reps) * (n - 1));
+    ARMCI_Access_end(a.at<long>(r));
+  }
+  ARMCI_Barrier();
+  for (int i = 0; i < elems; ++i) EXPECT_EQ(a.at<long>(r)[i], static_cast<long>(reps) * (n - 1));
+  ARMCI_Barrier();
+}
+
+// Strided and vector operations to every target, all paths, against a local reference.
+TEST(NodePath, StridedAndVectorToEveryTarget) {
+  const int n = nproc(), r = me();
+  const int rows = 16, cols = 24, ld = 32;  // doubles
+  Alloc a(static_cast<long>(n) * rows * ld * sizeof(double));
+  std::fill(a.at<double>(r), a.at<double>(r) + n * rows * ld, -1.0);
+  ARMCI_Barrier();
+  std::vector<double> src(rows * cols);
+  for (int i = 0; i < rows * cols; ++i) src[i] = r * 10000 + i;
+  int src_stride[1] = {static_cast<int>(cols * sizeof(double))};
+  int dst_stride[1] = {static_cast<int>(ld * sizeof(double))};
+  int count[2] = {static_cast<int>(cols * sizeof(double)), rows};
+  for (int t = 0; t < n; ++t)
+    ARMCI_PutS(src.data(), src_stride, a.at<double>(t) + r * rows * ld, dst_stride, count, 1, t);
+  ARMCI_Barrier();
+  for (int p = 0; p < n; ++p)
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < ld; ++j) {
+        double want = j < cols ? p * 10000 + i * cols + j : -1.0;
+        ASSERT_EQ(a.at<double>(r)[(p * rows + i) * ld + j], want) << "from " << p << " row " << i << " col " << j;
+      }
+  // GetV back the diagonal of every target's block from us.
+  for (int t = 0; t < n; ++t) {
+    std::vector<void*> srcs(rows), dsts(rows);
+    std::vector<double> diag(rows, 0);
+    for (int i = 0; i < rows; ++i) {
+      srcs[i] = a.at<double>(t) + (r * rows + i) * ld + i;
+      dsts[i] = &diag[i];
+    }
+    armci_giov_t v{srcs.data(), dsts.data(), sizeof(double), rows};
+    ARMCI_GetV(&v, 1, t);
+    for (int i = 0; i < rows; ++i) EXPECT_EQ(diag[i], r * 10000 + i * cols + i) << "target " << t;
+  }
+  ARMCI_Barrier();
+}
+
+// Everything the MPI path rejects, the node path rejects the same way (no wild stores).
+TEST(NodePath, BadAddressesRejectedOnEveryPath) {
+  const int n = nproc(), r = me();
+  Alloc a(64);
+  char buf[128] = {};
+  for (int t = 0; t < n; ++t) {
+    EXPECT_ARMCI_ERROR(ARMCI_Put(buf, a.at<char>(t) + 32, 64, t), "ARMCI_Put", "run past the end");
+    EXPECT_ARMCI_ERROR(ARMCI_Get(a.at<char>(t) + 64, buf, 8, t), "ARMCI_Get", "'src'");
+    long one = 1;
+    EXPECT_ARMCI_ERROR(ARMCI_Acc(ARMCI_ACC_LNG, &one, buf, buf, 8, t), "ARMCI_Acc", "'dst'", "not inside");
+    long v = 0;
+    EXPECT_ARMCI_ERROR(ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &v, a.at<char>(t) + 60, 1, t), "ARMCI_Rmw", "'prem'");
+    int count[2] = {16, 8}, stride[1] = {16};
+    EXPECT_ARMCI_ERROR(ARMCI_PutS(buf, stride, a.at<char>(t), stride, count, 1, t), "ARMCI_PutS", "run past");
+  }
+  (void)r;
+  ARMCI_Barrier();
+}
+
+// Allocations on a group inside one node and on a group that spans nodes (with simulated nodes).
+TEST(NodePath, GroupAllocationsInsideAndAcrossNodes) {
+  const int n = nproc(), r = me();
+  if (n < 2) GTEST_SKIP() << "needs 2 ranks";
+  std::vector<int> pair = {0, 1}, all(n);
+  std::iota(all.begin(), all.end(), 0);
+  ARMCI_Group g_pair, g_all;
+  ARMCI_Group_create(2, pair.data(), &g_pair);
+  ARMCI_Group_create(n, all.data(), &g_all);
+  for (ARMCI_Group* g : {&g_pair, &g_all}) {
+    const bool member = g->comm != MPI_COMM_NULL;  // non-members still join the world barriers below
+    std::vector<void*> ptrs(member ? g->size : 0);
+    if (member) {
+      ARMCI_Malloc_group(ptrs.data(), sizeof(long), g);
+      *static_cast<long*>(ptrs[g->rank]) = 0;
+    }
+    ARMCI_Barrier();
+    if (member) {
+      for (int t = 0; t < g->size; ++t) {
+        long v;
+        ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &v, ptrs[t], g->rank + 1, ARMCI_Absolute_id(g, t));
+      }
+    }
+    ARMCI_Barrier();
+    if (member) {
+      EXPECT_EQ(*static_cast<long*>(ptrs[g->rank]), static_cast<long>(g->size) * (g->size + 1) / 2);
+      armci_msg_group_barrier(g);
+      ARMCI_Free_group(ptrs[g->rank], g);
+    }
+  }
+  ARMCI_Barrier();
+  ARMCI_Group_free(&g_pair);
+  ARMCI_Group_free(&g_all);
+  (void)r;
+}
