@@ -14,6 +14,7 @@
 #include <message.h>
 #include <mpi.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -77,7 +78,7 @@ class OwnedComm {
   MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
-// --- module state (lives from first use to ARMCI_Finalize) ---------------------------------------------
+// --- module state (lives from first use to ARMCI_Finalize) -------------------------------------------------
 
 struct State {
   std::vector<int> master_ranks;     // world rank of node k's master at index k
@@ -166,7 +167,7 @@ MPI_Datatype sel_record_type(int bytes) {
   return g_state.sel_type;
 }
 
-// --- argument checks ----------------------------------------------------------------------------------
+// --- argument checks ---------------------------------------------------------------------------------------
 
 const char* scope_name(int scope) {
   switch (scope) {
@@ -201,7 +202,8 @@ Op check_op(const char* call, const char* op, int type) {
   ARMCIX_REQUIRE(op != nullptr, call, "argument 'op' is NULL");
   Op parsed;
   ARMCIX_REQUIRE(armcix::msg::parse_op(op, &parsed), call,
-                 "argument 'op' = \"%s\" is not a known operation (+ * max min absmax absmin or and && ||)", op);
+                 "argument 'op' = \"%s\" is not a known operation (+ * max min absmax absmin or and && ||)",
+                 op);
   ARMCIX_REQUIRE(!armcix::msg::integer_only(parsed) || armcix::msg::is_integer_type(type), call,
                  "argument 'op' = \"%s\" is defined for integer types only, not for type %s", op,
                  armcix::msg::type_name(type));
@@ -220,11 +222,11 @@ void check_tag(const char* call, int tag) {
 void check_member_group(const char* call, ARMCI_Group* group) { armcix::check_group(call, group, true); }
 
 void check_group_rank(const char* call, const char* arg, int rank, const ARMCI_Group* group) {
-  ARMCIX_REQUIRE(rank >= 0 && rank < group->size, call, "argument '%s' = %d is not a rank of the group (0..%d)",
-                 arg, rank, group->size - 1);
+  ARMCIX_REQUIRE(rank >= 0 && rank < group->size, call,
+                 "argument '%s' = %d is not a rank of the group (0..%d)", arg, rank, group->size - 1);
 }
 
-// --- MPI mappings -------------------------------------------------------------------------------------
+// --- MPI mappings ------------------------------------------------------------------------------------------
 
 MPI_Datatype mpi_type(int type) {
   switch (static_cast<ElemType>(type)) {
@@ -251,7 +253,7 @@ MPI_Op mpi_op(Op op) {
   }
 }
 
-// --- scopes -------------------------------------------------------------------------------------------
+// --- scopes ------------------------------------------------------------------------------------------------
 
 // The communicator of a scope for the calling rank, and the scope's members in communicator rank order
 // (as world ranks for the world, as group ranks for a group).  comm == MPI_COMM_NULL: the caller is not
@@ -341,7 +343,7 @@ int scope_root(const char* call, int scope, const Scope& s, int root) {
   return r;
 }
 
-// --- the operations -----------------------------------------------------------------------------------
+// --- the operations ----------------------------------------------------------------------------------------
 
 void bcast_on(MPI_Comm comm, void* buf, int len, int root) {
   if (comm == MPI_COMM_NULL || len == 0) return;
@@ -473,7 +475,7 @@ void tree_links(const std::vector<int>& ranks, int index, int* root, int* up, in
 
 extern "C" {
 
-// --- utility ----------------------------------------------------------------------------------------------
+// --- utility -----------------------------------------------------------------------------------------------
 
 int armci_msg_me(void) {
   armcix::require_initialized("armci_msg_me");
@@ -502,7 +504,7 @@ double armci_timer(void) {
   return MPI_Wtime();
 }
 
-// --- point to point ---------------------------------------------------------------------------------------
+// --- point to point ----------------------------------------------------------------------------------------
 
 void armci_msg_snd(int tag, void* buffer, int len, int to) {
   const char* call = "armci_msg_snd";
@@ -558,29 +560,28 @@ int armci_msg_rcvany(int tag, void* buffer, int buflen, int* msglen) {
   return receive(call, tag, buffer, buflen, msglen, MPI_ANY_SOURCE);
 }
 
-// --- barriers and trees -------------------------------------------------------------------------------------
+// --- barriers and trees ------------------------------------------------------------------------------------
 
-void armci_msg_barrier(void) {
-  armcix::require_initialized("armci_msg_barrier");
-  ARMCIX_MPI(MPI_Barrier(rt().world));
-}
-
+// GA_Sync is ARMCI_AllFence + armci_msg_barrier, and GA then reads its own slice with plain loads: the
+// full fences on both sides of the barrier order node-local (load/store) updates made before it by any
+// process against loads made after it, as MPI_Win_sync would.  The profiled twin is the implementation,
+// the armci_msg_ names are weak aliases (PARMCI convention).
 void parmci_msg_barrier(void) {
-  armcix::require_initialized("parmci_msg_barrier");
+  armcix::require_initialized("armci_msg_barrier");
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   ARMCIX_MPI(MPI_Barrier(rt().world));
+  std::atomic_thread_fence(std::memory_order_seq_cst);
 }
-
-void armci_msg_group_barrier(ARMCI_Group* group) {
-  armcix::require_initialized("armci_msg_group_barrier");
-  check_member_group("armci_msg_group_barrier", group);
-  ARMCIX_MPI(MPI_Barrier(group->comm));
-}
+void armci_msg_barrier(void) __attribute__((weak, alias("parmci_msg_barrier")));
 
 void parmci_msg_group_barrier(ARMCI_Group* group) {
-  armcix::require_initialized("parmci_msg_group_barrier");
-  check_member_group("parmci_msg_group_barrier", group);
+  armcix::require_initialized("armci_msg_group_barrier");
+  check_member_group("armci_msg_group_barrier", group);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   ARMCIX_MPI(MPI_Barrier(group->comm));
+  std::atomic_thread_fence(std::memory_order_seq_cst);
 }
+void armci_msg_group_barrier(ARMCI_Group* group) __attribute__((weak, alias("parmci_msg_group_barrier")));
 
 // Binary tree over the scope's ranks in ascending world-rank order, rooted at the lowest: the node i of the
 // tree has children 2i+1 and 2i+2.  All results are world ranks, -1 for none.  In SCOPE_MASTERS a
@@ -611,7 +612,7 @@ void armci_msg_bintree(int scope, int* Root, int* Up, int* Left, int* Right) {
   tree_links(ranks, index, Root, Up, Left, Right);
 }
 
-// --- broadcasts ---------------------------------------------------------------------------------------------
+// --- broadcasts --------------------------------------------------------------------------------------------
 
 void armci_msg_bcast(void* buffer, int len, int root) {
   bcast_scope("armci_msg_bcast", SCOPE_ALL, buffer, len, root);
@@ -627,23 +628,28 @@ void armci_msg_bcast_scope(int scope, void* buffer, int len, int root) {
   bcast_scope("armci_msg_bcast_scope", scope, buffer, len, root);
 }
 
-// root is a group rank that must be in the caller's scope within the group.
+// root is the ABSOLUTE (world) rank of a group member, as in ARMCI and ARMCI-MPI (which translates it with
+// ARMCII_Translate_absolute_to_group): Global Arrays' pnga_msg_brdcst passes inv_map_proc_list[originator].
+// It must be in the caller's scope within the group.
 void armci_msg_group_bcast_scope(int scope, void* buf, int len, int root, ARMCI_Group* group) {
   const char* call = "armci_msg_group_bcast_scope";
   armcix::require_initialized(call);
   check_member_group(call, group);
   check_scope(call, scope);
   check_buffer(call, "buf", buf, "len", len);
-  check_group_rank(call, "root", root, group);
+  armcix::check_rank(call, "root", root);
+  const int groot = group->abs_to_grp[root];
+  ARMCIX_REQUIRE(groot >= 0, call, "argument 'root' = %d (an absolute process id) is not a member of the group",
+                 root);
   if (scope != SCOPE_ALL) {
     // Check the root against the members before building a communicator.
     const auto& node_of = rt().node_of;
-    int root_node = node_of[group->grp_to_abs[root]];
+    int root_node = node_of[root];
     if (scope == SCOPE_NODE) {
       ARMCIX_REQUIRE(root_node == rt().node_id, call, "argument 'root' = %d is not in the caller's %s", root,
                      scope_name(scope));
     } else {
-      for (int g = 0; g < root; ++g)
+      for (int g = 0; g < groot; ++g)
         ARMCIX_REQUIRE(node_of[group->grp_to_abs[g]] != root_node, call,
                        "argument 'root' = %d is not in the caller's %s", root, scope_name(scope));
     }
@@ -651,7 +657,7 @@ void armci_msg_group_bcast_scope(int scope, void* buf, int len, int root, ARMCI_
   if (len == 0) return;
   Scope s;
   group_scope(scope, group, &s);
-  int r = scope_root(call, scope, s, root);
+  int r = scope_root(call, scope, s, groot);
   bcast_on(s.comm, buf, len, r);
 }
 
@@ -697,7 +703,7 @@ void armci_grp_clus_brdcst(void* buf, int len, int grp_master, int grp_clus_npro
   bcast_on(comm.get(), buf, len, 0);
 }
 
-// --- reductions ---------------------------------------------------------------------------------------------
+// --- reductions --------------------------------------------------------------------------------------------
 
 void armci_msg_gop_scope(int scope, void* x, int n, char* op, int type) {
   gop_scope("armci_msg_gop_scope", scope, x, n, op, type);
@@ -791,7 +797,7 @@ void armci_msg_sel_scope(int scope, void* x, int n, char* op, int type, int cont
   sel_scope("armci_msg_sel_scope", scope, x, n, op, type, contribute);
 }
 
-// --- address exchange ---------------------------------------------------------------------------------------
+// --- address exchange --------------------------------------------------------------------------------------
 
 // All-gather of pointers: each rank supplies ptr_ar[me] and receives every other entry; n must be the
 // number of processes.
@@ -799,7 +805,8 @@ void armci_exchange_address(void* ptr_ar[], int n) {
   const char* call = "armci_exchange_address";
   armcix::require_initialized(call);
   ARMCIX_REQUIRE(ptr_ar != nullptr, call, "argument 'ptr_ar' is NULL");
-  ARMCIX_REQUIRE(n == rt().nproc, call, "argument 'n' = %d is not the number of processes (%d)", n, rt().nproc);
+  ARMCIX_REQUIRE(n == rt().nproc, call, "argument 'n' = %d is not the number of processes (%d)", n,
+                 rt().nproc);
   ARMCIX_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ptr_ar, sizeof(void*), MPI_BYTE, rt().world));
 }
 
@@ -808,8 +815,10 @@ void armci_exchange_address_grp(void* ptr_arr[], int n, ARMCI_Group* group) {
   armcix::require_initialized(call);
   check_member_group(call, group);
   ARMCIX_REQUIRE(ptr_arr != nullptr, call, "argument 'ptr_arr' is NULL");
-  ARMCIX_REQUIRE(n == group->size, call, "argument 'n' = %d is not the size of the group (%d)", n, group->size);
-  ARMCIX_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ptr_arr, sizeof(void*), MPI_BYTE, group->comm));
+  ARMCIX_REQUIRE(n == group->size, call, "argument 'n' = %d is not the size of the group (%d)", n,
+                 group->size);
+  ARMCIX_MPI(
+      MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ptr_arr, sizeof(void*), MPI_BYTE, group->comm));
 }
 
 }  // extern "C"

@@ -131,7 +131,7 @@ inline void abs_copy_typed(int type, const void* in, void* out, std::size_t n) {
   });
 }
 
-// --- armci_msg_sel ---------------------------------------------------------------------------------------
+// --- armci_msg_sel -----------------------------------------------------------------------------------------
 //
 // Each rank contributes a record: this header, then the caller's n-byte payload whose first element (of
 // the selection type) is the key.  The reduction keeps the winning record; ties go to the lower rank so the

@@ -89,6 +89,8 @@ const char* const kStridedNames[] = {"DIRECT", "IOV", "PACK"};
 const StridedMethod kStridedValues[] = {StridedMethod::Direct, StridedMethod::Iov, StridedMethod::Pack};
 const char* const kIovNames[] = {"AUTO", "CONSRV", "BATCHED", "DIRECT"};
 const IovMethod kIovValues[] = {IovMethod::Auto, IovMethod::Consrv, IovMethod::Batched, IovMethod::Direct};
+const char* const kMutexNames[] = {"MCS", "QUEUE"};
+const MutexMethod kMutexValues[] = {MutexMethod::Mcs, MutexMethod::Queue};
 const char* const kShrNames[] = {"NOGUARD", "COPY"};
 const ShrBufMethod kShrValues[] = {ShrBufMethod::NoGuard, ShrBufMethod::Copy};
 
@@ -116,6 +118,7 @@ Config Config::from_environment() {
   }
   read_enum("ARMCI_SHR_BUF_METHOD", kShrNames, kShrValues, &c.shr_buf_method);
   read_bool("ARMCI_NONCOLLECTIVE_GROUPS", &c.noncollective_groups);
+  read_enum("ARMCI_MUTEX_METHOD", kMutexNames, kMutexValues, &c.mutex_method);
   read_bool("ARMCI_SHM", &c.shm);
   read_int("ARMCI_NODE_SIZE", 0, 1 << 20, &c.node_size);
   read_int("ARMCI_MAX_OUTSTANDING", 1, 1 << 24, &c.max_outstanding);
@@ -139,6 +142,7 @@ std::vector<std::string> Config::describe() const {
       "ARMCI_PACK_CHUNK=" + std::to_string(pack_chunk_bytes),
       std::string("ARMCI_SHR_BUF_METHOD=") + name_of(kShrNames, kShrValues, shr_buf_method),
       "ARMCI_NONCOLLECTIVE_GROUPS=" + b(noncollective_groups),
+      std::string("ARMCI_MUTEX_METHOD=") + name_of(kMutexNames, kMutexValues, mutex_method),
       "ARMCI_SHM=" + b(shm),
       "ARMCI_NODE_SIZE=" + std::to_string(node_size) + (node_size ? "  (simulated nodes)" : "  (real nodes)"),
       "ARMCI_MAX_OUTSTANDING=" + std::to_string(max_outstanding),

@@ -11,6 +11,7 @@ enum class StridedMethod { Direct, Iov, Pack };
 enum class IovMethod { Auto, Consrv, Batched, Direct };
 enum class ShrBufMethod { NoGuard, Copy };
 enum class WindowKind { Create, Allocate };
+enum class MutexMethod { Mcs, Queue };
 
 struct Config {
   bool verbose = false;                 // ARMCI_VERBOSE: banner with every effective setting on rank 0
@@ -21,6 +22,7 @@ struct Config {
   std::size_t pack_chunk_bytes = 64 * 1024;      // ARMCI_PACK_CHUNK: pipeline chunk of the PACK engine
   ShrBufMethod shr_buf_method = ShrBufMethod::NoGuard;  // ARMCI_SHR_BUF_METHOD
   bool noncollective_groups = false;    // ARMCI_NONCOLLECTIVE_GROUPS
+  MutexMethod mutex_method = MutexMethod::Mcs;  // ARMCI_MUTEX_METHOD (src/sync/mutex.h)
   bool shm = true;                      // ARMCI_SHM: node-local load/store path
   int node_size = 0;                    // ARMCI_NODE_SIZE: simulate nodes of this many ranks (0 = real)
   int max_outstanding = 1024;           // ARMCI_MAX_OUTSTANDING: non-blocking ops in flight, in total

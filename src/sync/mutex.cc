@@ -4,19 +4,18 @@
 #include "sync/mutex.h"
 
 #include <armcix.h>
+#include <strings.h>
 
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <unordered_set>
 #include <vector>
 
-#include <strings.h>
-
 #include "groups/group.h"
+#include "nb/request.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
 #include "sync/mutex_impl.h"
@@ -29,13 +28,13 @@ namespace {
 // One collective creation.  The public struct is a member, and the registry maps its address back to
 // the set, so a stale or foreign pointer is reported instead of dereferenced.
 struct MutexSet {
-  armcix_mutex_hdl_s pub{};  // what the caller's handle points to
-  unsigned long serial = 0;  // creation order, for tear-down at ARMCI_Finalize
+  armcix_mutex_hdl_s pub{};       // what the caller's handle points to
+  unsigned long serial = 0;       // creation order, for tear-down at ARMCI_Finalize
   MPI_Comm comm = MPI_COMM_NULL;  // private duplicate: windows and hand-off messages only
   int me = -1;
   int size = 0;
-  std::vector<int> counts;   // mutexes hosted by each group rank
-  std::vector<int> offsets;  // id of mutex (m, p) = offsets[p] + m
+  std::vector<int> counts;       // mutexes hosted by each group rank
+  std::vector<int> offsets;      // id of mutex (m, p) = offsets[p] + m
   std::unordered_set<int> held;  // ids this rank holds
   std::unique_ptr<MutexAlgorithm> algo;
 };
@@ -46,31 +45,40 @@ MutexSet* g_default = nullptr;  // ARMCI_Create_mutexes' set, on the world group
 MutexQueuedHook g_hook = nullptr;
 void* g_hook_arg = nullptr;
 
-const char* method_name(MutexMethod m) { return m == MutexMethod::Mcs ? "MCS" : "QUEUE"; }
+const char* method_name(MutexMethod m) {
+  return m == MutexMethod::Mcs ? "MCS" : "QUEUE";
+}
 
 MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
   require_initialized(call);
   ARMCIX_REQUIRE(count >= 0, call, "argument 'count' = %d must be >= 0", count);
   check_group(call, group, true);
-  const MutexMethod method = mutex_method_from_env(call);
+  const MutexMethod method = rt().config.mutex_method;
 
   auto set = std::make_unique<MutexSet>();
-  ARMCIX_MPI(MPI_Comm_dup(group->comm, &set->comm));
-  ARMCIX_MPI(MPI_Comm_set_errhandler(set->comm, MPI_ERRORS_RETURN));
-  ARMCIX_MPI(MPI_Comm_rank(set->comm, &set->me));
-  ARMCIX_MPI(MPI_Comm_size(set->comm, &set->size));
+  set->me = group->rank;
+  set->size = group->size;
   const int n = set->size;
+  // Three collectives in flight at once (creation is dominated by collective latency, and dearly so on an
+  // oversubscribed node): the private communicator, the one behind pub.grp, and the counts.  The
+  // allgather may use the caller's communicator: this call is collective over it, like any collective.
   int mine[2] = {count, static_cast<int>(method)};
   std::vector<int> all(2 * n);
-  ARMCIX_MPI(MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, set->comm));
+  MPI_Comm grp_comm = MPI_COMM_NULL;
+  MPI_Request reqs[3];
+  ARMCIX_MPI(MPI_Comm_idup(group->comm, &set->comm, &reqs[0]));
+  ARMCIX_MPI(MPI_Comm_idup(group->comm, &grp_comm, &reqs[1]));
+  ARMCIX_MPI(MPI_Iallgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, group->comm, &reqs[2]));
+  ARMCIX_MPI(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
+  ARMCIX_MPI(MPI_Comm_set_errhandler(set->comm, MPI_ERRORS_RETURN));
   // Every rank sees the same gathered data, so every rank fails alike (no rank is left in a collective).
   set->counts.resize(n);
   set->offsets.resize(n + 1);
   long long total = 0;
   for (int p = 0; p < n; ++p) {
     ARMCIX_REQUIRE(all[2 * p + 1] == mine[1], call,
-                   "ARMCI_MUTEX_METHOD differs between processes (%s here, %s on group rank %d)",
-                   method_name(method), method_name(static_cast<MutexMethod>(all[2 * p + 1])), p);
+                   "ARMCI_MUTEX_METHOD differs between processes (%s here, %s on group rank %d)", method_name(method),
+                   method_name(static_cast<MutexMethod>(all[2 * p + 1])), p);
     set->counts[p] = all[2 * p];
     set->offsets[p] = static_cast<int>(std::min<long long>(total, INT_MAX));
     total += all[2 * p];
@@ -84,8 +92,6 @@ MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
   // The public fields, as ARMCI-MPI fills them (grp is our own duplicate of the caller's group).
   set->pub.my_count = count;
   set->pub.max_count = *std::max_element(set->counts.begin(), set->counts.end());
-  MPI_Comm grp_comm;
-  ARMCIX_MPI(MPI_Comm_dup(set->comm, &grp_comm));
   make_group(grp_comm, &set->pub.grp);
   set->pub.windows = set->algo->windows();
   set->pub.bases = set->algo->bases();
@@ -117,8 +123,10 @@ void destroy_set(const char* call, MutexSet* set) {
   if (!set->held.empty()) {
     int m, p;
     decode(set, *set->held.begin(), &m, &p);
-    fail(call, "the calling process still holds mutex %d of process %d (and %zu in all); unlock before "
-         "destroying the mutexes", m, p, set->held.size());
+    fail(call,
+         "the calling process still holds mutex %d of process %d (and %zu in all); unlock before "
+         "destroying the mutexes",
+         m, p, set->held.size());
   }
   release_set(call, set);
 }
@@ -127,8 +135,9 @@ MutexSet* find_set(const char* call, const armcix_mutex_hdl_s* hdl) {
   require_initialized(call);
   ARMCIX_REQUIRE(hdl != nullptr, call, "argument 'hdl' is NULL");
   auto it = g_sets.find(hdl);
-  ARMCIX_REQUIRE(it != g_sets.end(), call, "argument 'hdl' = %p is not a live mutex handle (destroyed, or never "
-                 "created)", static_cast<const void*>(hdl));
+  ARMCIX_REQUIRE(it != g_sets.end(), call,
+                 "argument 'hdl' = %p is not a live mutex handle (destroyed, or never created)",
+                 static_cast<const void*>(hdl));
   return it->second.get();
 }
 
@@ -151,8 +160,8 @@ int mutex_id(const char* call, const MutexSet* set, int mutex, int proc) {
 void lock(const char* call, MutexSet* set, int mutex, int proc) {
   const int id = mutex_id(call, set, mutex, proc);
   ARMCIX_REQUIRE(!set->held.count(id), call,
-                 "mutex %d of process %d is already held by the calling process; locking it again would "
-                 "deadlock", mutex, proc);
+                 "mutex %d of process %d is already held by the calling process; locking it again would deadlock",
+                 mutex, proc);
   set->algo->lock(call, mutex, proc, id);
   set->held.insert(id);
 }
@@ -167,23 +176,17 @@ bool trylock(const char* call, MutexSet* set, int mutex, int proc) {
 
 void unlock(const char* call, MutexSet* set, int mutex, int proc) {
   const int id = mutex_id(call, set, mutex, proc);
-  ARMCIX_REQUIRE(set->held.count(id), call, "mutex %d of process %d is not held by the calling process", mutex,
-                 proc);
-  // Release semantics: what we wrote under the lock is at its targets before the next holder gets in
-  // (ARMCI-MPI completes every operation on return, and programs written for it rely on that).
+  ARMCIX_REQUIRE(set->held.count(id), call, "mutex %d of process %d is not held by the calling process", mutex, proc);
+  // Release semantics, as ARMCI_AllFence: what we wrote under the lock, blocking or not, is at its targets
+  // before the next holder gets in (ARMCI-MPI completes every operation on return, and programs written
+  // for it rely on that).
+  wait_all();
   fence_all();
   set->algo->unlock(call, mutex, proc, id);
   set->held.erase(id);
 }
 
 }  // namespace
-
-MutexMethod mutex_method_from_env(const char* call) {
-  const char* v = std::getenv("ARMCI_MUTEX_METHOD");
-  if (v == nullptr || *v == '\0' || strcasecmp(v, "MCS") == 0) return MutexMethod::Mcs;
-  if (strcasecmp(v, "QUEUE") == 0) return MutexMethod::Queue;
-  fail(call, "environment variable ARMCI_MUTEX_METHOD = '%s' is not MCS or QUEUE", v);
-}
 
 void mutex_set_queued_hook(MutexQueuedHook hook, void* arg) {
   g_hook = hook;
@@ -210,14 +213,18 @@ int mutexes_create_default(const char* call, int count) {
 
 int mutexes_destroy_default(const char* call) {
   require_initialized(call);
-  ARMCIX_REQUIRE(g_default != nullptr, call, "no mutexes exist (ARMCI_Create_mutexes was not called, or they "
-                 "were destroyed already)");
+  ARMCIX_REQUIRE(g_default != nullptr, call,
+                 "no mutexes exist (ARMCI_Create_mutexes was not called, or they were destroyed already)");
   destroy_set(call, g_default);
   return 0;
 }
 
-void mutex_lock_default(const char* call, int mutex, int proc) { lock(call, default_set(call), mutex, proc); }
-void mutex_unlock_default(const char* call, int mutex, int proc) { unlock(call, default_set(call), mutex, proc); }
+void mutex_lock_default(const char* call, int mutex, int proc) {
+  lock(call, default_set(call), mutex, proc);
+}
+void mutex_unlock_default(const char* call, int mutex, int proc) {
+  unlock(call, default_set(call), mutex, proc);
+}
 
 // Sets the application left behind, in creation order on every rank (each release is collective over
 // its group).  Locks still held are dropped with them.

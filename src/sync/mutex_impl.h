@@ -18,7 +18,7 @@ struct MutexLayout {
   MPI_Comm comm;  // private duplicate of the group's communicator
   int me;         // rank in comm
   int size;
-  int my_count;   // mutexes hosted here
+  int my_count;  // mutexes hosted here
 };
 
 class MutexAlgorithm {

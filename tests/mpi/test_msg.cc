@@ -6,10 +6,8 @@
 // Every rank runs every test and makes the same collective calls; assertions are EXPECT_* so that a
 // failure on one rank never skips a collective the others are waiting in.
 
-#include <mpi.h>
-extern "C" {
 #include <message.h>
-}
+#include <mpi.h>
 
 #include "test_util.h"
 
@@ -32,7 +30,7 @@ using armcix_test::nproc;
 
 char* op(const char* s) { return const_cast<char*>(s); }  // the C API takes char*
 
-// --- node layout, computed independently of the library --------------------------------------------------
+// --- node layout, computed independently of the library ----------------------------------------------------
 
 struct Topology {
   std::vector<int> node_of;                   // world rank -> node index (nodes ordered by lowest rank)
@@ -65,7 +63,8 @@ Topology topology() {
   t.members.resize(sorted.size());
   t.node_of.resize(np);
   for (int p = 0; p < np; ++p) {
-    t.node_of[p] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), leaders[p]) - sorted.begin());
+    t.node_of[p] =
+        static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), leaders[p]) - sorted.begin());
     t.members[t.node_of[p]].push_back(p);
   }
   return t;
@@ -179,8 +178,8 @@ std::vector<std::string> ops_for() {
 
 // Runs `gop` (which reduces over `ranks`, or leaves x alone on ranks outside them) for every op.
 template <typename T>
-void check_gop(const char* what, const std::function<void(T*, int, char*)>& gop, const std::vector<int>& ranks,
-               bool participates) {
+void check_gop(const char* what, const std::function<void(T*, int, char*)>& gop,
+               const std::vector<int>& ranks, bool participates) {
   for (const std::string& o : ops_for<T>()) {
     SCOPED_TRACE(std::string(what) + " op " + o);
     auto input = input_for<T>(o);
@@ -289,7 +288,8 @@ TEST(Msg, ClusGops) {
   check_gop<long long>("clus_llgop", [](long long* x, int n, char* o) { armci_msg_clus_llgop(x, n, o); },
                        t.masters, m);
   check_gop<float>("clus_fgop", [](float* x, int n, char* o) { armci_msg_clus_fgop(x, n, o); }, t.masters, m);
-  check_gop<double>("clus_dgop", [](double* x, int n, char* o) { armci_msg_clus_dgop(x, n, o); }, t.masters, m);
+  check_gop<double>(
+      "clus_dgop", [](double* x, int n, char* o) { armci_msg_clus_dgop(x, n, o); }, t.masters, m);
 }
 
 TEST(Msg, ClusGopCalledOnlyByMasters) {
@@ -682,7 +682,9 @@ TEST(Msg, Bintree) {
 
 // --- address exchange --------------------------------------------------------------------------------------
 
-void* fake_address(int p) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(0x7f0000001000ULL + p * 64)); }
+void* fake_address(int p) {
+  return reinterpret_cast<void*>(static_cast<std::uintptr_t>(0x7f0000001000ULL + p * 64));
+}
 
 TEST(Msg, ExchangeAddress) {
   std::vector<void*> ptrs(nproc(), reinterpret_cast<void*>(0xdead));
@@ -780,17 +782,19 @@ TEST(MsgGroup, GopsBcastBarrierAddress) {
     for (const char* o : {"+", "absmax", "or"}) {
       std::vector<long long> x = input_for<long long>(o)(grank);
       armci_msg_group_gop_scope(scope, x.data(), static_cast<int>(x.size()), op(o), ARMCI_LONG_LONG, &g);
-      EXPECT_EQ(x, in ? expected<long long>(o, members, input_for<long long>(o)) : input_for<long long>(o)(grank))
+      EXPECT_EQ(
+          x, in ? expected<long long>(o, members, input_for<long long>(o)) : input_for<long long>(o)(grank))
           << o;
     }
     std::vector<double> d = values<double>(grank);
     armci_msg_group_gop_scope(scope, d.data(), 5, op("min"), ARMCI_DOUBLE, &g);
     EXPECT_EQ(d, in ? expected<double>("min", members, &values<double>) : values<double>(grank));
-    // Broadcast from every member of the scope (group ranks).
+    // Broadcast from every member of the scope.  The root argument is the member's ABSOLUTE rank (what
+    // ARMCI-MPI expects and GA passes); the group is in reverse order, so group and world ranks differ.
     for (int root : members) {
       int v = grank == root ? 500 + root : -1;
-      armci_msg_group_bcast_scope(scope, &v, sizeof v, root, &g);
-      EXPECT_EQ(v, in ? 500 + root : -1) << "root " << root;
+      armci_msg_group_bcast_scope(scope, &v, sizeof v, ranks[root], &g);
+      EXPECT_EQ(v, in ? 500 + root : -1) << "group root " << root << " = absolute " << ranks[root];
     }
   }
 
@@ -830,8 +834,14 @@ TEST(MsgGroup, SubgroupOfEvenRanks) {
     EXPECT_EQ(x[1], bitsum);
     for (int root = 0; root < g.size; ++root) {
       double d = grank == root ? root * 1.5 : -1;
-      armci_msg_group_bcast_scope(SCOPE_ALL, &d, sizeof d, root, &g);
+      armci_msg_group_bcast_scope(SCOPE_ALL, &d, sizeof d, ranks[root], &g);
       EXPECT_EQ(d, root * 1.5);
+    }
+    if (nproc() > 1) {
+      // Rank 1 exists but is not a member: an absolute root outside the group is rejected.
+      double d = 0;
+      EXPECT_ARMCI_ERROR(armci_msg_group_bcast_scope(SCOPE_ALL, &d, sizeof d, 1, &g),
+                         "armci_msg_group_bcast_scope", "'root'", "not a member");
     }
     armci_msg_group_barrier(&g);
   } else {
@@ -866,7 +876,8 @@ TEST(MsgErrors, NullBufferAndNegativeCount) {
   int x = 0;
   EXPECT_ARMCI_ERROR(armci_msg_dgop(nullptr, 3, op("+")), "armci_msg_dgop", "'x'", "NULL");
   EXPECT_ARMCI_ERROR(armci_msg_igop(&x, -1, op("+")), "armci_msg_igop", "'n'", "-1");
-  EXPECT_ARMCI_ERROR(armci_msg_gop_scope(SCOPE_ALL, nullptr, 1, op("+"), ARMCI_INT), "armci_msg_gop_scope", "'x'");
+  EXPECT_ARMCI_ERROR(armci_msg_gop_scope(SCOPE_ALL, nullptr, 1, op("+"), ARMCI_INT), "armci_msg_gop_scope",
+                     "'x'");
   EXPECT_ARMCI_ERROR(armci_msg_reduce_scope(SCOPE_NODE, &x, -5, op("+"), ARMCI_INT), "armci_msg_reduce_scope",
                      "'n'");
   EXPECT_ARMCI_ERROR(armci_msg_bcast(nullptr, 4, 0), "armci_msg_bcast", "'buffer'");
@@ -888,11 +899,13 @@ TEST(MsgErrors, BadTypeAndScope) {
   EXPECT_ARMCI_ERROR(armci_msg_gop_scope(SCOPE_ALL, &x, 1, op("+"), 9), "armci_msg_gop_scope", "'type'", "9");
   EXPECT_ARMCI_ERROR(armci_msg_reduce(&x, 1, op("+"), -1), "armci_msg_reduce", "'type'");
   EXPECT_ARMCI_ERROR(armci_msg_sel(&x, sizeof x, op("min"), 5, 1), "armci_msg_sel", "'type'");
-  EXPECT_ARMCI_ERROR(armci_msg_gop_scope(7, &x, 1, op("+"), ARMCI_INT), "armci_msg_gop_scope", "'scope'", "7");
+  EXPECT_ARMCI_ERROR(armci_msg_gop_scope(7, &x, 1, op("+"), ARMCI_INT), "armci_msg_gop_scope", "'scope'",
+                     "7");
   EXPECT_ARMCI_ERROR(armci_msg_bcast_scope(-1, &x, sizeof x, 0), "armci_msg_bcast_scope", "'scope'");
   EXPECT_ARMCI_ERROR(armci_msg_sel_scope(3, &x, sizeof x, op("min"), ARMCI_INT, 1), "armci_msg_sel_scope",
                      "'scope'");
-  EXPECT_ARMCI_ERROR(armci_msg_reduce_scope(4, &x, 1, op("+"), ARMCI_INT), "armci_msg_reduce_scope", "'scope'");
+  EXPECT_ARMCI_ERROR(armci_msg_reduce_scope(4, &x, 1, op("+"), ARMCI_INT), "armci_msg_reduce_scope",
+                     "'scope'");
   int* r = &x;
   EXPECT_ARMCI_ERROR(armci_msg_bintree(5, r, r, r, r), "armci_msg_bintree", "'scope'");
 }
@@ -902,7 +915,8 @@ TEST(MsgErrors, BadRanksAndTags) {
   const int np = nproc();
   EXPECT_ARMCI_ERROR(armci_msg_bcast(&x, sizeof x, np), "armci_msg_bcast", "'root'");
   EXPECT_ARMCI_ERROR(armci_msg_brdcst(&x, sizeof x, -1), "armci_msg_brdcst", "'root'");
-  EXPECT_ARMCI_ERROR(armci_msg_bcast_scope(SCOPE_ALL, &x, sizeof x, np + 3), "armci_msg_bcast_scope", "'root'");
+  EXPECT_ARMCI_ERROR(armci_msg_bcast_scope(SCOPE_ALL, &x, sizeof x, np + 3), "armci_msg_bcast_scope",
+                     "'root'");
   EXPECT_ARMCI_ERROR(armci_msg_snd(1, &x, sizeof x, np), "armci_msg_snd", "'to'");
   EXPECT_ARMCI_ERROR(armci_msg_snd(-1, &x, sizeof x, 0), "armci_msg_snd", "'tag'");
   EXPECT_ARMCI_ERROR(armci_msg_rcv(1, &x, sizeof x, nullptr, -1), "armci_msg_rcv", "'from'");
@@ -915,8 +929,8 @@ TEST(MsgErrors, BadRanksAndTags) {
   Topology t = topology();
   for (int p = 0; p < np; ++p) {
     if (t.node_of[p] != t.my_node()) {
-      EXPECT_ARMCI_ERROR(armci_msg_bcast_scope(SCOPE_NODE, &x, sizeof x, p), "armci_msg_bcast_scope", "'root'",
-                         "SCOPE_NODE");
+      EXPECT_ARMCI_ERROR(armci_msg_bcast_scope(SCOPE_NODE, &x, sizeof x, p), "armci_msg_bcast_scope",
+                         "'root'", "SCOPE_NODE");
       break;
     }
   }
@@ -935,12 +949,12 @@ TEST(MsgErrors, BadGroupArguments) {
   int x = 0;
   EXPECT_ARMCI_ERROR(armci_msg_group_igop(&x, 1, op("+"), nullptr), "armci_msg_group_igop", "'group'");
   EXPECT_ARMCI_ERROR(armci_msg_group_barrier(nullptr), "armci_msg_group_barrier", "'group'");
-  EXPECT_ARMCI_ERROR(parmci_msg_group_barrier(nullptr), "parmci_msg_group_barrier", "'group'");
+  EXPECT_ARMCI_ERROR(parmci_msg_group_barrier(nullptr), "armci_msg_group_barrier", "'group'");
   EXPECT_ARMCI_ERROR(armci_msg_group_dgop(nullptr, 1, op("+"), &w), "armci_msg_group_dgop", "'x'");
   EXPECT_ARMCI_ERROR(armci_msg_group_fgop(reinterpret_cast<float*>(&x), 1, op("and"), &w),
                      "armci_msg_group_fgop", "'op'");
-  EXPECT_ARMCI_ERROR(armci_msg_group_gop_scope(SCOPE_ALL, &x, 1, op("+"), 11, &w), "armci_msg_group_gop_scope",
-                     "'type'");
+  EXPECT_ARMCI_ERROR(armci_msg_group_gop_scope(SCOPE_ALL, &x, 1, op("+"), 11, &w),
+                     "armci_msg_group_gop_scope", "'type'");
   EXPECT_ARMCI_ERROR(armci_msg_group_gop_scope(8, &x, 1, op("+"), ARMCI_INT, &w), "armci_msg_group_gop_scope",
                      "'scope'");
   EXPECT_ARMCI_ERROR(armci_msg_group_bcast_scope(SCOPE_ALL, &x, sizeof x, w.size, &w),
@@ -950,7 +964,8 @@ TEST(MsgErrors, BadGroupArguments) {
   std::vector<void*> ptrs(w.size + 1);
   EXPECT_ARMCI_ERROR(armci_exchange_address_grp(ptrs.data(), w.size + 1, &w), "armci_exchange_address_grp",
                      "'n'");
-  EXPECT_ARMCI_ERROR(armci_grp_clus_brdcst(&x, sizeof x, 0, 0, &w), "armci_grp_clus_brdcst", "'grp_clus_nproc'");
+  EXPECT_ARMCI_ERROR(armci_grp_clus_brdcst(&x, sizeof x, 0, 0, &w), "armci_grp_clus_brdcst",
+                     "'grp_clus_nproc'");
   EXPECT_ARMCI_ERROR(armci_grp_clus_brdcst(&x, sizeof x, w.size, 1, &w), "armci_grp_clus_brdcst",
                      "'grp_master'");
   EXPECT_ARMCI_ERROR(armci_grp_clus_brdcst(&x, sizeof x, -1, 1, &w), "armci_grp_clus_brdcst", "'grp_master'");

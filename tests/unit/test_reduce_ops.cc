@@ -48,7 +48,8 @@ TEST(ReduceOps, RejectsUnknownAndPrefixSpellings) {
 
 TEST(ReduceOps, OperationClasses) {
   for (Op op : {Op::kBitOr, Op::kBitAnd, Op::kLogOr, Op::kLogAnd}) EXPECT_TRUE(integer_only(op));
-  for (Op op : {Op::kSum, Op::kProd, Op::kMax, Op::kMin, Op::kAbsMax, Op::kAbsMin}) EXPECT_FALSE(integer_only(op));
+  for (Op op : {Op::kSum, Op::kProd, Op::kMax, Op::kMin, Op::kAbsMax, Op::kAbsMin})
+    EXPECT_FALSE(integer_only(op));
   EXPECT_TRUE(takes_abs(Op::kAbsMax));
   EXPECT_TRUE(takes_abs(Op::kAbsMin));
   EXPECT_FALSE(takes_abs(Op::kMax));
@@ -132,7 +133,7 @@ TEST(ReduceOps, AbsCopyInPlaceAndOutOfPlace) {
   EXPECT_EQ(io, (std::vector<int>{1, 2}));
 }
 
-// --- selection records --------------------------------------------------------------------------------------
+// --- selection records -------------------------------------------------------------------------------------
 
 // A record as armci_msg_sel builds it: header + payload (key first, then a tag identifying the source).
 template <typename K>
