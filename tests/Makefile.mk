@@ -1,6 +1,6 @@
 # Tests.  `make check` builds everything below and runs tests/check.sh, which reads tests/manifest.txt
 # (rank counts, timeouts, environment per run).
-EXTRA_DIST += tests/check.sh tests/manifest.txt tests/valgrind.supp tests/env.sh.in
+EXTRA_DIST += tests/check.sh tests/manifest.txt tests/valgrind.supp tests/env.sh.in tests/abi tests/errors/run_abort_cases.sh
 
 GTEST_LIBS = -lgtest -lpthread
 TEST_LIB = src/libarmci.la
@@ -93,6 +93,28 @@ tests_ga_ga_groups_LDADD = $(GA_PROG_LIBS)
 tests_ga_ga_groups_LINK = $(CXXLINK)
 endif
 EXTRA_DIST += tests/ga/build.sh tests/ga/run.sh
+
+# --- parmci/profile (helper) ---
+# PARMCI interface: one C program that overrides ARMCI_Put, linked against libarmci.so (normal LDADD) and
+# against libarmci.a (-static in its LDFLAGS: libtool then links uninstalled libtool libraries statically).
+# The static one spells out its link command: a program's own _LINK does not pick up its _LDFLAGS.
+check_PROGRAMS += tests/parmci/parmci_override tests/parmci/parmci_override_static
+tests_parmci_parmci_override_SOURCES = tests/parmci/parmci_override.c
+tests_parmci_parmci_override_LDADD = $(TEST_LIB)
+tests_parmci_parmci_override_LINK = $(CXXLINK)
+tests_parmci_parmci_override_static_SOURCES = tests/parmci/parmci_override.c
+tests_parmci_parmci_override_static_LDADD = $(TEST_LIB)
+tests_parmci_parmci_override_static_LDFLAGS = -static $(AM_LDFLAGS)
+tests_parmci_parmci_override_static_LINK = $(LIBTOOL) $(AM_V_lt) --tag=CXX $(AM_LIBTOOLFLAGS) $(LIBTOOLFLAGS) \
+	--mode=link $(CXXLD) $(AM_CXXFLAGS) $(CXXFLAGS) $(tests_parmci_parmci_override_static_LDFLAGS) $(LDFLAGS) -o $@
+
+# Profiler: a program with a known set of calls, checked from outside by run_profile.sh.
+check_PROGRAMS += tests/profile/profile_ops
+tests_profile_profile_ops_SOURCES = tests/profile/profile_ops.c
+tests_profile_profile_ops_LDADD = $(TEST_LIB)
+tests_profile_profile_ops_LINK = $(CXXLINK)
+EXTRA_DIST += tests/profile/run_profile.sh
+# --- end parmci/profile ---
 
 check-programs: $(check_PROGRAMS)
 check-local: $(check_PROGRAMS)

@@ -14,6 +14,7 @@
 #include "profile/profiler.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
+#include "shm/node_path.h"
 #include "sync/mutex.h"
 #include "sync/rmw.h"
 #include "transfer/ordering.h"
@@ -190,6 +191,7 @@ void PARMCI_Access_begin(void* ptr) {
   ARMCIX_REQUIRE(r.gmr != nullptr, "ARMCI_Access_begin",
                  "argument 'ptr' = %p is not in this process's ARMCI_Malloc memory", ptr);
   ++r.gmr->access_depth;
+  poke_progress(r.gmr);
   sync_region(r.gmr);  // see remote updates that completed before this point
 }
 void PARMCI_Access_end(void* ptr) {
@@ -202,6 +204,7 @@ void PARMCI_Access_end(void* ptr) {
                  "argument 'ptr' = %p: no ARMCI_Access_begin is open on this allocation", ptr);
   --r.gmr->access_depth;
   sync_region(r.gmr);  // publish local stores to later RMA
+  poke_progress(r.gmr);
 }
 int PARMCI_Wait(armci_hdl_t* hdl) {
   ProfScope prof(ProfKind::Wait, 0);
@@ -295,8 +298,8 @@ int PARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int
 }
 int PARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int proc) {
   ProfScope prof(ProfKind::Put, size > 0 ? size : 0);
-  put("ARMCI_Put_flag", src, dst, size, proc, nullptr);
   ARMCIX_REQUIRE(flag != nullptr, "ARMCI_Put_flag", "argument 'flag' is NULL");
+  put("ARMCI_Put_flag", src, dst, size, proc, nullptr);
   fence_proc(proc);  // the data is remotely complete before the flag can be seen
   put("ARMCI_Put_flag", &value, flag, sizeof(int), proc, nullptr);
   return 0;
@@ -332,8 +335,8 @@ int PARMCI_AccS(int datatype, void* scale, void* src, int src_stride[], void* ds
 int PARMCI_PutS_flag(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int* flag,
                      int value, int proc) {
   ProfScope prof(ProfKind::PutS, strided_bytes(count, levels));
-  strided("ARMCI_PutS_flag", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
   ARMCIX_REQUIRE(flag != nullptr, "ARMCI_PutS_flag", "argument 'flag' is NULL");
+  strided("ARMCI_PutS_flag", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
   fence_proc(proc);
   put("ARMCI_PutS_flag", &value, flag, sizeof(int), proc, nullptr);
   return 0;

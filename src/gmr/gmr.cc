@@ -163,7 +163,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   g->grp_to_abs.assign(group->grp_to_abs, group->grp_to_abs + group->size);
   g->abs_to_win.assign(group->abs_to_grp, group->abs_to_grp + rt().nproc);
   g->size = sizes;
-  g->pending.assign(g->nranks, Pending::None);
+  g->pending.assign(g->nranks, Pending{});
 
   MPI_Info info;
   ARMCIX_MPI(MPI_Info_create(&info));
@@ -217,6 +217,8 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
                        std::equal(ref.gmr->grp_to_abs.begin(), ref.gmr->grp_to_abs.end(), group->grp_to_abs),
                    call, "argument 'ptr' = %p was allocated on a different group than the one freeing it", ptr);
     g = ref.gmr;
+    ARMCIX_REQUIRE(g->access_depth == 0, call, "allocation %p is freed between ARMCI_Access_begin and "
+                   "ARMCI_Access_end", ptr);
   }
   // Ranks whose slice was empty pass NULL: the lowest group rank with a real pointer broadcasts the
   // (absolute rank, base) pair that names the region.
@@ -232,8 +234,6 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
                    group->grp_to_abs[leader]);
     g = ref.gmr;
   }
-  ARMCIX_REQUIRE(g->access_depth == 0, call, "allocation %p is freed between ARMCI_Access_begin and "
-                 "ARMCI_Access_end", ptr);
   unindex_region(g);
   release_region(g);  // unlock_all completes our operations; MPI_Win_free waits for everybody's
 }

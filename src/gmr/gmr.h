@@ -12,10 +12,29 @@
 
 namespace armcix {
 
-// What the last not-yet-flushed operation to a (region, target) pair was.  MPI leaves conflicting
-// accesses within one flush interval undefined, and ARMCI promises location consistency, so an operation
-// that could conflict with the pending one first flushes it (see transfer/ordering.cc).
-enum class Pending : uint8_t { None = 0, Put = 1, Acc = 2 };
+// Operations to one (region, target) pair that MPI has not yet completed remotely, as bounding byte ranges
+// of target displacements per kind.  MPI leaves conflicting accesses within one flush interval undefined,
+// and ARMCI promises location consistency, so an operation whose range conflicts with a pending one first
+// flushes the pair (transfer/ordering.h has the rules).
+struct ByteRange {
+  MPI_Aint lo = 0, hi = 0;  // [lo, hi)
+  bool empty() const { return hi <= lo; }
+  bool overlaps(MPI_Aint a, MPI_Aint b) const { return !empty() && a < hi && lo < b; }
+  void add(MPI_Aint a, MPI_Aint b) {
+    if (empty()) {
+      lo = a, hi = b;
+    } else {
+      lo = a < lo ? a : lo;
+      hi = b > hi ? b : hi;
+    }
+  }
+};
+struct Pending {
+  ByteRange put;  // puts issued since the last flush
+  ByteRange acc;  // accumulates issued since the last flush
+  ByteRange get;  // gets issued and not yet locally complete (non-blocking gets)
+  bool any() const { return !put.empty() || !acc.empty() || !get.empty(); }
+};
 
 struct Gmr {
   MPI_Win win = MPI_WIN_NULL;     // RMA window over the whole group (MPI_WIN_NULL if every member
@@ -34,8 +53,8 @@ struct Gmr {
   std::vector<char*> local_ptr;           // window rank -> that slice in MY address space (nullptr: not mapped)
   std::vector<uint32_t*> slice_lock;      // window rank -> accumulate lock word of that slice (mapped ones)
   bool atomics_via_mpi = false;           // group spans nodes: every acc/Rmw goes through MPI (doc/design.md)
-  std::vector<Pending> pending;   // window rank -> unflushed operation kind
-  int pending_count = 0;          // number of window ranks with pending != None
+  std::vector<Pending> pending;   // window rank -> operations not yet complete
+  int pending_count = 0;          // number of window ranks with pending.any()
   unsigned access_depth = 0;      // nesting of ARMCI_Access_begin on my own slice
   uint64_t serial = 0;
 };

@@ -5,6 +5,7 @@
 #include "nb/request.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
+#include "transfer/ordering.h"
 
 namespace armcix {
 
@@ -67,7 +68,10 @@ Request* new_request() {
 
 // Locally completes everything issued to `proc` (all requests' operations to it).
 void flush_target(int proc) {
-  for (auto& [g, wr] : g_unflushed_pairs[proc]) ARMCIX_MPI(MPI_Win_flush_local(wr, g->win));
+  for (auto& [g, wr] : g_unflushed_pairs[proc]) {
+    ARMCIX_MPI(MPI_Win_flush_local(wr, g->win));
+    note_locally_complete(g, wr);
+  }
   g_unflushed_pairs[proc].clear();
   g_unflushed_total -= g_unflushed_ops[proc];
   g_unflushed_ops[proc] = 0;
@@ -78,7 +82,7 @@ Request* lookup(const char* call, armci_hdl_t* hdl) {
   int t = hdl->target;
   uint32_t gen = static_cast<uint32_t>(hdl->aggregate) >> 1;
   ARMCIX_REQUIRE(t >= 0 && t < static_cast<int>(g_slots.size()) && g_slots[t]->in_use &&
-                     g_slots[t]->generation == gen,
+                     !g_slots[t]->implicit && g_slots[t]->generation == gen,
                  call, "argument 'handle' (target=%d, aggregate=%d) was never initialised with ARMCI_INIT_HANDLE, "
                  "or belongs to a completed request", hdl->target, hdl->aggregate);
   return g_slots[t].get();
@@ -99,7 +103,10 @@ void request_keep(Request* req, std::unique_ptr<char[]> buffer) { req->buffers.p
 void request_on_complete(Request* req, std::function<void()> fn) { req->finishers.push_back(std::move(fn)); }
 
 void request_complete(Request* req) {
-  for (auto& [g, wr] : req->pairs) ARMCIX_MPI(MPI_Win_flush_local(wr, g->win));
+  for (auto& [g, wr] : req->pairs) {
+    ARMCIX_MPI(MPI_Win_flush_local(wr, g->win));
+    note_locally_complete(g, wr);
+  }
   req->pairs.clear();
   for (auto& fn : req->finishers) fn();
   req->finishers.clear();

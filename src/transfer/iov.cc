@@ -69,6 +69,19 @@ int first_overlap(void* const* ptrs, int n, int bytes, int* other) {
   return segments_overlap(ptrs, n, bytes, other, &later) ? later : -1;
 }
 
+// Bounding displacement range of a descriptor's remote segments in the slice starting at `base`.
+void remote_span(const Desc& d, const char* base, MPI_Aint* lo, MPI_Aint* hi) {
+  const char* min = static_cast<const char*>(d.remote[0]);
+  const char* max = min;
+  for (int i = 1; i < d.n; ++i) {
+    const char* p = static_cast<const char*>(d.remote[i]);
+    min = p < min ? p : min;
+    max = p > max ? p : max;
+  }
+  *lo = min - base;
+  *hi = max - base + d.bytes;
+}
+
 OpKind kind_of(XferOp op) { return op == XferOp::Put ? OpKind::Put : op == XferOp::Get ? OpKind::Get : OpKind::Acc; }
 
 void issue_one(XferOp op, const AccType* t, void* local, const GmrRef& r, int bytes) {
@@ -142,7 +155,9 @@ void batched_engine(XferOp op, const AccType* t, const void* scale, const Desc& 
   const int limit = rt().config.iov_batched_limit;
   bool scatter = false;
   auto packed = pack_local(op, t, scale, d, &scatter);
-  prepare_op(g, wr, kind_of(op));
+  MPI_Aint lo, hi;
+  remote_span(d, base, &lo, &hi);
+  prepare_op(g, wr, kind_of(op), lo, hi);
   int since_flush = 0;
   for (int i = 0; i < d.n; ++i) {
     GmrRef r{g, wr, static_cast<const char*>(d.remote[i]) - base};
@@ -154,8 +169,8 @@ void batched_engine(XferOp op, const AccType* t, const void* scale, const Desc& 
     }
   }
   (void)proc;
-  note_issued(g, wr, kind_of(op));
   complete_local(g, wr, req);
+  note_issued(g, wr, kind_of(op), lo, hi, req != nullptr);
   finish_packed(std::move(packed), scatter, d, req);
 }
 
@@ -185,7 +200,9 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d
     ocount = 1;
     otype = ltype.get();
   }
-  prepare_op(g, wr, kind_of(op));
+  MPI_Aint lo, hi;
+  remote_span(d, base, &lo, &hi);
+  prepare_op(g, wr, kind_of(op), lo, hi);
   switch (op) {
     case XferOp::Put: ARMCIX_MPI(MPI_Put(origin, ocount, otype, wr, 0, 1, rtype.get(), g->win)); break;
     case XferOp::Get: ARMCIX_MPI(MPI_Get(origin, ocount, otype, wr, 0, 1, rtype.get(), g->win)); break;
@@ -193,8 +210,8 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d
       ARMCIX_MPI(MPI_Accumulate(origin, ocount, otype, wr, 0, 1, rtype.get(), MPI_SUM, g->win));
       break;
   }
-  note_issued(g, wr, kind_of(op));
   complete_local(g, wr, req);
+  note_issued(g, wr, kind_of(op), lo, hi, req != nullptr);
   finish_packed(std::move(packed), scatter, d, req);
 }
 

@@ -7,8 +7,8 @@ namespace armcix {
 
 void flush_pair(Gmr* g, int wr) {
   ARMCIX_MPI(MPI_Win_flush(wr, g->win));
-  if (g->pending[wr] != Pending::None) {
-    g->pending[wr] = Pending::None;
+  if (g->pending[wr].any()) {
+    g->pending[wr] = Pending{};
     --g->pending_count;
   }
 }
@@ -17,7 +17,7 @@ void fence_proc(int proc) {
   for (Gmr* g : gmr_all()) {
     if (g->pending_count == 0) continue;
     int wr = g->abs_to_win[proc];
-    if (wr >= 0 && g->pending[wr] != Pending::None) flush_pair(g, wr);
+    if (wr >= 0 && g->pending[wr].any()) flush_pair(g, wr);
   }
 }
 
@@ -25,7 +25,7 @@ void fence_all() {
   for (Gmr* g : gmr_all()) {
     if (g->pending_count == 0) continue;
     ARMCIX_MPI(MPI_Win_flush_all(g->win));
-    std::fill(g->pending.begin(), g->pending.end(), Pending::None);
+    std::fill(g->pending.begin(), g->pending.end(), Pending{});
     g->pending_count = 0;
   }
 }

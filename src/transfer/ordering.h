@@ -3,10 +3,16 @@
 // ARMCI promises: a blocking put/acc is locally complete on return; ARMCI_Fence(p) makes everything issued
 // to p remotely complete; and location consistency -- an origin sees its own operations to a location in
 // issue order.  MPI orders nothing between flushes except accumulates (accumulate_ordering), and makes
-// conflicting accesses in one flush interval undefined.  So we flush lazily: after a put or accumulate the
-// (region, target) pair is marked pending; the next operation to that pair that could conflict with it
-// (anything but accumulate-after-accumulate) flushes first.  A put followed by a fence costs one flush,
-// as in MPI; a put followed by a get to the same target costs one flush, which MPI needs too.
+// conflicting accesses in one flush interval undefined.  So we flush lazily: each (region, target) pair
+// keeps the bounding byte ranges of its puts and accumulates since the last flush and of its gets still in
+// flight (non-blocking), and an operation flushes the pair first only if it conflicts:
+//   put  after an overlapping put or acc, or after any get in flight;
+//   acc  after an overlapping put, or after any get in flight (acc after acc is ordered by MPI);
+//   get  after an overlapping put or acc (get after get never conflicts).
+// "Any get in flight" rather than "an overlapping one": with MPICH 4.0.2 (ch4:ucx) MPI_Win_flush_local no
+// longer completes an MPI_Get once a put to the same target follows it in the same flush interval.
+// Disjoint puts to one target therefore stream without round trips; a put followed by a fence costs one
+// flush, as in MPI; a put followed by an overlapping get costs one flush, which MPI needs too.
 #pragma once
 
 #include "gmr/gmr.h"
@@ -15,31 +21,40 @@ namespace armcix {
 
 enum class OpKind { Put, Get, Acc };
 
-// Call before issuing an operation of `kind` to window rank wr of g.
-inline void prepare_op(Gmr* g, int wr, OpKind kind);
-// Call after issuing a put/acc (marks the pair pending remote completion).
-inline void note_issued(Gmr* g, int wr, OpKind kind);
-
 void flush_pair(Gmr* g, int wr);   // remote completion of everything to (g, wr)
 void fence_proc(int proc);        // ARMCI_Fence
 void fence_all();                 // ARMCI_AllFence
 void sync_all_windows();          // MPI_Win_sync on every window (load/store visibility, unified model)
 void sync_region(Gmr* g);         // MPI_Win_sync on the windows of one region
 
-inline void prepare_op(Gmr* g, int wr, OpKind kind) {
-  Pending p = g->pending[wr];
-  if (p == Pending::None) return;
-  if (kind == OpKind::Acc && p == Pending::Acc) return;  // accumulates from one origin stay ordered
-  flush_pair(g, wr);
+// Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.
+inline void prepare_op(Gmr* g, int wr, OpKind kind, MPI_Aint lo, MPI_Aint hi) {
+  const Pending& p = g->pending[wr];
+  if (!p.any()) return;
+  bool conflict = false;
+  switch (kind) {
+    case OpKind::Put: conflict = !p.get.empty() || p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi); break;
+    case OpKind::Acc: conflict = !p.get.empty() || p.put.overlaps(lo, hi); break;
+    case OpKind::Get: conflict = p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi); break;
+  }
+  if (conflict) flush_pair(g, wr);
 }
 
-inline void note_issued(Gmr* g, int wr, OpKind kind) {
-  if (kind == OpKind::Get) return;  // a get completed locally has read the target
-  Pending now = kind == OpKind::Put ? Pending::Put : Pending::Acc;
-  if (g->pending[wr] == Pending::None) ++g->pending_count;
-  // A put issued after pending accumulates was preceded by a flush (prepare_op), so `now` describes all
-  // unflushed work on the pair.
-  g->pending[wr] = now;
+// Call after issuing an MPI operation on [lo, hi).  `in_flight`: a get whose local completion is deferred
+// to a non-blocking request (a blocking get is complete before anything else is issued).
+inline void note_issued(Gmr* g, int wr, OpKind kind, MPI_Aint lo, MPI_Aint hi, bool in_flight = false) {
+  if (kind == OpKind::Get && !in_flight) return;
+  Pending& p = g->pending[wr];
+  if (!p.any()) ++g->pending_count;
+  (kind == OpKind::Put ? p.put : kind == OpKind::Acc ? p.acc : p.get).add(lo, hi);
+}
+
+// After MPI_Win_flush_local on (g, wr): the gets in flight there have completed.
+inline void note_locally_complete(Gmr* g, int wr) {
+  Pending& p = g->pending[wr];
+  if (p.get.empty()) return;
+  p.get = ByteRange{};
+  if (!p.any()) --g->pending_count;
 }
 
 }  // namespace armcix

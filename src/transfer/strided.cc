@@ -1,8 +1,8 @@
 // Strided put / get / accumulate and its engines (ARMCI_STRIDED_METHOD):
 //   DIRECT  one MPI operation with derived datatypes (nested hvectors) on both sides;
 //   IOV     walk the segments with an odometer and issue one operation per segment, completed together;
-//   PACK    pack the local side into a bounded buffer and move it in pipelined chunks, the target side
-//           described by a datatype per chunk of whole rows.
+//   PACK    pack the local side into a bounded buffer and move it chunk by chunk, the target side
+//           described by an indexed datatype per chunk.
 #include <algorithm>
 #include <cstring>
 
@@ -73,6 +73,7 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
   int per_run = t ? s.count[0] / t->elem_bytes * t->mpi_per_elem : s.count[0];
   OwnedType rtype = strided_type(elem, per_run, s.count, s.rstride, s.levels);
   Gmr* g = r.gmr;
+  const MPI_Aint lo = r.disp, hi = r.disp + static_cast<MPI_Aint>(s.rextent);
   if (op == XferOp::Acc) {
     Staged origin;
     OwnedType ltype;
@@ -93,9 +94,9 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
       lcount = static_cast<int>(s.nseg) * per_run;
       lt = elem;
     }
-    prepare_op(g, r.win_rank, OpKind::Acc);
+    prepare_op(g, r.win_rank, OpKind::Acc, lo, hi);
     ARMCIX_MPI(MPI_Accumulate(origin.ptr, lcount, lt, r.win_rank, r.disp, 1, rtype.get(), MPI_SUM, g->win));
-    note_issued(g, r.win_rank, OpKind::Acc);
+    note_issued(g, r.win_rank, OpKind::Acc, lo, hi);
     complete_local(g, r.win_rank, req);
     origin.hand_to(req);
     return;
@@ -117,9 +118,9 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
       lcount = static_cast<int>(s.total_bytes());
       lt = MPI_BYTE;
     }
-    prepare_op(g, r.win_rank, OpKind::Put);
+    prepare_op(g, r.win_rank, OpKind::Put, lo, hi);
     ARMCIX_MPI(MPI_Put(origin.ptr, lcount, lt, r.win_rank, r.disp, 1, rtype.get(), g->win));
-    note_issued(g, r.win_rank, OpKind::Put);
+    note_issued(g, r.win_rank, OpKind::Put, lo, hi);
     complete_local(g, r.win_rank, req);
     origin.hand_to(req);
     return;
@@ -129,10 +130,11 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     Staged target;
     target.owned = new_buffer(s.total_bytes());
     target.ptr = target.owned.get();
-    prepare_op(g, r.win_rank, OpKind::Get);
+    prepare_op(g, r.win_rank, OpKind::Get, lo, hi);
     ARMCIX_MPI(MPI_Get(target.ptr, static_cast<int>(s.total_bytes()), MPI_BYTE, r.win_rank, r.disp, 1, rtype.get(),
                        g->win));
     complete_local(g, r.win_rank, req);
+    note_issued(g, r.win_rank, OpKind::Get, lo, hi, req != nullptr);
     StridedShape shape = s;
     char* local = sd.local;
     const char* packed = target.owned.get();
@@ -151,9 +153,10 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     }
     return;
   }
-  prepare_op(g, r.win_rank, OpKind::Get);
+  prepare_op(g, r.win_rank, OpKind::Get, lo, hi);
   ARMCIX_MPI(MPI_Get(sd.local, 1, ltype.get(), r.win_rank, r.disp, 1, rtype.get(), g->win));
   complete_local(g, r.win_rank, req);
+  note_issued(g, r.win_rank, OpKind::Get, lo, hi, req != nullptr);
 }
 
 // One operation per segment, all completed together (at most `limit` between local completions).
@@ -163,7 +166,8 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   const int seg = s.count[0];
   const int limit = rt().config.iov_batched_limit;
   OpKind kind = op == XferOp::Put ? OpKind::Put : op == XferOp::Get ? OpKind::Get : OpKind::Acc;
-  prepare_op(g, r.win_rank, kind);
+  const MPI_Aint lo = r.disp, hi = r.disp + static_cast<MPI_Aint>(s.rextent);
+  prepare_op(g, r.win_rank, kind, lo, hi);
   Staged packed;  // scaled / staged source, packed segment after segment
   bool stage_local = must_stage(sd.local);
   if ((op == XferOp::Acc && (!scale_is_one(*t, scale) || stage_local)) || (op == XferOp::Put && stage_local)) {
@@ -199,8 +203,8 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
       issued = 0;
     }
   });
-  note_issued(g, r.win_rank, kind);
   complete_local(g, r.win_rank, req);
+  note_issued(g, r.win_rank, kind, lo, hi, req != nullptr);
   packed.hand_to(req);
   if (landing.owned) {
     StridedShape shape = s;
@@ -226,7 +230,8 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
 void local_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r) {
   char* remote = mapped(r);
   const std::size_t seg = s.count[0];
-  prepare_op(r.gmr, r.win_rank, op == XferOp::Get ? OpKind::Get : op == XferOp::Put ? OpKind::Put : OpKind::Acc);
+  prepare_op(r.gmr, r.win_rank, op == XferOp::Get ? OpKind::Get : op == XferOp::Put ? OpKind::Put : OpKind::Acc,
+             r.disp, r.disp + static_cast<MPI_Aint>(s.rextent));
   switch (op) {
     case XferOp::Put:
       for_each_segment(s, [&](long loff, long roff) { std::memcpy(remote + roff, sd.local + loff, seg); });
@@ -245,8 +250,8 @@ void local_engine(XferOp op, const AccType* t, const void* scale, const StridedS
   }
 }
 
-// Packs rows of the local side into a bounded buffer and moves it chunk by chunk: while chunk k is in
-// flight, chunk k+1 is packed into the other half of the buffer.  Target side: a datatype per chunk.
+// Packs segments of the local side into a bounded buffer (ARMCI_PACK_CHUNK) and moves it chunk by chunk;
+// target side: an indexed datatype per chunk.
 void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r,
                  Request* req) {
   const std::size_t seg = s.count[0];
@@ -255,29 +260,28 @@ void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedSh
   if (op == XferOp::Get || s.nseg <= segs_per_chunk) return direct_engine(op, t, scale, s, sd, r, req);
   Gmr* g = r.gmr;
   OpKind kind = op == XferOp::Put ? OpKind::Put : OpKind::Acc;
-  prepare_op(g, r.win_rank, kind);
+  const MPI_Aint lo = r.disp, hi = r.disp + static_cast<MPI_Aint>(s.rextent);
+  prepare_op(g, r.win_rank, kind, lo, hi);
   MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
   int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
-  std::unique_ptr<char[]> buf[2] = {new_buffer(segs_per_chunk * seg), new_buffer(segs_per_chunk * seg)};
-  MPI_Request inflight[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  // One bounded buffer, one operation per chunk.  Pipelining chunks with MPI_Rput/MPI_Raccumulate and
+  // two buffers was measured wrong on MPICH 4.0.2 (ch4:ucx): after MPI_Wait on an MPI_Rput the buffer is
+  // still read, and MPI_Request_free on such a request is rejected.  So each chunk completes locally
+  // (MPI_Win_flush_local) before its buffer is packed again.
+  std::unique_ptr<char[]> buf = new_buffer(segs_per_chunk * seg);
   std::vector<MPI_Aint> displs;
   displs.reserve(segs_per_chunk);
   std::size_t in_chunk = 0;
-  int which = 0;
-  char* out = buf[0].get();
-  // Request-based operations complete one chunk at a time: the buffer of chunk k-1 is reused for chunk
-  // k+1 as soon as k-1 is done, while chunk k is still moving.
+  char* out = buf.get();
   auto send = [&] {
     OwnedType rtype = indexed_type(elem, per_seg, displs.data(), static_cast<int>(displs.size()));
     int n = static_cast<int>(displs.size()) * per_seg;
     if (op == XferOp::Put)
-      ARMCIX_MPI(MPI_Rput(buf[which].get(), n, elem, r.win_rank, r.disp, 1, rtype.get(), g->win, &inflight[which]));
+      ARMCIX_MPI(MPI_Put(buf.get(), n, elem, r.win_rank, r.disp, 1, rtype.get(), g->win));
     else
-      ARMCIX_MPI(MPI_Raccumulate(buf[which].get(), n, elem, r.win_rank, r.disp, 1, rtype.get(), MPI_SUM, g->win,
-                                 &inflight[which]));
-    which ^= 1;
-    if (inflight[which] != MPI_REQUEST_NULL) ARMCIX_MPI(MPI_Wait(&inflight[which], MPI_STATUS_IGNORE));
-    out = buf[which].get();
+      ARMCIX_MPI(MPI_Accumulate(buf.get(), n, elem, r.win_rank, r.disp, 1, rtype.get(), MPI_SUM, g->win));
+    ARMCIX_MPI(MPI_Win_flush_local(r.win_rank, g->win));
+    out = buf.get();
     displs.clear();
     in_chunk = 0;
   };
@@ -291,19 +295,8 @@ void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedSh
     if (++in_chunk == segs_per_chunk) send();
   });
   if (in_chunk) send();
-  note_issued(g, r.win_rank, kind);
-  for (MPI_Request& rq : inflight) {
-    if (rq == MPI_REQUEST_NULL) continue;
-    if (req)
-      ARMCIX_MPI(MPI_Request_free(&rq));  // completed by the request's flush_local instead
-    else
-      ARMCIX_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-  }
-  if (req) {
-    complete_local(g, r.win_rank, req);
-    request_keep(req, std::move(buf[0]));
-    request_keep(req, std::move(buf[1]));
-  }
+  note_issued(g, r.win_rank, kind, lo, hi);
+  (void)req;  // every chunk is locally complete already
 }
 
 }  // namespace

@@ -57,13 +57,15 @@ inline bool all_ok(bool ok) {
 // leave the other ranks waiting.
 #define EXPECT_ARMCI_ERROR(stmt, ...)                                                        \
   do {                                                                                       \
+    /* copies: a want given as temporary().c_str() must outlive the loop below */            \
+    const std::vector<std::string> armcix_wants_{__VA_ARGS__};                               \
     ::armcix_test::ErrorCapture armcix_capture_;                                             \
     bool armcix_raised_ = false;                                                             \
     try {                                                                                    \
       stmt;                                                                                  \
     } catch (const ::armcix_test::ArmciError& e) {                                           \
       armcix_raised_ = true;                                                                 \
-      for (const char* want : {__VA_ARGS__})                                                 \
+      for (const std::string& want : armcix_wants_)                                          \
         EXPECT_NE(e.message.find(want), std::string::npos)                                   \
             << "error message '" << e.message << "' lacks '" << want << "'";                 \
     }                                                                                        \
