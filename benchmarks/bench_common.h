@@ -12,9 +12,10 @@
  * <bench> is the program name, <variant> the operation being timed (no spaces), <param> an
  * integer (message size in bytes, number of segments, ...), <value> the median over the
  * repetitions, <unit> one of: us (lower is better), MB/s, msg/s (higher is better; MB = 1e6 bytes),
- * frac (a fraction in [0,1], higher is better).  Every other output line is for humans and
- * starts with '#' (headers) or two spaces (per-measurement summaries).  Data-check failures are
- * printed as "CHECK FAILED ..." on stderr and make the program exit non-zero; timings never do.
+ * frac (a fraction, nominally in [0,1], higher is better), count (warning rows only).  Every
+ * other output line is for humans and starts with '#' (headers) or two spaces (per-measurement
+ * summaries), except "WARNING ..." lines.  Data-check failures are printed as "CHECK FAILED ..."
+ * on stderr and make the program exit non-zero; timings never do.
  *
  * Roles: rank 0 is the origin, the last rank (bench_target) the target of point-to-point
  * benchmarks; all other ranks wait in a barrier.  With one rank, origin and target coincide.
@@ -53,11 +54,11 @@ static long bench_failures = 0;/* data-check failures on this rank              
 static inline void bench_fatal(const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "FATAL [%s rank %d] %s:%d: ", bench_name, bench_me, file, line);
+    char msg[512];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n");
+    fprintf(stderr, "FATAL [%s rank %d] %s:%d: %s\n", bench_name, bench_me, file, line, msg);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 2);
     exit(2);
@@ -83,13 +84,14 @@ static inline int bench_check(int ok, const char *fmt, ...)
 {
     if (!ok) {
         va_list ap;
+        char msg[512];
         bench_failures++;
         if (bench_failures <= 20) {
-            fprintf(stderr, "CHECK FAILED [%s rank %d]: ", bench_name, bench_me);
             va_start(ap, fmt);
-            vfprintf(stderr, fmt, ap);
+            vsnprintf(msg, sizeof msg, fmt, ap);
             va_end(ap);
-            fprintf(stderr, "\n");
+            /* one write, so that it does not interleave with stdout lines */
+            fprintf(stderr, "CHECK FAILED [%s rank %d]: %s\n", bench_name, bench_me, msg);
             fflush(stderr);
         }
     }
@@ -250,17 +252,6 @@ static inline double bench_time_collective(bench_fn_t fn, void *arg, int max_ite
     return bench_median(times, bench_reps);
 }
 
-/* Iterations per repetition: move about `budget` bytes, clamped to [lo, hi]. */
-static inline int bench_iters(long bytes, double budget, int lo, int hi)
-{
-    double it = budget / (double)(bytes > 0 ? bytes : 1);
-    if (it < lo)
-        return lo;
-    if (it > hi)
-        return hi;
-    return (int)it;
-}
-
 /* Message sizes 8 B .. 4 MiB: every power of two in full mode, 8 and powers of four from 16 in
  * quick mode (or when sparse != 0).  Returns the count; out must hold 32 entries. */
 static inline int bench_sizes(long *out, int sparse)
@@ -288,13 +279,13 @@ static inline void bench_result(const char *bench, const char *variant, long par
 static inline void bench_human(const char *fmt, ...)
 {
     va_list ap;
+    char msg[512];
     if (bench_me != 0)
         return;
-    printf("  ");
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    printf("\n");
+    printf("  %s\n", msg);
     fflush(stdout);
 }
 

@@ -1042,6 +1042,32 @@ TEST(SharedOrigin, AllTransferKindsWithLocalBuffersInGlobalMemory) {
       for (int i = 0; i < kSeg; ++i) wrong += B[lb.vacc() + 2 * s * kSeg + i] != origins * (s * kSeg + i + 1);
     ARMCI_Access_end(B);
     EXPECT_EQ(wrong, 0) << "non-blocking gets from target " << t;
+
+    // Implicit handles, completed by ARMCI_WaitProc / ARMCI_WaitAll, and an explicit one by ARMCI_Test.
+    ARMCI_Access_begin(B);
+    std::fill(B, B + lb.total(), -4.0);
+    ARMCI_Access_end(B);
+    ARMCI_NbGet(remote(t, la.put() + q * kE), B + lb.put(), kE * 8, t, nullptr);
+    ARMCI_WaitProc(t);
+    ARMCI_NbGetS(remote(t, la.sput() + q * kSB), rstride, B + lb.sput(), lstride, gcount, 1, t, nullptr);
+    ARMCI_NbGetV(&wv, 1, t, nullptr);
+    ARMCI_WaitAll();
+    armci_hdl_t h4;
+    ARMCI_INIT_HANDLE(&h4);
+    ARMCI_NbGet(remote(t, la.acc()), B + lb.acc(), kE * 8, t, &h4);
+    while (!ARMCI_Test(&h4)) {
+    }
+    ARMCI_Access_begin(B);
+    wrong = 0;
+    for (int i = 0; i < kE; ++i) wrong += B[lb.put() + i] != val(q, t, 0, i);
+    for (int i = 0; i < kE; ++i) wrong += B[lb.acc() + i] != 3 * origins * (i + 1);
+    for (int i = 0; i < kRows; ++i)
+      for (int j = 0; j < kLocalLd; ++j)
+        wrong += B[lb.sput() + i * kLocalLd + j] != (j < kCols ? val(q, t, 1, i * kCols + j) : -4.0);
+    for (int s = 0; s < kNSeg; ++s)
+      for (int i = 0; i < kSeg; ++i) wrong += B[lb.vacc() + 2 * s * kSeg + i] != origins * (s * kSeg + i + 1);
+    ARMCI_Access_end(B);
+    EXPECT_EQ(wrong, 0) << "gets completed by WaitProc / WaitAll / Test, from target " << t;
   }
   ARMCI_Barrier();
   ARMCI_Free(B);

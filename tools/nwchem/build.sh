@@ -53,11 +53,11 @@ fi
 [ -n "$lib" ] || die "no ARMCI library given (argument, ARMCIX_LIB, or run from a build dir)"
 [ -f "$lib" ] || die "ARMCI library '$lib' does not exist"
 lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
-case "$(cd "$cache" 2>/dev/null && pwd)/" in
-    "$top"/*) die "cache dir '$cache' is inside the repository; set ARMCIX_NWCHEM_DIR" ;;
+cache=$(realpath -m "$cache")
+case "$cache/" in
+    "$(realpath -m "$top")"/*) die "cache dir '$cache' is inside the repository; set ARMCIX_NWCHEM_DIR" ;;
 esac
 mkdir -p "$cache"
-cache=$(cd "$cache" && pwd)
 
 # One build at a time per cache directory.
 exec 9>"$cache/.lock"
@@ -224,29 +224,42 @@ if [ ! -f "$stamp_dir/config" ]; then
     echo "$config_sig" >"$stamp_dir/config"
 fi
 
+# Prints a progress line every 2 minutes while a long step runs.
+watch_start() { # log file
+    (while sleep 120; do
+        d=$(grep -o 'Making [a-z_]* in [^ ]*\|^converting [^ ]*' "$1" 2>/dev/null | tail -n 1)
+        say "  ... ${d:-starting} ($(grep -c '' "$1" 2>/dev/null || echo 0) log lines)"
+    done) &
+    watcher=$!
+    trap 'kill $watcher 2>/dev/null || true' EXIT
+}
+watch_stop() {
+    kill "$watcher" 2>/dev/null || true
+    wait "$watcher" 2>/dev/null || true
+    trap - EXIT
+}
+
 if [ ! -f "$stamp_dir/64_to_32" ]; then
     say "make 64_to_32 (BLAS/LAPACK calls to 32-bit integers; ~15-20 min on 2 cores)"
-    run_step 64_to_32 make 64_to_32 || exit 1
+    watch_start "$stamp_dir/64_to_32.log"
+    ok=1
+    run_step 64_to_32 make 64_to_32 || ok=0
+    watch_stop
+    [ "$ok" = 1 ] || exit 1
     find "$build/src" -name include_stamp -delete
     find "$build/src" -name dependencies -delete
     touch "$stamp_dir/64_to_32"
 fi
 
 if [ ! -f "$stamp_dir/compiled" ]; then
-    say "compiling NWChem (Debian's patches force make -j1; ~35 min on 2 cores); log $stamp_dir/make.log"
-    # Progress: one line per directory the log enters, every 2 minutes.
-    (while sleep 120; do
-        d=$(grep -o 'Making [a-z_]* in [^ ]*' "$stamp_dir/make.log" 2>/dev/null | tail -n 1)
-        say "  ... still compiling: ${d:-starting} ($(grep -c '' "$stamp_dir/make.log" 2>/dev/null) log lines)"
-    done) &
-    watcher=$!
-    trap 'kill $watcher 2>/dev/null || true' EXIT
+    # "make" would also link; compiling the libraries alone lets a link
+    # failure (e.g. a broken libarmci.a) be retried without the compile.
+    say "compiling NWChem libraries (Debian's patches force make -j1; ~35-75 min on 2 busy cores); log $stamp_dir/make.log"
+    watch_start "$stamp_dir/make.log"
     ok=1
-    run_step make make || ok=0
+    run_step make make directories libraries || ok=0
     [ "$ok" = 1 ] && { run_step make-util make -C util || ok=0; }
-    kill "$watcher" 2>/dev/null || true
-    wait "$watcher" 2>/dev/null || true
-    trap - EXIT
+    watch_stop
     [ "$ok" = 1 ] || die "compile failed"
     touch "$stamp_dir/compiled"
 fi
