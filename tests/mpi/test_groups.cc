@@ -35,9 +35,13 @@ bool env_true(const char* name) {
   return false;
 }
 
-bool noncollective() { return env_true("ARMCI_NONCOLLECTIVE_GROUPS"); }
+bool noncollective() {
+  return env_true("ARMCI_NONCOLLECTIVE_GROUPS");
+}
 
-char* op(const char* o) { return const_cast<char*>(o); }
+char* op(const char* o) {
+  return const_cast<char*>(o);
+}
 
 std::vector<int> iota_ranks(int n) {
   std::vector<int> v(n);
@@ -558,6 +562,43 @@ TEST(Groups, CopiesOfTheStructWork) {
   release(&h);
 }
 
+// Group allocations where some members (or all) ask for 0 bytes: their pointer is NULL everywhere and
+// they free with NULL.
+TEST(Groups, GroupAllocationWithEmptySlices) {
+  const int n = nproc();
+  const std::vector<int> all = iota_ranks(n);
+  Handle h = make(std::vector<int>(all.rbegin(), all.rend()), all);  // group rank 0 is world rank n-1
+  const int gr = h.g.rank;
+  std::vector<void*> ptrs(n, reinterpret_cast<void*>(0x1));
+  ARMCI_Malloc_group(ptrs.data(), gr == 0 ? 0 : static_cast<armci_size_t>(sizeof(long)), &h.g);
+  EXPECT_EQ(ptrs[0], nullptr) << "the empty slice";
+  for (int t = 1; t < n; ++t) EXPECT_NE(ptrs[t], nullptr) << "group rank " << t;
+  if (gr != 0) {
+    ARMCI_Access_begin(ptrs[gr]);
+    *static_cast<long*>(ptrs[gr]) = 0;
+    ARMCI_Access_end(ptrs[gr]);
+  }
+  ARMCI_Barrier();
+  for (int t = 1; t < n; ++t) {
+    long one = 1, inc = gr + 1;
+    ARMCI_Acc(ARMCI_ACC_LNG, &one, &inc, ptrs[t], sizeof inc, ARMCI_Absolute_id(&h.g, t));
+  }
+  ARMCI_Barrier();
+  for (int t = 1; t < n; ++t) {
+    long got = -1;
+    ARMCI_Get(ptrs[t], &got, sizeof got, h.abs[t]);
+    EXPECT_EQ(got, static_cast<long>(n) * (n + 1) / 2) << "group rank " << t;
+  }
+  ARMCI_Barrier();
+  ARMCI_Free_group(ptrs[gr], &h.g);  // NULL on group rank 0
+  // Nothing at all: every pointer NULL, freeing NULL is a no-op.
+  std::vector<void*> none(n, reinterpret_cast<void*>(0x1));
+  ARMCI_Malloc_group(none.data(), 0, &h.g);
+  EXPECT_EQ(none, std::vector<void*>(n, nullptr));
+  ARMCI_Free_group(none[gr], &h.g);
+  release(&h);
+}
+
 // ---- bad input ---------------------------------------------------------------------------------------------
 
 TEST(GroupsBadInput, CreationArguments) {
@@ -581,8 +622,8 @@ TEST(GroupsBadInput, CreationArguments) {
   Handle small = make({0}, iota_ranks(n));
   if (small.member) {
     int one[1] = {1};
-    EXPECT_ARMCI_ERROR(ARMCI_Group_create_child(1, one, &out, &small.g), "ARMCI_Group_create_child",
-                       "'pid_list[0]'", "out of range");
+    EXPECT_ARMCI_ERROR(ARMCI_Group_create_child(1, one, &out, &small.g), "ARMCI_Group_create_child", "'pid_list[0]'",
+                       "out of range");
   }
   release(&small);
   EXPECT_ARMCI_ERROR(ARMCI_Group_get_world(nullptr), "ARMCI_Group_get_world", "'group_out'");
@@ -847,16 +888,18 @@ TEST(DirectAccess, RejectsMemoryOutsideArmci) {
 
 namespace {
 
-constexpr int kE = 48;                            // doubles per contiguous block
-constexpr int kRows = 4, kCols = 6;               // strided: kRows rows of kCols doubles
-constexpr int kLd = 8, kLocalLd = 10;             // remote and local leading dimensions (doubles)
-constexpr int kSB = kRows * kLd;                  // doubles per strided block
-constexpr int kSeg = 8, kNSeg = 4;                // vector: kNSeg segments of kSeg doubles, gap kSeg
-constexpr int kVB = 2 * kSeg * kNSeg;             // doubles per vector block
+constexpr int kE = 48;                 // doubles per contiguous block
+constexpr int kRows = 4, kCols = 6;    // strided: kRows rows of kCols doubles
+constexpr int kLd = 8, kLocalLd = 10;  // remote and local leading dimensions (doubles)
+constexpr int kSB = kRows * kLd;       // doubles per strided block
+constexpr int kSeg = 8, kNSeg = 4;     // vector: kNSeg segments of kSeg doubles, gap kSeg
+constexpr int kVB = 2 * kSeg * kNSeg;  // doubles per vector block
 
 // Value written by `origin` for `target` in transfer `kind`, element i: exact in a double, distinct
 // across origins, targets, kinds and elements.
-double val(int origin, int target, int kind, int i) { return origin * 100000.0 + target * 1000.0 + kind * 100.0 + i; }
+double val(int origin, int target, int kind, int i) {
+  return origin * 100000.0 + target * 1000.0 + kind * 100.0 + i;
+}
 
 struct LayoutA {  // the target allocation, in doubles
   int n;
@@ -871,14 +914,14 @@ struct LayoutA {  // the target allocation, in doubles
   int total() const { return src() + kRows * kLocalLd + kE; }
 };
 
-struct LayoutB {  // the origin scratch allocation, in doubles
-  int put() const { return 0; }                         // kE
-  int acc() const { return kE; }                        // kE
-  int sput() const { return 2 * kE; }                   // kRows * kLocalLd
+struct LayoutB {                                          // the origin scratch allocation, in doubles
+  int put() const { return 0; }                           // kE
+  int acc() const { return kE; }                          // kE
+  int sput() const { return 2 * kE; }                     // kRows * kLocalLd
   int sacc() const { return sput() + kRows * kLocalLd; }  // kRows * kLocalLd
   int vput() const { return sacc() + kRows * kLocalLd; }  // kVB
-  int vacc() const { return vput() + kVB; }             // kVB
-  int rmw() const { return vacc() + kVB; }              // one long
+  int vacc() const { return vput() + kVB; }               // kVB
+  int rmw() const { return vacc() + kVB; }                // one long
   int total() const { return rmw() + 1; }
 };
 
@@ -971,10 +1014,12 @@ TEST(SharedOrigin, AllTransferKindsWithLocalBuffersInGlobalMemory) {
   for (int i = 0; i < kE; ++i) EXPECT_EQ(A[la.acc() + i], 3 * origins * (i + 1)) << "Acc @" << i;
   for (int i = 0; i < kRows; ++i)
     for (int j = 0; j < kLd; ++j)
-      EXPECT_EQ(A[la.sacc() + i * kLd + j], j < kCols ? origins * (i * kCols + j + 1) : 0.0) << "AccS " << i << "," << j;
+      EXPECT_EQ(A[la.sacc() + i * kLd + j], j < kCols ? origins * (i * kCols + j + 1) : 0.0)
+          << "AccS " << i << "," << j;
   for (int s = 0; s < kNSeg; ++s)
     for (int i = 0; i < 2 * kSeg; ++i)
-      EXPECT_EQ(A[la.vacc() + 2 * s * kSeg + i], i < kSeg ? origins * (s * kSeg + i + 1) : 0.0) << "AccV " << s << "," << i;
+      EXPECT_EQ(A[la.vacc() + 2 * s * kSeg + i], i < kSeg ? origins * (s * kSeg + i + 1) : 0.0)
+          << "AccV " << s << "," << i;
   EXPECT_EQ(*reinterpret_cast<long*>(A + la.rmw()), n);
   ARMCI_Access_end(A);
   ARMCI_Barrier();
@@ -1055,7 +1100,7 @@ TEST(SharedOrigin, AllTransferKindsWithLocalBuffersInGlobalMemory) {
     armci_hdl_t h4;
     ARMCI_INIT_HANDLE(&h4);
     ARMCI_NbGet(remote(t, la.acc()), B + lb.acc(), kE * 8, t, &h4);
-    while (!ARMCI_Test(&h4)) {
+    while (ARMCI_Test(&h4) != 0) {  // 0: completed
     }
     ARMCI_Access_begin(B);
     wrong = 0;

@@ -17,14 +17,14 @@ enum { kPuts = 5, kInts = 16 };
 
 static int g_put_calls = 0;
 
-int ARMCI_Put(void *src, void *dst, int bytes, int proc) {
+int ARMCI_Put(void* src, void* dst, int bytes, int proc) {
   ++g_put_calls;
   return PARMCI_Put(src, dst, bytes, proc);
 }
 
 static int g_me, g_passed, g_failed;
 
-static void check(int ok, const char *what) {
+static void check(int ok, const char* what) {
   if (ok) {
     ++g_passed;
   } else {
@@ -35,7 +35,7 @@ static void check(int ok, const char *what) {
 
 /* 1 if libarmci.so is mapped into this process. */
 static int shared_libarmci_loaded(void) {
-  FILE *f = fopen("/proc/self/maps", "r");
+  FILE* f = fopen("/proc/self/maps", "r");
   char line[4096];
   int found = 0;
   if (!f) return -1;
@@ -45,10 +45,10 @@ static int shared_libarmci_loaded(void) {
   return found;
 }
 
-int main(int argc, char **argv) {
-  const char *expect = NULL;
+int main(int argc, char** argv) {
+  const char* expect = NULL;
   int nproc, i, right, left, total[2], mine[2];
-  void **ptrs;
+  void** ptrs;
   int *slice, data[kInts], extra = -1;
 
   MPI_Init(&argc, &argv);
@@ -70,7 +70,7 @@ int main(int argc, char **argv) {
       check(0, "--expect= names 'shared' or 'static'");
   }
 
-  ptrs = malloc(nproc * sizeof(void *));
+  ptrs = malloc(nproc * sizeof(void*));
   ARMCI_Malloc(ptrs, (kPuts * kInts + 1) * sizeof(int));
   slice = ptrs[g_me];
   ARMCI_Access_begin(slice);
@@ -81,11 +81,11 @@ int main(int argc, char **argv) {
   for (i = 0; i < kPuts; ++i) {
     int j;
     for (j = 0; j < kInts; ++j) data[j] = 1000 * g_me + 100 * i + j;
-    ARMCI_Put(data, (int *)ptrs[right] + i * kInts, kInts * (int)sizeof(int), right);
+    ARMCI_Put(data, (int*)ptrs[right] + i * kInts, kInts * (int)sizeof(int), right);
   }
   /* A direct PARMCI_Put is the implementation itself: it must not go through the override. */
   extra = 77 + g_me;
-  PARMCI_Put(&extra, (int *)ptrs[right] + kPuts * kInts, sizeof(int), right);
+  PARMCI_Put(&extra, (int*)ptrs[right] + kPuts * kInts, sizeof(int), right);
   ARMCI_Barrier();
 
   check(g_put_calls == kPuts, "the override saw exactly the ARMCI_Put calls");
@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
   /* Entry points the program does not override still reach the library through the weak aliases. */
   {
     int back[kInts], j, wrong = 0;
-    ARMCI_Get((int *)ptrs[right] + (kPuts - 1) * kInts, back, sizeof back, right);
+    ARMCI_Get((int*)ptrs[right] + (kPuts - 1) * kInts, back, sizeof back, right);
     for (j = 0; j < kInts; ++j) wrong += back[j] != 1000 * g_me + 100 * (kPuts - 1) + j;
     check(wrong == 0, "ARMCI_Get (not overridden) works");
   }

@@ -13,9 +13,9 @@
 
 enum { kSlice = 8192, kAccOff = 4096, kRmwOff = 8000, kValOff = 8100 };
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   int me, nproc, right, left, i, j, failed = 0, any_failed = 0;
-  void **ptrs;
+  void** ptrs;
   char *mine, buf[4096];
   double src[8][16], scale = 1.0;
   int sstride[1] = {16 * sizeof(double)}, dstride[1] = {16 * sizeof(double)}, count[2] = {16 * sizeof(double), 8};
@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &nproc);
   right = (me + 1) % nproc;
   left = (me + nproc - 1) % nproc;
-  ptrs = malloc(nproc * sizeof(void *));
+  ptrs = malloc(nproc * sizeof(void*));
   ARMCI_Malloc(ptrs, kSlice);
   mine = ptrs[me];
   ARMCI_Access_begin(mine);
@@ -37,17 +37,17 @@ int main(int argc, char **argv) {
     for (j = 0; j < 16; ++j) src[i][j] = me * 1000 + i * 16 + j;
   ARMCI_Barrier();
 
-  for (i = 0; i < 7; ++i) ARMCI_Put(buf, (char *)ptrs[right] + i * 100, 100, right);
+  for (i = 0; i < 7; ++i) ARMCI_Put(buf, (char*)ptrs[right] + i * 100, 100, right);
   ARMCI_Fence(right);
   for (i = 0; i < 3; ++i) ARMCI_Get(ptrs[right], buf, 4096, right);
   for (i = 0; i < 2; ++i)
-    ARMCI_AccS(ARMCI_ACC_DBL, &scale, src, sstride, (char *)ptrs[right] + kAccOff, dstride, count, 1, right);
+    ARMCI_AccS(ARMCI_ACC_DBL, &scale, src, sstride, (char*)ptrs[right] + kAccOff, dstride, count, 1, right);
   for (i = 0; i < 5; ++i) {
     int old = -1;
-    ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old, (char *)ptrs[right] + kRmwOff, 1, right);
+    ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old, (char*)ptrs[right] + kRmwOff, 1, right);
     if (old != i) ++failed, fprintf(stderr, "[%d] Rmw fetched %d, expected %d\n", me, old, i);
   }
-  for (i = 0; i <= me; ++i) ARMCI_PutValueInt(100 + i, (char *)ptrs[right] + kValOff, right);
+  for (i = 0; i <= me; ++i) ARMCI_PutValueInt(100 + i, (char*)ptrs[right] + kValOff, right);
   ARMCI_Barrier();
 
   /* The operations did what they say (so that the profile describes real work). */
@@ -56,9 +56,9 @@ int main(int argc, char **argv) {
     if (mine[i] != (char)(left + i % 100)) ++failed;
   for (i = 0; i < 8; ++i)
     for (j = 0; j < 16; ++j)
-      if (((double *)(mine + kAccOff))[i * 16 + j] != 2.0 * (left * 1000 + i * 16 + j)) ++failed;
-  if (*(int *)(mine + kRmwOff) != 5) ++failed;
-  if (*(int *)(mine + kValOff) != 100 + left) ++failed;
+      if (((double*)(mine + kAccOff))[i * 16 + j] != 2.0 * (left * 1000 + i * 16 + j)) ++failed;
+  if (*(int*)(mine + kRmwOff) != 5) ++failed;
+  if (*(int*)(mine + kValOff) != 100 + left) ++failed;
   ARMCI_Access_end(mine);
   if (failed) fprintf(stderr, "[%d] %d wrong results\n", me, failed);
 
