@@ -16,9 +16,10 @@
 #                      the build time)
 #   ARMCIX_NO_APT=1    never call apt-get (fail if something is missing)
 #
-# The slow steps (source download, 64_to_32 conversion ~15-20 min, compile
-# ~35 min on 2 cores) run once and are remembered by stamps in the cache; when
-# only the ARMCI library changed, the script just relinks (seconds).  The
+# The slow steps (source download ~2 min, 64_to_32 conversion 10-20 min,
+# compile 35-65 min on 2 shared cores; measured 2026-11-22: 10 + 62 min at load
+# ~10) run once and are remembered by stamps in the cache; when only the ARMCI
+# library changed, the script just relinks (~10 s).  The
 # result is $ARMCIX_NWCHEM_DIR/nwchem.armcix; $ARMCIX_NWCHEM_DIR/nwchem.armcix.lib
 # records the library (path and sha256) it was linked with.
 #
@@ -240,7 +241,7 @@ watch_stop() {
 }
 
 if [ ! -f "$stamp_dir/64_to_32" ]; then
-    say "make 64_to_32 (BLAS/LAPACK calls to 32-bit integers; ~15-20 min on 2 cores)"
+    say "make 64_to_32 (BLAS/LAPACK calls to 32-bit integers; 10-20 min on 2 cores)"
     watch_start "$stamp_dir/64_to_32.log"
     ok=1
     run_step 64_to_32 make 64_to_32 || ok=0
@@ -254,7 +255,7 @@ fi
 if [ ! -f "$stamp_dir/compiled" ]; then
     # "make" would also link; compiling the libraries alone lets a link
     # failure (e.g. a broken libarmci.a) be retried without the compile.
-    say "compiling NWChem libraries (Debian's patches force make -j1; ~35-75 min on 2 busy cores); log $stamp_dir/make.log"
+    say "compiling NWChem libraries (Debian's patches force make -j1; 35-65 min on 2 shared cores); log $stamp_dir/make.log"
     watch_start "$stamp_dir/make.log"
     ok=1
     run_step make make directories libraries || ok=0
