@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's second command (and CI's): installs what is needed, builds with warnings as errors, and
 # runs the whole test suite (tests/manifest.txt: unit, MPI at 2-4 ranks under every engine setting,
-# simulated nodes, GA integration, error paths), then valgrind memcheck on a 2-rank core run and the
-# AddressSanitizer/UBSan build of the core, strided and sync tests.  Closing line: "N passed, N failed".
+# simulated nodes, GA integration, error paths), then valgrind memcheck on a 2-rank msg run and the
+# AddressSanitizer/UBSan build of the unit and msg tests.  Closing line: "N passed, N failed".
 set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 "$repo/tools/install-deps.sh" || exit 1
