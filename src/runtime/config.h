@@ -32,6 +32,7 @@ struct Config {
   bool profile = false;                 // ARMCI_PROFILE
   std::string profile_file;             // ARMCI_PROFILE_FILE
   int wait_backoff_us = 0;              // ARMCI_WAIT_BACKOFF_US: yield/sleep in our own wait loops
+  int finalize_settle_ms = 20;          // ARMCI_FINALIZE_SETTLE_MS: pause after the last barrier (runtime.cc)
 
   // Reads the environment.  Bad values are reported through fail() naming the variable.
   static Config from_environment();
