@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "runtime/runtime.h"
 
 namespace {
@@ -55,8 +57,13 @@ void ARMCI_Error(const char* msg, int code) {
   int mpi_up = 0, mpi_down = 0;
   MPI_Initialized(&mpi_up);
   MPI_Finalized(&mpi_down);
-  // Abort the whole job so that the other ranks do not hang waiting for this one.
-  if (mpi_up && !mpi_down) MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
+  // Abort the whole job so that the other ranks do not hang waiting for this one.  The pause first gives
+  // the launcher (Hydra forwards stderr through its proxies) time to pass the message on before MPI_Abort
+  // tears the job down: once in a CI run the message of every rank was lost without it.
+  if (mpi_up && !mpi_down) {
+    usleep(100 * 1000);
+    MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
+  }
   std::_Exit(code ? code : 1);
 }
 
