@@ -330,7 +330,14 @@ static inline void bench_init(int *argc, char ***argv, const char *name)
     const char *q = getenv("BENCH_QUICK");
 
     bench_name = name;
-    BENCH_MPI(MPI_Init(argc, argv));
+    {
+        /* armci-x's progress thread (ARMCI_PROGRESS_THREAD=1) needs MPI_THREAD_MULTIPLE from whoever
+         * starts MPI; ask for it only then, so that the default runs measure the single-threaded MPI. */
+        const char *pt = getenv("ARMCI_PROGRESS_THREAD");
+        int provided = 0;
+        BENCH_MPI(MPI_Init_thread(argc, argv, pt && pt[0] == '1' ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE,
+                                  &provided));
+    }
 #ifndef BENCH_NO_ARMCI
     BENCH_ARMCI(ARMCI_Init());
 #endif

@@ -4,7 +4,8 @@
 #
 # usage: benchmarks/compare.sh [--ours LIBFILE_OR_LINKFLAGS] [--ours-include DIR] [--quick]
 #                              [--runs N] [--np N] [--timeout SEC] [--budget SEC] [--build-dir DIR]
-#                              [--theirs LINKFLAGS] [--theirs-include DIR] [bench ...]
+#                              [--theirs LINKFLAGS] [--theirs-include DIR] [--ours-env "VAR=val ..."]
+#                              [bench ...]
 #
 # See benchmarks/README.md.  Exit status: 0 if every build and run succeeded, 1 if any failed
 # (a failed data check, a crash or a timeout: the table shows FAILED and the script goes on),
@@ -34,6 +35,8 @@ options:
   --ours-include DIR  armci-x headers, put before /usr/include (default: \$REPO/include)
   --theirs FLAGS      ARMCI-MPI link flags (default: -larmci-mpich; headers from /usr/include)
   --theirs-include D  ARMCI-MPI headers (default: none, i.e. /usr/include)
+  --ours-env "V=x .." environment for armci-x's runs only (e.g. "ARMCI_SHM=0 ARMCI_STRIDED_METHOD=PACK");
+                      ARMCI-MPI reads some of the same names, so they are not exported to its runs
   --quick             fewer sizes/repetitions, 1 run per library (target: < 2 min in total)
   --runs N            runs per library and benchmark (default: 3, quick: 1)
   --np N              MPI ranks (default: 2)
@@ -49,6 +52,7 @@ EOF
 
 OURS=""
 OURS_INC=""
+OURS_ENV=""
 THEIRS="-larmci-mpich"
 THEIRS_INC=""
 QUICK=0
@@ -64,6 +68,7 @@ while [ "$#" -gt 0 ]; do
     case "$1" in
         --ours) need_arg "$@"; OURS=$2; shift 2 ;;
         --ours-include) need_arg "$@"; OURS_INC=$2; shift 2 ;;
+        --ours-env) need_arg "$@"; OURS_ENV=$2; shift 2 ;;
         --theirs) need_arg "$@"; THEIRS=$2; shift 2 ;;
         --theirs-include) need_arg "$@"; THEIRS_INC=$2; shift 2 ;;
         --quick) QUICK=1; shift ;;
@@ -156,7 +161,7 @@ which_header() { # prints the armci.h the compiler picks with the given flags
 echo "# compare.sh: $(date '+%Y-%m-%d %H:%M:%S'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# mode $([ "$QUICK" = 1 ] && echo quick || echo full), $RUNS run(s) per library, $NP ranks," \
      "timeout ${TIMEOUT}s, ARMCI_USE_WIN_ALLOCATE=$ARMCI_USE_WIN_ALLOCATE"
-echo "# ours:      ${OURS_LINK[*]}   headers: $(which_header -I"$OURS_INC")"
+echo "# ours:      ${OURS_LINK[*]}   headers: $(which_header -I"$OURS_INC")${OURS_ENV:+   env: $OURS_ENV}"
 echo "# armci-mpi: ${THEIRS_LINK[*]}   headers: $(which_header "${THEIRS_CPP[@]}")"
 echo "# build dir: $BUILD"
 LOAD1=$(cut -d' ' -f1 /proc/loadavg)
@@ -216,7 +221,9 @@ run() { # lib bench idx
         return 0
     fi
     t0=$(date +%s.%N)
-    timeout -k 10 "$TIMEOUT" "$MPIEXEC" -n "$NP" "$BUILD/$lib/$b" "${QFLAG[@]}" </dev/null >"$log" 2>&1 &
+    local -a envv=()
+    [ "$lib" = ours ] && [ -n "$OURS_ENV" ] && read -r -a envv <<<"$OURS_ENV"
+    env "${envv[@]}" timeout -k 10 "$TIMEOUT" "$MPIEXEC" -n "$NP" "$BUILD/$lib/$b" "${QFLAG[@]}" </dev/null >"$log" 2>&1 &
     CUR_PID=$!
     wait "$CUR_PID"
     rc=$?

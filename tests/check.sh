@@ -73,6 +73,7 @@ while read -r name np tmo rest; do
     why="exit $rc"; [ $rc -eq 124 ] && why="TIMEOUT after ${tmo}s"
     printf 'FAIL  %-40s %6ss  (%s)  env: %s\n' "$id" "$secs" "$why" "${envs[*]:-}"
     tail -n 40 "$log" | sed 's/^/    | /'
+    cp "$log" "$log.failed.$(date +%H%M%S)"  # a rerun overwrites $log; keep what the failure printed
     failed=$((failed + 1)); failures+=("$id")
   fi
 done < "$manifest"

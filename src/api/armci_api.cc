@@ -13,6 +13,7 @@
 #include "nb/request.h"
 #include "profile/profiler.h"
 #include "runtime/error.h"
+#include "runtime/progress.h"
 #include "runtime/runtime.h"
 #include "shm/node_path.h"
 #include "sync/mutex.h"
@@ -168,7 +169,9 @@ void PARMCI_Barrier(void) {
   require_initialized("ARMCI_Barrier");
   wait_all();
   fence_all();
-  ARMCIX_MPI(MPI_Barrier(rt().world));
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Ibarrier(rt().world, &req));
+  wait_for("ARMCI_Barrier", &req);
   sync_all_windows();  // local loads after the barrier see every rank's completed updates
 }
 void PARMCI_Fence(int proc) {

@@ -25,6 +25,7 @@
 #include "groups/group.h"
 #include "msg/reduce_ops.h"
 #include "runtime/error.h"
+#include "runtime/progress.h"
 #include "runtime/runtime.h"
 
 namespace {
@@ -345,8 +346,19 @@ int scope_root(const char* call, int scope, const Scope& s, int root) {
 
 // --- the operations ----------------------------------------------------------------------------------------
 
+// With ARMCI_WAIT_BACKOFF_US > 0 the collectives below start non-blocking and wait with back-off
+// (armcix::wait_for): GA's GA_Dgop/GA_Brdcst and NWChem's task loops end in them, and with more ranks than
+// cores the ranks that arrive first would otherwise spin against the ones still computing.
+bool backoff() { return rt().config.wait_backoff_us > 0; }
+
 void bcast_on(MPI_Comm comm, void* buf, int len, int root) {
   if (comm == MPI_COMM_NULL || len == 0) return;
+  if (backoff()) {
+    MPI_Request req;
+    ARMCIX_MPI(MPI_Ibcast(buf, len, MPI_BYTE, root, comm, &req));
+    armcix::wait_for("armci_msg_brdcst", &req);
+    return;
+  }
   ARMCIX_MPI(MPI_Bcast(buf, len, MPI_BYTE, root, comm));
 }
 
@@ -369,7 +381,14 @@ void reduce_on(MPI_Comm comm, void* x, int n, Op op, int type, int root) {
   } else if (!gets_result) {
     send = x;
   }
-  if (root < 0) {
+  if (backoff()) {
+    MPI_Request req;
+    if (root < 0)
+      ARMCIX_MPI(MPI_Iallreduce(MPI_IN_PLACE, x, n, dt, mop, comm, &req));
+    else
+      ARMCIX_MPI(MPI_Ireduce(send, gets_result ? x : nullptr, n, dt, mop, root, comm, &req));
+    armcix::wait_for("armci_msg_gop", &req);
+  } else if (root < 0) {
     ARMCIX_MPI(MPI_Allreduce(MPI_IN_PLACE, x, n, dt, mop, comm));
   } else {
     ARMCIX_MPI(MPI_Reduce(send, gets_result ? x : nullptr, n, dt, mop, root, comm));
@@ -569,7 +588,9 @@ int armci_msg_rcvany(int tag, void* buffer, int buflen, int* msglen) {
 void parmci_msg_barrier(void) {
   armcix::require_initialized("armci_msg_barrier");
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  ARMCIX_MPI(MPI_Barrier(rt().world));
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Ibarrier(rt().world, &req));
+  armcix::wait_for("armci_msg_barrier", &req);
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 void armci_msg_barrier(void) __attribute__((weak, alias("parmci_msg_barrier")));
@@ -578,7 +599,9 @@ void parmci_msg_group_barrier(ARMCI_Group* group) {
   armcix::require_initialized("armci_msg_group_barrier");
   check_member_group("armci_msg_group_barrier", group);
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  ARMCIX_MPI(MPI_Barrier(group->comm));
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Ibarrier(group->comm, &req));
+  armcix::wait_for("armci_msg_group_barrier", &req);
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 void armci_msg_group_barrier(ARMCI_Group* group) __attribute__((weak, alias("parmci_msg_group_barrier")));

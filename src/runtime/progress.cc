@@ -53,4 +53,19 @@ void progress_stop() {
 
 bool progress_running() { return g_thread.joinable(); }
 
+void wait_for(const char* call, MPI_Request* req) {
+  const int backoff_us = rt().config.wait_backoff_us;
+  if (backoff_us <= 0) {
+    ARMCIX_MPI(MPI_Wait(req, MPI_STATUS_IGNORE));
+    return;
+  }
+  for (;;) {
+    int done = 0;
+    ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+    if (done) return;
+    ARMCIX_REQUIRE(*req != MPI_REQUEST_NULL, call, "internal error: waiting on a null request");
+    std::this_thread::sleep_for(std::chrono::microseconds(backoff_us));
+  }
+}
+
 }  // namespace armcix

@@ -4,7 +4,15 @@
 // Needs MPI_THREAD_MULTIPLE; without it the thread is not started and the verbose banner says so.
 #pragma once
 
+#include <mpi.h>
+
 namespace armcix {
+
+// Completes `req` (a barrier, a hand-off receive: waits where this process has nothing to do but wait).
+// ARMCI_WAIT_BACKOFF_US=0 (default): MPI_Wait, which MPICH implements as a busy poll.  > 0: MPI_Test,
+// then sleep that long between polls, so that on an oversubscribed node (more ranks than cores) a waiting
+// rank gives its core to the ranks that still compute instead of spinning against them.
+void wait_for(const char* call, MPI_Request* req);
 
 void progress_start();
 void progress_stop();

@@ -17,6 +17,7 @@
 #include "groups/group.h"
 #include "nb/request.h"
 #include "runtime/error.h"
+#include "runtime/progress.h"
 #include "runtime/runtime.h"
 #include "sync/mutex_impl.h"
 #include "transfer/ordering.h"
@@ -37,6 +38,7 @@ struct MutexSet {
   std::vector<int> offsets;      // id of mutex (m, p) = offsets[p] + m
   std::unordered_set<int> held;  // ids this rank holds
   std::unique_ptr<MutexAlgorithm> algo;
+  bool node_local = false;  // algo is the shared-memory one (mutex_shm.cc)
 };
 
 std::map<const armcix_mutex_hdl_s*, std::unique_ptr<MutexSet>> g_sets;
@@ -47,6 +49,25 @@ void* g_hook_arg = nullptr;
 
 const char* method_name(MutexMethod m) {
   return m == MutexMethod::Mcs ? "MCS" : "QUEUE";
+}
+
+// True if every member of `group` shares this rank's node and the node-local path is on: the set's
+// mutexes then live in shared memory and locking never touches MPI (issue 7: same-node contenders do not
+// go through the network).  With ARMCI_NODE_SIZE the simulated node counts, as for allocations.
+bool group_on_my_node(const ARMCI_Group* group) {
+  const Runtime& r = rt();
+  if (!r.config.shm) return false;
+  MPI_Group from, world;
+  ARMCIX_MPI(MPI_Comm_group(group->comm, &from));
+  ARMCIX_MPI(MPI_Comm_group(r.world, &world));
+  std::vector<int> ranks(group->size), abs(group->size);
+  for (int i = 0; i < group->size; ++i) ranks[i] = i;
+  ARMCIX_MPI(MPI_Group_translate_ranks(from, group->size, ranks.data(), world, abs.data()));
+  ARMCIX_MPI(MPI_Group_free(&from));
+  ARMCIX_MPI(MPI_Group_free(&world));
+  for (int a : abs)
+    if (a == MPI_UNDEFINED || r.node_of[a] != r.node_id) return false;
+  return true;
 }
 
 MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
@@ -62,32 +83,39 @@ MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
   // Three collectives in flight at once (creation is dominated by collective latency, and dearly so on an
   // oversubscribed node): the private communicator, the one behind pub.grp, and the counts.  The
   // allgather may use the caller's communicator: this call is collective over it, like any collective.
-  int mine[2] = {count, static_cast<int>(method)};
-  std::vector<int> all(2 * n);
+  // Whether this rank can share memory with the whole group: the set then lives in node memory.
+  int mine[3] = {count, static_cast<int>(method), group_on_my_node(group) ? 1 : 0};
+  std::vector<int> all(3 * n);
   MPI_Comm grp_comm = MPI_COMM_NULL;
   MPI_Request reqs[3];
   ARMCIX_MPI(MPI_Comm_idup(group->comm, &set->comm, &reqs[0]));
   ARMCIX_MPI(MPI_Comm_idup(group->comm, &grp_comm, &reqs[1]));
-  ARMCIX_MPI(MPI_Iallgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, group->comm, &reqs[2]));
+  ARMCIX_MPI(MPI_Iallgather(mine, 3, MPI_INT, all.data(), 3, MPI_INT, group->comm, &reqs[2]));
   ARMCIX_MPI(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
   ARMCIX_MPI(MPI_Comm_set_errhandler(set->comm, MPI_ERRORS_RETURN));
   // Every rank sees the same gathered data, so every rank fails alike (no rank is left in a collective).
   set->counts.resize(n);
   set->offsets.resize(n + 1);
   long long total = 0;
+  bool node_local = true;
   for (int p = 0; p < n; ++p) {
-    ARMCIX_REQUIRE(all[2 * p + 1] == mine[1], call,
+    ARMCIX_REQUIRE(all[3 * p + 1] == mine[1], call,
                    "ARMCI_MUTEX_METHOD differs between processes (%s here, %s on group rank %d)", method_name(method),
-                   method_name(static_cast<MutexMethod>(all[2 * p + 1])), p);
-    set->counts[p] = all[2 * p];
+                   method_name(static_cast<MutexMethod>(all[3 * p + 1])), p);
+    node_local = node_local && all[3 * p + 2] == 1;
+    set->counts[p] = all[3 * p];
     set->offsets[p] = static_cast<int>(std::min<long long>(total, INT_MAX));
-    total += all[2 * p];
+    total += all[3 * p];
   }
   ARMCIX_REQUIRE(total <= INT_MAX, call, "%lld mutexes in one set: more than %d", total, INT_MAX);
   set->offsets[n] = static_cast<int>(total);
 
   MutexLayout layout{set->comm, set->me, n, count};
-  set->algo = method == MutexMethod::Mcs ? make_mcs_mutexes(layout) : make_queue_mutexes(layout);
+  if (node_local)
+    set->algo = make_shm_mutexes(layout, set->counts, static_cast<int>(total));
+  else
+    set->algo = method == MutexMethod::Mcs ? make_mcs_mutexes(layout) : make_queue_mutexes(layout);
+  set->node_local = node_local;
 
   // The public fields, as ARMCI-MPI fills them (grp is our own duplicate of the caller's group).
   set->pub.my_count = count;
@@ -169,7 +197,7 @@ void lock(const char* call, MutexSet* set, int mutex, int proc) {
 bool trylock(const char* call, MutexSet* set, int mutex, int proc) {
   const int id = mutex_id(call, set, mutex, proc);
   if (set->held.count(id)) return false;  // busy, as for a non-recursive pthread mutex
-  if (!set->algo->trylock(call, mutex, proc)) return false;
+  if (!set->algo->trylock(call, mutex, proc, id)) return false;
   set->held.insert(id);
   return true;
 }
@@ -199,7 +227,9 @@ void mutex_queued() {
 
 void mutex_wait_handoff(const char* call, MPI_Comm comm, int source, int id) {
   int got = -1;
-  ARMCIX_MPI(MPI_Recv(&got, 1, MPI_INT, source, kMutexTagHandoff, comm, MPI_STATUS_IGNORE));
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Irecv(&got, 1, MPI_INT, source, kMutexTagHandoff, comm, &req));
+  wait_for(call, &req);
   ARMCIX_REQUIRE(got == id, call, "internal error: waiting for mutex id %d, handed mutex id %d", id, got);
 }
 

@@ -2,8 +2,10 @@
 // (sets on groups).  Mutex (m, proc) is mutex number m hosted by group rank proc; every rank hosts as many
 // as it asked for in the collective create.
 //
-// Two queueing algorithms, chosen per set at creation by ARMCI_MUTEX_METHOD (Config::mutex_method; all
-// ranks of a group must agree, which creation checks):
+// A set whose whole group lives on one node (and ARMCI_SHM=1) is kept in shared memory: an MCS queue whose
+// tails and queue nodes are plain memory (mutex_shm.cc), so that same-node contenders never go through
+// MPI.  Otherwise one of two network algorithms, chosen per set at creation by ARMCI_MUTEX_METHOD
+// (Config::mutex_method; all ranks of a group must agree, which creation checks):
 //   MCS    (default) an MCS queue lock on MPI-3 atomics: the host keeps the queue's tail; waiters join
 //          with one atomic swap and block in MPI_Recv until their predecessor hands the lock over (FIFO).
 //   QUEUE  the byte-vector queue of Latham et al. (as in ARMCI-MPI): the host keeps one flag per rank,
@@ -16,7 +18,8 @@
 // order, a trylock that needs no exclusive epoch, and O(count) bytes per host instead of O(count*nproc).
 // The benchmark is the disabled test MutexBench.DISABLED_LockUnlockLatency in tests/mpi/test_sync.cc.
 //
-// Neither polls the network while waiting.  Trylock never waits and never queues; on a mutex the caller
+// The network algorithms do not poll the network while waiting (the node-local one spins on its own queue
+// node, yielding, and only pokes MPI's progress engine now and then).  Trylock never waits and never queues; on a mutex the caller
 // already holds it reports busy (like a non-recursive pthread mutex), where Lock reports an error.
 // Unlock first makes every ARMCI operation this rank issued remotely complete (as ARMCI_AllFence does),
 // so the next holder sees the data written under the lock.  Not thread-safe: one thread per process

@@ -1,5 +1,6 @@
 // Internal interface between the mutex front end (mutex.cc: handles, argument checks, bookkeeping of
-// held locks) and the two queueing algorithms (mutex_mcs.cc, mutex_queue.cc).  The front end has
+// held locks) and the queueing algorithms (mutex_mcs.cc and mutex_queue.cc over MPI, mutex_shm.cc in
+// node memory).  The front end has
 // validated every argument before an algorithm is called.
 #pragma once
 
@@ -7,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace armcix {
 
@@ -27,7 +29,7 @@ class MutexAlgorithm {
   // `id` identifies (mutex, proc) uniquely within the set; it travels in the hand-off messages so that a
   // mismatch (a bug) is caught instead of silently granting the wrong lock.
   virtual void lock(const char* call, int mutex, int proc, int id) = 0;
-  virtual bool trylock(const char* call, int mutex, int proc) = 0;
+  virtual bool trylock(const char* call, int mutex, int proc, int id) = 0;
   virtual void unlock(const char* call, int mutex, int proc, int id) = 0;
   // Collective over the set's communicator; no rank holds or waits for a lock.
   virtual void destroy(const char* call) = 0;
@@ -38,6 +40,10 @@ class MutexAlgorithm {
 
 std::unique_ptr<MutexAlgorithm> make_mcs_mutexes(const MutexLayout& layout);
 std::unique_ptr<MutexAlgorithm> make_queue_mutexes(const MutexLayout& layout);
+// Node-local MCS in shared memory (mutex_shm.cc), for sets whose group lives on one node.  `counts` are
+// the mutexes hosted by each group rank, `total_ids` their sum.  Collective over layout.comm.
+std::unique_ptr<MutexAlgorithm> make_shm_mutexes(const MutexLayout& layout, const std::vector<int>& counts,
+                                                 int total_ids);
 
 // Runs the test hook (see mutex_set_queued_hook), if any.
 void mutex_queued();

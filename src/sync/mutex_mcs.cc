@@ -52,7 +52,7 @@ class McsMutexes final : public MutexAlgorithm {
     ARMCIX_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
   }
 
-  bool trylock(const char*, int mutex, int proc) override {
+  bool trylock(const char*, int mutex, int proc, int /*id*/) override {
     int mine = l_.me, none = kNobody, seen = kNobody;
     ARMCIX_MPI(MPI_Compare_and_swap(&mine, &none, &seen, MPI_INT, proc, mutex, win_));
     ARMCIX_MPI(MPI_Win_flush_local(proc, win_));

@@ -45,7 +45,7 @@ class QueueMutexes final : public MutexAlgorithm {
     }
   }
 
-  bool trylock(const char*, int mutex, int proc) override {
+  bool trylock(const char*, int mutex, int proc, int /*id*/) override {
     const MPI_Aint vec = static_cast<MPI_Aint>(mutex) * l_.size;
     ARMCIX_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, proc, 0, win_));
     ARMCIX_MPI(MPI_Get(flags_.data(), l_.size, MPI_BYTE, proc, vec, l_.size, MPI_BYTE, win_));

@@ -199,6 +199,14 @@ bool segments_overlap(void* const* ptrs, int n, int bytes, int* first, int* seco
   // conflict (or violate lo <= hi), so clamp.
   auto hi_of = [&](uintptr_t lo) { return lo > kTop - span ? kTop : lo + span; };
 
+  // Fast path, O(n) with no allocation: descriptors from GA and NWChem list their segments in ascending
+  // address order, and ascending segments that do not touch their predecessor cannot overlap at all.
+  // (10,000 x 8 B: the tree alone cost more than the MPI transfer on the MPI path; doc/performance.md.)
+  bool ascending = true;
+  for (int i = 1; i < n && ascending; ++i)
+    ascending = reinterpret_cast<uintptr_t>(ptrs[i]) > hi_of(reinterpret_cast<uintptr_t>(ptrs[i - 1]));
+  if (ascending) return false;
+
   ConflictTree tree;
   for (int i = 0; i < n; ++i) {
     const uintptr_t lo = reinterpret_cast<uintptr_t>(ptrs[i]);

@@ -215,6 +215,38 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d
   finish_packed(std::move(packed), scatter, d, req);
 }
 
+// Node-local target, one allocation: the segments are applied in order by load/store (as CONSRV would,
+// so overlap needs no check), with one ordering check for the whole span instead of a full put/get/acc
+// (argument checks, region lookup) per segment.
+void local_engine(XferOp op, const AccType* t, const void* scale, const Desc& d, const GmrRef& r0) {
+  Gmr* g = r0.gmr;
+  const int wr = r0.win_rank;
+  const char* base = g->base[wr];
+  char* mapped_base = g->local_ptr[wr];
+  MPI_Aint lo, hi;
+  remote_span(d, base, &lo, &hi);
+  prepare_op(g, wr, kind_of(op), lo, hi);
+  const std::size_t bytes = static_cast<std::size_t>(d.bytes);
+  switch (op) {
+    case XferOp::Put:
+      for (int i = 0; i < d.n; ++i)
+        std::memcpy(mapped_base + (static_cast<const char*>(d.remote[i]) - base), d.local[i], bytes);
+      after_local_store();
+      break;
+    case XferOp::Get:
+      poke_progress(g);
+      before_local_load();
+      for (int i = 0; i < d.n; ++i)
+        std::memcpy(d.local[i], mapped_base + (static_cast<const char*>(d.remote[i]) - base), bytes);
+      break;
+    case XferOp::Acc:
+      for (int i = 0; i < d.n; ++i)
+        local_accumulate(GmrRef{g, wr, static_cast<const char*>(d.remote[i]) - base}, *t, scale, d.local[i], bytes);
+      after_local_store();
+      break;
+  }
+}
+
 void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType* t, const armci_giov_t& v, int idx,
                     int proc, Request* req) {
   ARMCIX_REQUIRE(v.bytes >= 0, call, "argument 'iov[%d].bytes' = %d is negative", idx, v.bytes);
@@ -243,7 +275,8 @@ void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType
   // Node-local target: segments are applied one after the other by load/store, in order, so overlap
   // needs no check -- except that an explicitly chosen MPI engine rejects what it would reject on MPI.
   const bool local = r.gmr && mapped(r) && (op != XferOp::Acc || local_atomics(r));
-  if (local && (m == IovMethod::Auto || m == IovMethod::Consrv)) return consrv_engine(call, op, a, d, proc);
+  if (local && m == IovMethod::Auto) return local_engine(op, t, a ? a->scale : nullptr, d, r);
+  if (local && m == IovMethod::Consrv) return consrv_engine(call, op, a, d, proc);
   // The side that gets written must not overlap itself within one flush interval: the remote side of a
   // put, the local side of a get.  Accumulates to overlapping locations are fine (MPI orders them).
   int other = -1, clash = -1;
@@ -261,7 +294,7 @@ void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType
                  method_name(m));
   ARMCIX_REQUIRE(r.gmr != nullptr, call, "the segments of 'iov[%d]' span several allocations; ARMCI_IOV_METHOD=%s "
                  "needs one (use AUTO or CONSRV)", idx, method_name(m));
-  if (local) return consrv_engine(call, op, a, d, proc);
+  if (local) return local_engine(op, t, a ? a->scale : nullptr, d, r);
   const void* scale = a ? a->scale : nullptr;
   if (m == IovMethod::Batched) return batched_engine(op, t, scale, d, r, proc, req);
   if (op == XferOp::Acc && first_overlap(d.remote, d.n, d.bytes, &other) >= 0)

@@ -639,6 +639,48 @@ TEST(MutexBench, DISABLED_LockUnlockLatency) {
 
 // Sets the application never destroys, one of them with a lock still held, are released by
 // ARMCI_Finalize (which the test main calls after this test) without error or hang.
+// Issue 7: on one node the mutexes live in shared memory, so locking a mutex hosted by a rank that is not
+// in MPI at all (it polls a flag with plain loads) must work.  A mutex that needed the host's progress
+// engine (the MPI algorithms on MPI_Win_create windows) would stall here until the host's poll gives up.
+TEST(Mutex, NodeLocalLockNeedsNoHostProgress) {
+  const char* shm = std::getenv("ARMCI_SHM");
+  const char* node_size = std::getenv("ARMCI_NODE_SIZE");
+  int on_one_node = 0, size = 0;
+  {
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &size);
+    MPI_Comm_free(&node);
+    on_one_node = size == nproc();
+  }
+  if ((shm && shm[0] == '0') || (node_size && std::atoi(node_size) > 0 && std::atoi(node_size) < nproc()) ||
+      !on_one_node)
+    GTEST_SKIP() << "needs every rank on one node with ARMCI_SHM=1";
+  const int r = me(), host = nproc() - 1;
+  Shared flag(sizeof(int));
+  ASSERT_EQ(ARMCI_Create_mutexes(1), 0);
+  ARMCI_Barrier();
+  bool host_saw_done = true;
+  if (r == host) {
+    // Out of MPI until every other rank has locked and unlocked our mutex (or 30 s have passed).
+    volatile int* done = flag.at<int>(host);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (__atomic_load_n(done, __ATOMIC_ACQUIRE) < nproc() - 1 && std::chrono::steady_clock::now() < deadline) {
+    }
+    host_saw_done = __atomic_load_n(done, __ATOMIC_ACQUIRE) == nproc() - 1;
+  } else {
+    for (int i = 0; i < 20; ++i) {
+      ARMCI_Lock(0, host);
+      ARMCI_Unlock(0, host);
+    }
+    int prev = 0;
+    ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &prev, flag.at<int>(host), 1, host);
+  }
+  EXPECT_TRUE(host_saw_done) << "the host waited 30 s outside MPI and the other ranks did not get its mutex";
+  ARMCI_Barrier();
+  ASSERT_EQ(ARMCI_Destroy_mutexes(), 0);
+}
+
 TEST(Mutex, LeftoverSetsAreReleasedAtFinalize) {
   const int r = me();
   ARMCI_Group world;
