@@ -5,6 +5,7 @@
 # usage: benchmarks/compare.sh [--ours LIBFILE_OR_LINKFLAGS] [--ours-include DIR] [--quick]
 #                              [--runs N] [--np N] [--timeout SEC] [--budget SEC] [--build-dir DIR]
 #                              [--theirs LINKFLAGS] [--theirs-include DIR] [--ours-env "VAR=val ..."]
+#                              [--theirs-env "VAR=val ..."]
 #                              [bench ...]
 #
 # See benchmarks/README.md.  Exit status: 0 if every build and run succeeded, 1 if any failed
@@ -14,7 +15,7 @@ set -u
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$SCRIPT_DIR/.." && pwd)
-KNOWN_BENCHES="contig strided sync nb raw_mpi"
+KNOWN_BENCHES="contig strided sync nb raw_mpi ga_patch"
 MPICC=${MPICC:-mpicc.mpich}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 CFLAGS=${BENCH_CFLAGS:--O2 -g -Wall -Wextra}
@@ -37,6 +38,7 @@ options:
   --theirs-include D  ARMCI-MPI headers (default: none, i.e. /usr/include)
   --ours-env "V=x .." environment for armci-x's runs only (e.g. "ARMCI_SHM=0 ARMCI_STRIDED_METHOD=PACK");
                       ARMCI-MPI reads some of the same names, so they are not exported to its runs
+  --theirs-env "V=x"  environment for ARMCI-MPI's runs only (e.g. "ARMCI_STRIDED_METHOD=IOV")
   --quick             fewer sizes/repetitions, 1 run per library (target: < 2 min in total)
   --runs N            runs per library and benchmark (default: 3, quick: 1)
   --np N              MPI ranks (default: 2)
@@ -53,6 +55,7 @@ EOF
 OURS=""
 OURS_INC=""
 OURS_ENV=""
+THEIRS_ENV=""
 THEIRS="-larmci-mpich"
 THEIRS_INC=""
 QUICK=0
@@ -69,6 +72,7 @@ while [ "$#" -gt 0 ]; do
         --ours) need_arg "$@"; OURS=$2; shift 2 ;;
         --ours-include) need_arg "$@"; OURS_INC=$2; shift 2 ;;
         --ours-env) need_arg "$@"; OURS_ENV=$2; shift 2 ;;
+        --theirs-env) need_arg "$@"; THEIRS_ENV=$2; shift 2 ;;
         --theirs) need_arg "$@"; THEIRS=$2; shift 2 ;;
         --theirs-include) need_arg "$@"; THEIRS_INC=$2; shift 2 ;;
         --quick) QUICK=1; shift ;;
@@ -162,7 +166,7 @@ echo "# compare.sh: $(date '+%Y-%m-%d %H:%M:%S'), $(nproc) cores, load $(cut -d'
 echo "# mode $([ "$QUICK" = 1 ] && echo quick || echo full), $RUNS run(s) per library, $NP ranks," \
      "timeout ${TIMEOUT}s, ARMCI_USE_WIN_ALLOCATE=$ARMCI_USE_WIN_ALLOCATE"
 echo "# ours:      ${OURS_LINK[*]}   headers: $(which_header -I"$OURS_INC")${OURS_ENV:+   env: $OURS_ENV}"
-echo "# armci-mpi: ${THEIRS_LINK[*]}   headers: $(which_header "${THEIRS_CPP[@]}")"
+echo "# armci-mpi: ${THEIRS_LINK[*]}   headers: $(which_header "${THEIRS_CPP[@]}")${THEIRS_ENV:+   env: $THEIRS_ENV}"
 echo "# build dir: $BUILD"
 LOAD1=$(cut -d' ' -f1 /proc/loadavg)
 if awk -v l="$LOAD1" 'BEGIN { exit !(l > 1.0) }'; then
@@ -172,13 +176,18 @@ fi
 
 # --- build ----------------------------------------------------------------------------------------
 declare -A BUILT
+# ga_patch links Debian's Global Arrays (built against ARMCI-MPI's armci.h) in front of the library.
+GA_LIB=${GA_LIB:-/usr/lib/x86_64-linux-gnu/libga-mpich.a}
+GA_DEPS=(/usr/lib/x86_64-linux-gnu/libscalapack-mpich.so.2.2 -llapack -lblas -lgfortran)
 build() { # lib bench
     local lib=$1 b=$2 log="$BUILD/logs/build.$1.$2.log" rc
+    local -a pre=() post=()
+    if [ "$b" = ga_patch ]; then pre=("$GA_LIB"); post=("${GA_DEPS[@]}"); fi
     case "$lib" in
         ours) "$MPICC" $CFLAGS -I"$OURS_INC" "$SCRIPT_DIR/$b.c" -o "$BUILD/ours/$b" \
-                  "${OURS_LINK[@]}" -lm >"$log" 2>&1 ;;
+                  "${pre[@]}" "${OURS_LINK[@]}" "${post[@]}" -lm >"$log" 2>&1 ;;
         armci-mpi) "$MPICC" $CFLAGS "${THEIRS_CPP[@]}" "$SCRIPT_DIR/$b.c" -o "$BUILD/armci-mpi/$b" \
-                  "${THEIRS_LINK[@]}" -lm >"$log" 2>&1 ;;
+                  "${pre[@]}" "${THEIRS_LINK[@]}" "${post[@]}" -lm >"$log" 2>&1 ;;
         mpi) "$MPICC" $CFLAGS "$SCRIPT_DIR/$b.c" -o "$BUILD/mpi/$b" -lm >"$log" 2>&1 ;;
     esac
     rc=$?
@@ -223,6 +232,7 @@ run() { # lib bench idx
     t0=$(date +%s.%N)
     local -a envv=()
     [ "$lib" = ours ] && [ -n "$OURS_ENV" ] && read -r -a envv <<<"$OURS_ENV"
+    [ "$lib" = armci-mpi ] && [ -n "$THEIRS_ENV" ] && read -r -a envv <<<"$THEIRS_ENV"
     env "${envv[@]}" timeout -k 10 "$TIMEOUT" "$MPIEXEC" -n "$NP" "$BUILD/$lib/$b" "${QFLAG[@]}" </dev/null >"$log" 2>&1 &
     CUR_PID=$!
     wait "$CUR_PID"
@@ -403,8 +413,8 @@ EOF
     echo "# armci-x benchmark comparison, $(date '+%Y-%m-%d %H:%M:%S'), host $(hostname), $(nproc) cores"
     echo "# mode $([ "$QUICK" = 1 ] && echo quick || echo full), $RUNS run(s) per library (alternating)$([ "$SKIPPED" = 1 ] && echo ", some skipped for time")," \
          "$NP ranks, ARMCI_USE_WIN_ALLOCATE=$ARMCI_USE_WIN_ALLOCATE, load at start $LOAD1, at end $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "# ours:      ${OURS_LINK[*]} (headers $(which_header -I"$OURS_INC"))"
-    echo "# armci-mpi: ${THEIRS_LINK[*]} (headers $(which_header "${THEIRS_CPP[@]}"))"
+    echo "# ours:      ${OURS_LINK[*]} (headers $(which_header -I"$OURS_INC"))${OURS_ENV:+ env: $OURS_ENV}"
+    echo "# armci-mpi: ${THEIRS_LINK[*]} (headers $(which_header "${THEIRS_CPP[@]}"))${THEIRS_ENV:+ env: $THEIRS_ENV}"
     echo
     awk -v STATUS="$STATUS" -v BENCHES="${BENCHES[*]}" "$AWK_TABLE" "$STATUS" "$ROWS"
     if grep -qv ' ok$' "$STATUS"; then

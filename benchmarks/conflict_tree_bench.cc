@@ -4,8 +4,6 @@
 // order, which is the tree's realistic worst case: sorted input would make every insertion follow the
 // same right spine.  Exits non-zero if any check returns a wrong answer; timings never fail the run.
 
-#include "conflict_tree.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -13,6 +11,8 @@
 #include <numeric>
 #include <random>
 #include <vector>
+
+#include "conflict_tree.h"
 
 namespace {
 
@@ -48,8 +48,7 @@ Result Naive(const std::vector<void*>& ptrs, int bytes) {
 
 Result Tree(const std::vector<void*>& ptrs, int bytes) {
   Result r;
-  r.overlap =
-      armcix::segments_overlap(ptrs.data(), static_cast<int>(ptrs.size()), bytes, &r.first, &r.second);
+  r.overlap = armcix::segments_overlap(ptrs.data(), static_cast<int>(ptrs.size()), bytes, &r.first, &r.second);
   return r;
 }
 
@@ -71,14 +70,12 @@ double TimeIt(F&& f, double min_seconds, Result* out) {
 
 int failures = 0;
 
-void Report(const char* method, const char* input, int n, double seconds, const Result& got,
-            const Result& want) {
+void Report(const char* method, const char* input, int n, double seconds, const Result& got, const Result& want) {
   const bool ok = got.overlap == want.overlap && got.first == want.first && got.second == want.second;
-  std::printf("%-6s %-22s %9d %12.6f %10.1f  %s\n", method, input, n, seconds, seconds * 1e9 / n,
-              ok ? "ok" : "WRONG");
+  std::printf("%-6s %-22s %9d %12.6f %10.1f  %s\n", method, input, n, seconds, seconds * 1e9 / n, ok ? "ok" : "WRONG");
   if (!ok) {
-    std::fprintf(stderr, "  got overlap=%d (%d,%d), want overlap=%d (%d,%d)\n", got.overlap, got.first,
-                 got.second, want.overlap, want.first, want.second);
+    std::fprintf(stderr, "  got overlap=%d (%d,%d), want overlap=%d (%d,%d)\n", got.overlap, got.first, got.second,
+                 want.overlap, want.first, want.second);
     ++failures;
   }
 }
@@ -117,8 +114,7 @@ int main() {
     bad[n - 1] = bad[n / 2];
     const Result want = Naive(bad, kBytes);
     const Result tree = Tree(bad, kBytes);
-    if (!want.overlap || tree.overlap != want.overlap || tree.first != want.first ||
-        tree.second != want.second) {
+    if (!want.overlap || tree.overlap != want.overlap || tree.first != want.first || tree.second != want.second) {
       std::fprintf(stderr, "tree/naive disagree at n=%d\n", n);
       ++failures;
     }

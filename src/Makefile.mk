@@ -10,7 +10,7 @@ src_libarmci_la_SOURCES = \
 	src/runtime/error.cc src/runtime/error.h \
 	src/runtime/progress.cc src/runtime/progress.h \
 	src/groups/group.cc src/groups/group.h \
-	src/gmr/gmr.cc src/gmr/gmr.h \
+	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/shm_cache.cc src/gmr/shm_cache.h \
 	src/transfer/acc_types.cc src/transfer/acc_types.h \
 	src/transfer/ordering.cc src/transfer/ordering.h \
 	src/transfer/staging.cc src/transfer/staging.h \

@@ -67,7 +67,14 @@ while read -r name np tmo rest; do
   env ${envs[@]+"${envs[@]}"} ARMCIX_TEST_NP="$np" timeout --kill-after=10 "$tmo" "${cmd[@]}" < /dev/null > "$log" 2>&1
   rc=$?
   ms=$(( ($(date +%s%N) - start) / 1000000 )); secs="$((ms / 1000)).$(( (ms % 1000) / 100 ))"
-  if [ $rc -eq 0 ]; then
+  if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q '^\[verdict\] all ranks passed' "$log" &&
+     grep -q 'MPI_Finalize did not return' "$log"; then
+    # Every rank passed and ARMCI_Finalize returned; then MPI_Finalize hung (MPICH 4.0.2 + UCX tcp, not
+    # armci-x: tools/mpi-finalize-hang.c) and the test main's watchdog ended the ranks, which Hydra may
+    # report as a bad termination.
+    printf 'PASS  %-40s %6ss  (MPI_Finalize hung after the verdict; see doc/user-guide.md)\n' "$id" "$secs"
+    passed=$((passed + 1))
+  elif [ $rc -eq 0 ]; then
     printf 'PASS  %-40s %6ss\n' "$id" "$secs"; passed=$((passed + 1))
   else
     why="exit $rc"; [ $rc -eq 124 ] && why="TIMEOUT after ${tmo}s"

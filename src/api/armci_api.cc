@@ -76,7 +76,9 @@ int PARMCI_Init_mpi_comm(MPI_Comm comm) {
   initialize(nullptr, nullptr, MPI_THREAD_SINGLE, comm, true);
   return 0;
 }
-int PARMCI_Initialized(void) { return initialized() ? 1 : 0; }
+int PARMCI_Initialized(void) {
+  return initialized() ? 1 : 0;
+}
 int PARMCI_Finalize(void) {
   finalize();
   return 0;
@@ -93,7 +95,9 @@ void ARMCI_Cleanup(void) {
   // ARMCI's "release resources on abnormal exit": nothing is held outside MPI, which the abort releases.
 }
 
-const char* ARMCIX_Version(void) { return ARMCIX_VERSION_STRING; }
+const char* ARMCIX_Version(void) {
+  return ARMCIX_VERSION_STRING;
+}
 
 /* ---- Memory ---------------------------------------------------------------------------------------- */
 
@@ -240,8 +244,12 @@ int ARMCI_Test(armci_hdl_t* hdl) ARMCIX_WEAK_ALIAS(ARMCI_Test);
 int ARMCI_WaitProc(int proc) ARMCIX_WEAK_ALIAS(ARMCI_WaitProc);
 int ARMCI_WaitAll(void) ARMCIX_WEAK_ALIAS(ARMCI_WaitAll);
 
-void ARMCI_INIT_HANDLE(armci_hdl_t* hdl) { handle_init(hdl); }
-void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t* hdl) { handle_set_aggregate("ARMCI_SET_AGGREGATE_HANDLE", hdl, true); }
+void ARMCI_INIT_HANDLE(armci_hdl_t* hdl) {
+  handle_init(hdl);
+}
+void ARMCI_SET_AGGREGATE_HANDLE(armci_hdl_t* hdl) {
+  handle_set_aggregate("ARMCI_SET_AGGREGATE_HANDLE", hdl, true);
+}
 void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* hdl) {
   handle_set_aggregate("ARMCI_UNSET_AGGREGATE_HANDLE", hdl, false);
 }
@@ -434,32 +442,31 @@ int ARMCI_GetV(armci_giov_t* iov, int len, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Get
 int ARMCI_AccV(int t, void* s, armci_giov_t* iov, int len, int proc) ARMCIX_WEAK_ALIAS(ARMCI_AccV);
 int ARMCI_NbPutV(armci_giov_t* iov, int len, int proc, armci_hdl_t* h) ARMCIX_WEAK_ALIAS(ARMCI_NbPutV);
 int ARMCI_NbGetV(armci_giov_t* iov, int len, int proc, armci_hdl_t* h) ARMCIX_WEAK_ALIAS(ARMCI_NbGetV);
-int ARMCI_NbAccV(int t, void* s, armci_giov_t* iov, int len, int proc, armci_hdl_t* h)
-    ARMCIX_WEAK_ALIAS(ARMCI_NbAccV);
+int ARMCI_NbAccV(int t, void* s, armci_giov_t* iov, int len, int proc, armci_hdl_t* h) ARMCIX_WEAK_ALIAS(ARMCI_NbAccV);
 
 /* ---- Value operations ------------------------------------------------------------------------------ */
 
-#define ARMCIX_VALUE_OPS(Suffix, T)                                                     \
-  int PARMCI_PutValue##Suffix(T src, void* dst, int proc) {                             \
-    ProfScope prof(ProfKind::PutValue, sizeof(T));                                      \
-    put("ARMCI_PutValue" #Suffix, &src, dst, sizeof(T), proc, nullptr);                 \
-    return 0;                                                                           \
-  }                                                                                     \
-  int PARMCI_NbPutValue##Suffix(T src, void* dst, int proc, armci_hdl_t* hdl) {         \
-    /* the value lives on our stack: complete it locally now, count it in the handle */ \
-    nb_request("ARMCI_NbPutValue" #Suffix, hdl, proc);                                  \
-    put("ARMCI_NbPutValue" #Suffix, &src, dst, sizeof(T), proc, nullptr);               \
-    return 0;                                                                           \
-  }                                                                                     \
-  T PARMCI_GetValue##Suffix(void* src, int proc) {                                      \
-    ProfScope prof(ProfKind::GetValue, sizeof(T));                                      \
-    T v{};                                                                              \
-    get("ARMCI_GetValue" #Suffix, src, &v, sizeof(T), proc, nullptr);                   \
-    return v;                                                                           \
-  }                                                                                     \
+#define ARMCIX_VALUE_OPS(Suffix, T)                                                                 \
+  int PARMCI_PutValue##Suffix(T src, void* dst, int proc) {                                         \
+    ProfScope prof(ProfKind::PutValue, sizeof(T));                                                  \
+    put("ARMCI_PutValue" #Suffix, &src, dst, sizeof(T), proc, nullptr);                             \
+    return 0;                                                                                       \
+  }                                                                                                 \
+  int PARMCI_NbPutValue##Suffix(T src, void* dst, int proc, armci_hdl_t* hdl) {                     \
+    /* the value lives on our stack: complete it locally now, count it in the handle */             \
+    nb_request("ARMCI_NbPutValue" #Suffix, hdl, proc);                                              \
+    put("ARMCI_NbPutValue" #Suffix, &src, dst, sizeof(T), proc, nullptr);                           \
+    return 0;                                                                                       \
+  }                                                                                                 \
+  T PARMCI_GetValue##Suffix(void* src, int proc) {                                                  \
+    ProfScope prof(ProfKind::GetValue, sizeof(T));                                                  \
+    T v{};                                                                                          \
+    get("ARMCI_GetValue" #Suffix, src, &v, sizeof(T), proc, nullptr);                               \
+    return v;                                                                                       \
+  }                                                                                                 \
   int ARMCI_PutValue##Suffix(T src, void* dst, int proc) ARMCIX_WEAK_ALIAS(ARMCI_PutValue##Suffix); \
-  int ARMCI_NbPutValue##Suffix(T src, void* dst, int proc, armci_hdl_t* hdl)            \
-      ARMCIX_WEAK_ALIAS(ARMCI_NbPutValue##Suffix);                                      \
+  int ARMCI_NbPutValue##Suffix(T src, void* dst, int proc, armci_hdl_t* hdl)                        \
+      ARMCIX_WEAK_ALIAS(ARMCI_NbPutValue##Suffix);                                                  \
   T ARMCI_GetValue##Suffix(void* src, int proc) ARMCIX_WEAK_ALIAS(ARMCI_GetValue##Suffix);
 
 ARMCIX_VALUE_OPS(Int, int)
@@ -473,8 +480,12 @@ int PARMCI_Rmw(int op, void* ploc, void* prem, int value, int proc) {
   ProfScope prof(ProfKind::Rmw, op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG ? sizeof(long) : sizeof(int));
   return rmw("ARMCI_Rmw", op, ploc, prem, value, proc);
 }
-int PARMCI_Create_mutexes(int count) { return mutexes_create_default("ARMCI_Create_mutexes", count); }
-int PARMCI_Destroy_mutexes(void) { return mutexes_destroy_default("ARMCI_Destroy_mutexes"); }
+int PARMCI_Create_mutexes(int count) {
+  return mutexes_create_default("ARMCI_Create_mutexes", count);
+}
+int PARMCI_Destroy_mutexes(void) {
+  return mutexes_destroy_default("ARMCI_Destroy_mutexes");
+}
 void PARMCI_Lock(int mutex, int proc) {
   ProfScope prof(ProfKind::Lock, 0);
   mutex_lock_default("ARMCI_Lock", mutex, proc);
@@ -563,8 +574,8 @@ int ARMCI_Same_node(int proc) {
 }
 int armci_domain_nprocs(armci_domain_t, int id) {
   require_initialized("armci_domain_nprocs");
-  ARMCIX_REQUIRE(id >= 0 && id < rt().node_count, "armci_domain_nprocs", "argument 'id' = %d is not a node (0..%d)",
-                 id, rt().node_count - 1);
+  ARMCIX_REQUIRE(id >= 0 && id < rt().node_count, "armci_domain_nprocs", "argument 'id' = %d is not a node (0..%d)", id,
+                 rt().node_count - 1);
   return static_cast<int>(rt().node_members[id].size());
 }
 int armci_domain_id(armci_domain_t, int glob_proc_id) {

@@ -5,8 +5,10 @@
 #include <map>
 #include <utility>
 
+#include "gmr/shm_cache.h"
 #include "groups/group.h"
 #include "runtime/error.h"
+#include "runtime/progress.h"
 #include "runtime/runtime.h"
 
 namespace armcix {
@@ -113,6 +115,29 @@ void* map_node_slices(Gmr* g, const ARMCI_Group* group, MPI_Aint mine) {
   return mine > 0 ? seg + kSliceHeader : nullptr;
 }
 
+// Reuses a cached segment of a freed node-only region whose slices hold `sizes` (gmr/shm_cache.h).  The
+// caller's slice is zeroed, as fresh shared memory is, and the barrier keeps every rank from touching a
+// peer's slice before its owner has cleared it.
+bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>& sizes) {
+  CachedSlices c;
+  if (!shm_cache_take(g->grp_to_abs, sizes, &c)) return false;
+  g->shm_win = c.shm_win;
+  g->local_ptr = std::move(c.local_ptr);
+  g->slice_lock = std::move(c.slice_lock);
+  g->capacity = std::move(c.capacity);
+  g->owner_base = std::move(c.owner_base);
+  g->base.assign(g->nranks, nullptr);
+  for (int r = 0; r < g->nranks; ++r)
+    if (sizes[r] > 0) g->base[r] = g->owner_base[r];
+  if (sizes[g->my_rank] > 0) std::memset(g->local_ptr[g->my_rank], 0, static_cast<std::size_t>(sizes[g->my_rank]));
+  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Ibarrier(g->comm, &req));
+  wait_for(call, &req);
+  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+  return true;
+}
+
 }  // namespace
 
 GmrRef gmr_find(int proc, const void* addr) {
@@ -131,12 +156,12 @@ GmrRef gmr_find(int proc, const void* addr) {
 GmrRef gmr_resolve(const char* call, const char* arg, int proc, const void* addr, std::size_t bytes) {
   GmrRef ref = gmr_find(proc, addr);
   if (__builtin_expect(ref.gmr == nullptr, 0))
-    fail(call, "argument '%s' = %p is not inside memory allocated with ARMCI_Malloc on process %d", arg, addr,
-         proc);
+    fail(call, "argument '%s' = %p is not inside memory allocated with ARMCI_Malloc on process %d", arg, addr, proc);
   if (__builtin_expect(static_cast<std::size_t>(ref.gmr->size[ref.win_rank] - ref.disp) < bytes, 0))
-    fail(call, "argument '%s' = %p: %zu bytes run past the end of the allocation on process %d "
-         "(%ld bytes left in it)", arg, addr, bytes, proc,
-         static_cast<long>(ref.gmr->size[ref.win_rank] - ref.disp));
+    fail(call,
+         "argument '%s' = %p: %zu bytes run past the end of the allocation on process %d "
+         "(%ld bytes left in it)",
+         arg, addr, bytes, proc, static_cast<long>(ref.gmr->size[ref.win_rank] - ref.disp));
   return ref;
 }
 
@@ -148,7 +173,9 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
 
   std::vector<MPI_Aint> sizes(group->size);
   MPI_Aint mine = static_cast<MPI_Aint>(bytes);
-  ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_AINT, sizes.data(), 1, MPI_AINT, group->comm));
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Iallgather(&mine, 1, MPI_AINT, sizes.data(), 1, MPI_AINT, group->comm, &req));
+  wait_for(call, &req);  // with back-off: every rank is here before the window collectives below spin
   bool any = std::any_of(sizes.begin(), sizes.end(), [](MPI_Aint s) { return s > 0; });
   if (!any) {  // nothing to expose: no window, every base is NULL, ARMCI_Free(NULL) is a no-op
     std::fill(base_ptrs, base_ptrs + group->size, nullptr);
@@ -165,6 +192,15 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   g->size = sizes;
   g->pending.assign(g->nranks, Pending{});
 
+  const int my_node = rt().node_of[rt().me];
+  const bool node_only = cfg.shm && std::all_of(g->grp_to_abs.begin(), g->grp_to_abs.end(),
+                                                [&](int abs) { return rt().node_of[abs] == my_node; });
+  if (node_only && adopt_cached_segment(call, g, sizes)) {
+    for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base[r];
+    index_region(g);
+    return;
+  }
+
   MPI_Info info;
   ARMCIX_MPI(MPI_Info_create(&info));
   // Accumulates from one origin must stay ordered (location consistency without a flush between them).
@@ -174,9 +210,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
     base = map_node_slices(g, group, mine);
     // A group inside one node needs no MPI window at all; one that spans nodes exposes the same memory
     // to the other nodes.  Every member computes the same answer, so the collective below is matched.
-    const int my_node = rt().node_of[rt().me];
-    g->atomics_via_mpi = std::any_of(g->grp_to_abs.begin(), g->grp_to_abs.end(),
-                                     [&](int abs) { return rt().node_of[abs] != my_node; });
+    g->atomics_via_mpi = !node_only;
     if (g->atomics_via_mpi) ARMCIX_MPI(MPI_Win_create(base, mine, 1, info, group->comm, &g->win));
   } else if (cfg.window_kind == WindowKind::Allocate) {
     ARMCIX_MPI(MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win));
@@ -194,11 +228,16 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
 
   std::vector<MPI_Aint> bases(g->nranks);
   MPI_Aint my_base = reinterpret_cast<MPI_Aint>(base);
-  ARMCIX_MPI(MPI_Allgather(&my_base, 1, MPI_AINT, bases.data(), 1, MPI_AINT, group->comm));
+  ARMCIX_MPI(MPI_Iallgather(&my_base, 1, MPI_AINT, bases.data(), 1, MPI_AINT, group->comm, &req));
+  wait_for(call, &req);
   g->base.resize(g->nranks);
   for (int r = 0; r < g->nranks; ++r) {
     g->base[r] = reinterpret_cast<char*>(bases[r]);
     base_ptrs[r] = g->base[r];
+  }
+  if (node_only) {
+    g->capacity = sizes;
+    g->owner_base = g->base;
   }
   index_region(g);
 }
@@ -209,24 +248,31 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
   if (ptr) {
     GmrRef ref = gmr_find(rt().me, ptr);
     ARMCIX_REQUIRE(ref.gmr != nullptr, call, "argument 'ptr' = %p was not returned by ARMCI_Malloc", ptr);
-    ARMCIX_REQUIRE(ref.disp == 0, call, "argument 'ptr' = %p is inside an allocation but not its base "
-                   "(base is %p)", ptr, static_cast<void*>(ref.gmr->base[ref.win_rank]));
+    ARMCIX_REQUIRE(ref.disp == 0, call,
+                   "argument 'ptr' = %p is inside an allocation but not its base "
+                   "(base is %p)",
+                   ptr, static_cast<void*>(ref.gmr->base[ref.win_rank]));
     // Compare membership, not communicator handles: a copy of the group, or another group with the same
     // members, frees the region just as well (the collective below runs on the members only).
     ARMCIX_REQUIRE(ref.gmr->nranks == group->size &&
                        std::equal(ref.gmr->grp_to_abs.begin(), ref.gmr->grp_to_abs.end(), group->grp_to_abs),
                    call, "argument 'ptr' = %p was allocated on a different group than the one freeing it", ptr);
     g = ref.gmr;
-    ARMCIX_REQUIRE(g->access_depth == 0, call, "allocation %p is freed between ARMCI_Access_begin and "
-                   "ARMCI_Access_end", ptr);
+    ARMCIX_REQUIRE(g->access_depth == 0, call,
+                   "allocation %p is freed between ARMCI_Access_begin and "
+                   "ARMCI_Access_end",
+                   ptr);
   }
   // Ranks whose slice was empty pass NULL: the lowest group rank with a real pointer broadcasts the
   // (absolute rank, base) pair that names the region.
   int leader = ptr ? group->rank : group->size;
-  ARMCIX_MPI(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, group->comm));
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Iallreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, group->comm, &req));
+  wait_for(call, &req);  // with back-off: every rank is here before MPI_Win_free's barrier spins
   if (leader == group->size) return;  // every slice empty: nothing was allocated
   MPI_Aint key = reinterpret_cast<MPI_Aint>(ptr);
-  ARMCIX_MPI(MPI_Bcast(&key, 1, MPI_AINT, leader, group->comm));
+  ARMCIX_MPI(MPI_Ibcast(&key, 1, MPI_AINT, leader, group->comm, &req));
+  wait_for(call, &req);
   if (!g) {
     GmrRef ref = gmr_find(group->grp_to_abs[leader], reinterpret_cast<void*>(key));
     ARMCIX_REQUIRE(ref.gmr != nullptr && ref.disp == 0, call,
@@ -235,13 +281,31 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
     g = ref.gmr;
   }
   unindex_region(g);
+  if (!g->capacity.empty()) {  // node-only segment: keep it for a later allocation on these members
+    if (g_release_hook) g_release_hook(g);
+    CachedSlices c;
+    c.shm_win = g->shm_win;
+    c.capacity = std::move(g->capacity);
+    c.owner_base = std::move(g->owner_base);
+    c.local_ptr = std::move(g->local_ptr);
+    c.slice_lock = std::move(g->slice_lock);
+    shm_cache_put(g->grp_to_abs, std::move(c));
+    delete g;
+    return;
+  }
   release_region(g);  // unlock_all completes our operations; MPI_Win_free waits for everybody's
 }
 
-void gmr_on_release(void (*fn)(Gmr*)) { g_release_hook = fn; }
+void gmr_on_release(void (*fn)(Gmr*)) {
+  g_release_hook = fn;
+}
 
-const std::vector<Gmr*>& gmr_all() { return g_regions; }
-std::size_t gmr_count() { return g_regions.size(); }
+const std::vector<Gmr*>& gmr_all() {
+  return g_regions;
+}
+std::size_t gmr_count() {
+  return g_regions.size();
+}
 
 void gmr_finalize() {
   // Cached node communicators go with their group communicators; the keyval itself is freed here.
@@ -252,6 +316,7 @@ void gmr_finalize() {
     unindex_region(g);
     release_region(g);
   }
+  shm_cache_clear();
   if (g_node_keyval != MPI_KEYVAL_INVALID) ARMCIX_MPI(MPI_Comm_free_keyval(&g_node_keyval));
 }
 

@@ -49,17 +49,21 @@ struct Gmr {
   void* alloc_mem = nullptr;      // memory from MPI_Alloc_mem (window kind "create"), freed with the region
 
   // Node-local path (src/shm): the slices of node peers mapped into this process.
-  MPI_Win shm_win = MPI_WIN_NULL;         // MPI_Win_allocate_shared over my node's members of the group
-  std::vector<char*> local_ptr;           // window rank -> that slice in MY address space (nullptr: not mapped)
-  std::vector<uint32_t*> slice_lock;      // window rank -> accumulate lock word of that slice (mapped ones)
-  bool atomics_via_mpi = false;           // group spans nodes: every acc/Rmw goes through MPI (doc/design.md)
-  std::vector<Pending> pending;   // window rank -> operations not yet complete
-  int pending_count = 0;          // number of window ranks with pending.any()
-  unsigned access_depth = 0;      // nesting of ARMCI_Access_begin on my own slice
+  MPI_Win shm_win = MPI_WIN_NULL;     // MPI_Win_allocate_shared over my node's members of the group
+  std::vector<char*> local_ptr;       // window rank -> that slice in MY address space (nullptr: not mapped)
+  std::vector<uint32_t*> slice_lock;  // window rank -> accumulate lock word of that slice (mapped ones)
+  bool atomics_via_mpi = false;       // group spans nodes: every acc/Rmw goes through MPI (doc/design.md)
+  // Group on one node (no MPI window): what the segment holds, so that ARMCI_Free can keep it for reuse
+  // (gmr/shm_cache.h).  capacity[r] >= size[r]; owner_base[r] is rank r's slice in r's address space.
+  std::vector<MPI_Aint> capacity;
+  std::vector<char*> owner_base;
+  std::vector<Pending> pending;       // window rank -> operations not yet complete
+  int pending_count = 0;              // number of window ranks with pending.any()
+  unsigned access_depth = 0;          // nesting of ARMCI_Access_begin on my own slice
   uint64_t serial = 0;
 };
 
-struct GmrRef {   // a resolved remote address
+struct GmrRef {  // a resolved remote address
   Gmr* gmr;
   int win_rank;
   MPI_Aint disp;  // displacement from the target slice's base

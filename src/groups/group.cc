@@ -56,8 +56,12 @@ MPI_Comm create_noncollective(const ARMCI_Group* parent, const std::vector<int>&
 
 }  // namespace
 
-const ARMCI_Group& world_group() { return g_world; }
-ARMCI_Group& default_group() { return g_default; }
+const ARMCI_Group& world_group() {
+  return g_world;
+}
+ARMCI_Group& default_group() {
+  return g_default;
+}
 
 void check_group(const char* call, const ARMCI_Group* group, bool require_member) {
   ARMCIX_REQUIRE(group != nullptr, call, "argument 'group' is NULL");
@@ -114,16 +118,17 @@ void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* 
   bool member = false;
   for (int i = 0; i < n; ++i) {
     ARMCIX_REQUIRE(list[i] >= 0 && list[i] < parent->size, call,
-                   "argument 'pid_list[%d]' = %d is out of range for a parent group of %d", i, list[i],
-                   parent->size);
+                   "argument 'pid_list[%d]' = %d is out of range for a parent group of %d", i, list[i], parent->size);
     ARMCIX_REQUIRE(!seen[list[i]], call, "argument 'pid_list' names rank %d twice", list[i]);
     seen[list[i]] = 1;
     member |= list[i] == parent->rank;
   }
   MPI_Comm comm = MPI_COMM_NULL;
   if (rt().config.noncollective_groups) {
-    ARMCIX_REQUIRE(member, call, "with ARMCI_NONCOLLECTIVE_GROUPS=1 only members call it; process %d is not in "
-                   "'pid_list'", rt().me);
+    ARMCIX_REQUIRE(member, call,
+                   "with ARMCI_NONCOLLECTIVE_GROUPS=1 only members call it; process %d is not in "
+                   "'pid_list'",
+                   rt().me);
     comm = create_noncollective(parent, list);
   } else {
     MPI_Group pg, ng;

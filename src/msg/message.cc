@@ -37,9 +37,9 @@ using armcix::msg::Op;
 
 // MPI_Comm_create_group tags for the communicators built here; distinct from each other so that two
 // creations cannot match even when their member sets overlap.
-constexpr int kTagMasters = 0x4d53;      // "MS"
-constexpr int kTagGroupScope = 0x4753;   // "GS"
-constexpr int kTagGroupClus = 0x4743;    // "GC"
+constexpr int kTagMasters = 0x4d53;     // "MS"
+constexpr int kTagGroupScope = 0x4753;  // "GS"
+constexpr int kTagGroupClus = 0x4743;   // "GC"
 
 // Scratch memory: on the stack up to kInline bytes (GA reduces a handful of values at a time, thousands
 // of times), on the heap above.
@@ -82,9 +82,9 @@ class OwnedComm {
 // --- module state (lives from first use to ARMCI_Finalize) -------------------------------------------------
 
 struct State {
-  std::vector<int> master_ranks;     // world rank of node k's master at index k
-  MPI_Comm masters = MPI_COMM_NULL;  // node masters of the world, built lazily on the masters only
-  MPI_Op sel_op = MPI_OP_NULL;       // record selection for armci_msg_sel*
+  std::vector<int> master_ranks;              // world rank of node k's master at index k
+  MPI_Comm masters = MPI_COMM_NULL;           // node masters of the world, built lazily on the masters only
+  MPI_Op sel_op = MPI_OP_NULL;                // record selection for armci_msg_sel*
   MPI_Datatype sel_type = MPI_DATATYPE_NULL;  // one record; cached because GA repeats the same size
   int sel_type_bytes = 0;
 };
@@ -107,7 +107,9 @@ void arm_finalize_hook() {
   }
 }
 
-bool is_world_master() { return rt().node_members[rt().node_id][0] == rt().me; }
+bool is_world_master() {
+  return rt().node_members[rt().node_id][0] == rt().me;
+}
 
 // Built once per ARMCI_Init cycle (the topology may differ between cycles, so finalize_msg clears it).
 const std::vector<int>& world_masters() {
@@ -172,24 +174,27 @@ MPI_Datatype sel_record_type(int bytes) {
 
 const char* scope_name(int scope) {
   switch (scope) {
-    case SCOPE_ALL: return "SCOPE_ALL";
-    case SCOPE_NODE: return "SCOPE_NODE";
-    case SCOPE_MASTERS: return "SCOPE_MASTERS";
-    default: return "?";
+    case SCOPE_ALL:
+      return "SCOPE_ALL";
+    case SCOPE_NODE:
+      return "SCOPE_NODE";
+    case SCOPE_MASTERS:
+      return "SCOPE_MASTERS";
+    default:
+      return "?";
   }
 }
 
 void check_scope(const char* call, int scope) {
   ARMCIX_REQUIRE(scope == SCOPE_ALL || scope == SCOPE_NODE || scope == SCOPE_MASTERS, call,
-                 "argument 'scope' = %d is not SCOPE_ALL (%d), SCOPE_NODE (%d) or SCOPE_MASTERS (%d)", scope,
-                 SCOPE_ALL, SCOPE_NODE, SCOPE_MASTERS);
+                 "argument 'scope' = %d is not SCOPE_ALL (%d), SCOPE_NODE (%d) or SCOPE_MASTERS (%d)", scope, SCOPE_ALL,
+                 SCOPE_NODE, SCOPE_MASTERS);
 }
 
 // A buffer of `count` units: count >= 0, and buf non-NULL when count > 0.
 void check_buffer(const char* call, const char* buf_arg, const void* buf, const char* count_arg, int count) {
   ARMCIX_REQUIRE(count >= 0, call, "argument '%s' = %d is negative", count_arg, count);
-  ARMCIX_REQUIRE(buf != nullptr || count == 0, call, "argument '%s' is NULL but '%s' = %d", buf_arg,
-                 count_arg, count);
+  ARMCIX_REQUIRE(buf != nullptr || count == 0, call, "argument '%s' is NULL but '%s' = %d", buf_arg, count_arg, count);
 }
 
 void check_type(const char* call, int type) {
@@ -203,8 +208,7 @@ Op check_op(const char* call, const char* op, int type) {
   ARMCIX_REQUIRE(op != nullptr, call, "argument 'op' is NULL");
   Op parsed;
   ARMCIX_REQUIRE(armcix::msg::parse_op(op, &parsed), call,
-                 "argument 'op' = \"%s\" is not a known operation (+ * max min absmax absmin or and && ||)",
-                 op);
+                 "argument 'op' = \"%s\" is not a known operation (+ * max min absmax absmin or and && ||)", op);
   ARMCIX_REQUIRE(!armcix::msg::integer_only(parsed) || armcix::msg::is_integer_type(type), call,
                  "argument 'op' = \"%s\" is defined for integer types only, not for type %s", op,
                  armcix::msg::type_name(type));
@@ -220,37 +224,53 @@ void check_tag(const char* call, int tag) {
 }
 
 // Validates a group handle the caller must be a member of.
-void check_member_group(const char* call, ARMCI_Group* group) { armcix::check_group(call, group, true); }
+void check_member_group(const char* call, ARMCI_Group* group) {
+  armcix::check_group(call, group, true);
+}
 
 void check_group_rank(const char* call, const char* arg, int rank, const ARMCI_Group* group) {
-  ARMCIX_REQUIRE(rank >= 0 && rank < group->size, call,
-                 "argument '%s' = %d is not a rank of the group (0..%d)", arg, rank, group->size - 1);
+  ARMCIX_REQUIRE(rank >= 0 && rank < group->size, call, "argument '%s' = %d is not a rank of the group (0..%d)", arg,
+                 rank, group->size - 1);
 }
 
 // --- MPI mappings ------------------------------------------------------------------------------------------
 
 MPI_Datatype mpi_type(int type) {
   switch (static_cast<ElemType>(type)) {
-    case ElemType::kInt: return MPI_INT;
-    case ElemType::kLong: return MPI_LONG;
-    case ElemType::kLongLong: return MPI_LONG_LONG;
-    case ElemType::kFloat: return MPI_FLOAT;
-    case ElemType::kDouble: return MPI_DOUBLE;
+    case ElemType::kInt:
+      return MPI_INT;
+    case ElemType::kLong:
+      return MPI_LONG;
+    case ElemType::kLongLong:
+      return MPI_LONG_LONG;
+    case ElemType::kFloat:
+      return MPI_FLOAT;
+    case ElemType::kDouble:
+      return MPI_DOUBLE;
   }
   return MPI_DATATYPE_NULL;
 }
 
 MPI_Op mpi_op(Op op) {
   switch (armcix::msg::reduction_of(op)) {
-    case Op::kSum: return MPI_SUM;
-    case Op::kProd: return MPI_PROD;
-    case Op::kMax: return MPI_MAX;
-    case Op::kMin: return MPI_MIN;
-    case Op::kBitOr: return MPI_BOR;
-    case Op::kBitAnd: return MPI_BAND;
-    case Op::kLogOr: return MPI_LOR;
-    case Op::kLogAnd: return MPI_LAND;
-    default: return MPI_OP_NULL;  // absmax/absmin were mapped by reduction_of()
+    case Op::kSum:
+      return MPI_SUM;
+    case Op::kProd:
+      return MPI_PROD;
+    case Op::kMax:
+      return MPI_MAX;
+    case Op::kMin:
+      return MPI_MIN;
+    case Op::kBitOr:
+      return MPI_BOR;
+    case Op::kBitAnd:
+      return MPI_BAND;
+    case Op::kLogOr:
+      return MPI_LOR;
+    case Op::kLogAnd:
+      return MPI_LAND;
+    default:
+      return MPI_OP_NULL;  // absmax/absmin were mapped by reduction_of()
   }
 }
 
@@ -283,9 +303,15 @@ void world_scope_members(int scope, Scope* s) {
 
 void world_scope_comm(int scope, Scope* s) {
   switch (scope) {
-    case SCOPE_ALL: s->comm = rt().world; break;
-    case SCOPE_NODE: s->comm = rt().node_comm; break;
-    default: s->comm = is_world_master() ? world_masters_comm() : MPI_COMM_NULL; break;  // SCOPE_MASTERS
+    case SCOPE_ALL:
+      s->comm = rt().world;
+      break;
+    case SCOPE_NODE:
+      s->comm = rt().node_comm;
+      break;
+    default:
+      s->comm = is_world_master() ? world_masters_comm() : MPI_COMM_NULL;
+      break;  // SCOPE_MASTERS
   }
 }
 
@@ -349,7 +375,9 @@ int scope_root(const char* call, int scope, const Scope& s, int root) {
 // With ARMCI_WAIT_BACKOFF_US > 0 the collectives below start non-blocking and wait with back-off
 // (armcix::wait_for): GA's GA_Dgop/GA_Brdcst and NWChem's task loops end in them, and with more ranks than
 // cores the ranks that arrive first would otherwise spin against the ones still computing.
-bool backoff() { return rt().config.wait_backoff_us > 0; }
+bool backoff() {
+  return rt().config.wait_backoff_us > 0;
+}
 
 void bcast_on(MPI_Comm comm, void* buf, int len, int root) {
   if (comm == MPI_COMM_NULL || len == 0) return;
@@ -406,8 +434,7 @@ void gop_scope(const char* call, int scope, void* x, int n, const char* op, int 
   reduce_on(s.comm, x, n, parsed, type, -1);
 }
 
-void group_gop_scope(const char* call, int scope, void* x, int n, const char* op, int type,
-                     ARMCI_Group* group) {
+void group_gop_scope(const char* call, int scope, void* x, int n, const char* op, int type, ARMCI_Group* group) {
   armcix::require_initialized(call);
   check_member_group(call, group);
   check_scope(call, scope);
@@ -456,8 +483,8 @@ void sel_scope(const char* call, int scope, void* x, int n, const char* op, int 
   // n is the record length in bytes (GA passes sizeof its record); the key is the record's first element.
   const std::size_t key = armcix::msg::type_size(type);
   ARMCIX_REQUIRE(static_cast<std::size_t>(n) >= key, call,
-                 "argument 'n' = %d bytes cannot hold a key of type %s (%zu bytes)", n,
-                 armcix::msg::type_name(type), key);
+                 "argument 'n' = %d bytes cannot hold a key of type %s (%zu bytes)", n, armcix::msg::type_name(type),
+                 key);
   Scope s;
   world_scope(scope, &s);
   if (s.comm == MPI_COMM_NULL) return;
@@ -476,8 +503,7 @@ void sel_scope(const char* call, int scope, void* x, int n, const char* op, int 
     std::memcpy(payload, x, n);
   else
     std::memset(payload, 0, n);  // never read, but keeps MPI (and valgrind) from moving garbage
-  ARMCIX_MPI(MPI_Allreduce(MPI_IN_PLACE, record.data(), 1, sel_record_type(static_cast<int>(bytes)), sel_op(),
-                           s.comm));
+  ARMCIX_MPI(MPI_Allreduce(MPI_IN_PLACE, record.data(), 1, sel_record_type(static_cast<int>(bytes)), sel_op(), s.comm));
   std::memcpy(&h, record.data(), sizeof h);
   if (h.contribute) std::memcpy(x, payload, n);  // nobody contributed: x stays as it was
 }
@@ -614,7 +640,10 @@ void armci_msg_bintree(int scope, int* Root, int* Up, int* Left, int* Right) {
   armcix::require_initialized(call);
   check_scope(call, scope);
   ARMCIX_REQUIRE(Root && Up && Left && Right, call, "argument '%s' is NULL",
-                 !Root ? "Root" : !Up ? "Up" : !Left ? "Left" : "Right");
+                 !Root   ? "Root"
+                 : !Up   ? "Up"
+                 : !Left ? "Left"
+                         : "Right");
   std::vector<int> ranks;
   if (scope == SCOPE_ALL) {
     ranks.resize(rt().nproc);
@@ -662,8 +691,7 @@ void armci_msg_group_bcast_scope(int scope, void* buf, int len, int root, ARMCI_
   check_buffer(call, "buf", buf, "len", len);
   armcix::check_rank(call, "root", root);
   const int groot = group->abs_to_grp[root];
-  ARMCIX_REQUIRE(groot >= 0, call, "argument 'root' = %d (an absolute process id) is not a member of the group",
-                 root);
+  ARMCIX_REQUIRE(groot >= 0, call, "argument 'root' = %d (an absolute process id) is not a member of the group", root);
   if (scope != SCOPE_ALL) {
     // Check the root against the members before building a communicator.
     const auto& node_of = rt().node_of;
@@ -708,8 +736,8 @@ void armci_grp_clus_brdcst(void* buf, int len, int grp_master, int grp_clus_npro
                  "argument 'grp_clus_nproc' = %d is outside 1..%d for 'grp_master' = %d", grp_clus_nproc,
                  group->size - grp_master, grp_master);
   ARMCIX_REQUIRE(group->rank >= grp_master && group->rank < grp_master + grp_clus_nproc, call,
-                 "the caller (group rank %d) is not in the cluster 'grp_master' = %d .. %d", group->rank,
-                 grp_master, grp_master + grp_clus_nproc - 1);
+                 "the caller (group rank %d) is not in the cluster 'grp_master' = %d .. %d", group->rank, grp_master,
+                 grp_master + grp_clus_nproc - 1);
   if (len == 0 || grp_clus_nproc == 1) return;
   if (grp_clus_nproc == group->size) {
     bcast_on(group->comm, buf, len, grp_master);
@@ -828,8 +856,7 @@ void armci_exchange_address(void* ptr_ar[], int n) {
   const char* call = "armci_exchange_address";
   armcix::require_initialized(call);
   ARMCIX_REQUIRE(ptr_ar != nullptr, call, "argument 'ptr_ar' is NULL");
-  ARMCIX_REQUIRE(n == rt().nproc, call, "argument 'n' = %d is not the number of processes (%d)", n,
-                 rt().nproc);
+  ARMCIX_REQUIRE(n == rt().nproc, call, "argument 'n' = %d is not the number of processes (%d)", n, rt().nproc);
   ARMCIX_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ptr_ar, sizeof(void*), MPI_BYTE, rt().world));
 }
 
@@ -838,10 +865,8 @@ void armci_exchange_address_grp(void* ptr_arr[], int n, ARMCI_Group* group) {
   armcix::require_initialized(call);
   check_member_group(call, group);
   ARMCIX_REQUIRE(ptr_arr != nullptr, call, "argument 'ptr_arr' is NULL");
-  ARMCIX_REQUIRE(n == group->size, call, "argument 'n' = %d is not the size of the group (%d)", n,
-                 group->size);
-  ARMCIX_MPI(
-      MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ptr_arr, sizeof(void*), MPI_BYTE, group->comm));
+  ARMCIX_REQUIRE(n == group->size, call, "argument 'n' = %d is not the size of the group (%d)", n, group->size);
+  ARMCIX_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ptr_arr, sizeof(void*), MPI_BYTE, group->comm));
 }
 
 }  // extern "C"

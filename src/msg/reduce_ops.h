@@ -30,10 +30,9 @@ struct OpSpelling {
 // "and" is the bitwise counterpart of ARMCI's bitwise "or"; band/bor/land/lor are the names GA's TCGMSG
 // layer uses.
 inline constexpr OpSpelling kOpSpellings[] = {
-    {"+", Op::kSum},          {"*", Op::kProd},         {"max", Op::kMax},     {"min", Op::kMin},
-    {"absmax", Op::kAbsMax},  {"absmin", Op::kAbsMin},  {"or", Op::kBitOr},    {"and", Op::kBitAnd},
-    {"bor", Op::kBitOr},      {"band", Op::kBitAnd},    {"||", Op::kLogOr},    {"&&", Op::kLogAnd},
-    {"lor", Op::kLogOr},      {"land", Op::kLogAnd},
+    {"+", Op::kSum},         {"*", Op::kProd},    {"max", Op::kMax},    {"min", Op::kMin},     {"absmax", Op::kAbsMax},
+    {"absmin", Op::kAbsMin}, {"or", Op::kBitOr},  {"and", Op::kBitAnd}, {"bor", Op::kBitOr},   {"band", Op::kBitAnd},
+    {"||", Op::kLogOr},      {"&&", Op::kLogAnd}, {"lor", Op::kLogOr},  {"land", Op::kLogAnd},
 };
 
 // Parses an ARMCI operation string.  Exact match: ARMCI-MPI's prefix matching accepted "maximum" as
@@ -54,7 +53,9 @@ inline bool integer_only(Op op) {
   return op == Op::kBitOr || op == Op::kBitAnd || op == Op::kLogOr || op == Op::kLogAnd;
 }
 
-inline bool takes_abs(Op op) { return op == Op::kAbsMax || op == Op::kAbsMin; }
+inline bool takes_abs(Op op) {
+  return op == Op::kAbsMax || op == Op::kAbsMin;
+}
 
 // The reduction applied after the |x| pre-pass (absmax -> max, absmin -> min; others unchanged).
 inline Op reduction_of(Op op) {
@@ -63,7 +64,9 @@ inline Op reduction_of(Op op) {
   return op;
 }
 
-inline bool valid_type(int type) { return type >= 0 && type <= static_cast<int>(ElemType::kDouble); }
+inline bool valid_type(int type) {
+  return type >= 0 && type <= static_cast<int>(ElemType::kDouble);
+}
 
 inline bool is_integer_type(int type) {
   return type == static_cast<int>(ElemType::kInt) || type == static_cast<int>(ElemType::kLong) ||
@@ -72,23 +75,35 @@ inline bool is_integer_type(int type) {
 
 inline const char* type_name(int type) {
   switch (type) {
-    case 0: return "ARMCI_INT";
-    case 1: return "ARMCI_LONG";
-    case 2: return "ARMCI_LONG_LONG";
-    case 3: return "ARMCI_FLOAT";
-    case 4: return "ARMCI_DOUBLE";
-    default: return "unknown type";
+    case 0:
+      return "ARMCI_INT";
+    case 1:
+      return "ARMCI_LONG";
+    case 2:
+      return "ARMCI_LONG_LONG";
+    case 3:
+      return "ARMCI_FLOAT";
+    case 4:
+      return "ARMCI_DOUBLE";
+    default:
+      return "unknown type";
   }
 }
 
 inline std::size_t type_size(int type) {
   switch (type) {
-    case 0: return sizeof(int);
-    case 1: return sizeof(long);
-    case 2: return sizeof(long long);
-    case 3: return sizeof(float);
-    case 4: return sizeof(double);
-    default: return 0;
+    case 0:
+      return sizeof(int);
+    case 1:
+      return sizeof(long);
+    case 2:
+      return sizeof(long long);
+    case 3:
+      return sizeof(float);
+    case 4:
+      return sizeof(double);
+    default:
+      return 0;
   }
 }
 
@@ -96,12 +111,23 @@ inline std::size_t type_size(int type) {
 template <typename F>
 inline void with_type(int type, F&& f) {
   switch (type) {
-    case 0: f(int{}); break;
-    case 1: f(long{}); break;
-    case 2: f(static_cast<long long>(0)); break;
-    case 3: f(float{}); break;
-    case 4: f(double{}); break;
-    default: break;
+    case 0:
+      f(int{});
+      break;
+    case 1:
+      f(long{});
+      break;
+    case 2:
+      f(static_cast<long long>(0));
+      break;
+    case 3:
+      f(float{});
+      break;
+    case 4:
+      f(double{});
+      break;
+    default:
+      break;
   }
 }
 
@@ -154,8 +180,7 @@ inline T load_key(const unsigned char* payload) {
 }
 
 // True if record a (header ha, payload pa) beats record b.
-inline bool sel_beats(const SelHeader& ha, const unsigned char* pa, const SelHeader& hb,
-                      const unsigned char* pb) {
+inline bool sel_beats(const SelHeader& ha, const unsigned char* pa, const SelHeader& hb, const unsigned char* pb) {
   if (ha.contribute != hb.contribute) return ha.contribute != 0;
   if (!ha.contribute) return ha.rank < hb.rank;
   int order = 0;  // <0: a's key is better, >0: b's key is better
@@ -177,8 +202,7 @@ inline void sel_combine(const void* in, void* inout) {
   std::memcpy(&ho, inout, sizeof ho);
   const auto* pi = static_cast<const unsigned char*>(in) + sizeof(SelHeader);
   const auto* po = static_cast<const unsigned char*>(inout) + sizeof(SelHeader);
-  if (sel_beats(hi, pi, ho, po))
-    std::memcpy(inout, in, sizeof(SelHeader) + static_cast<std::size_t>(hi.payload_bytes));
+  if (sel_beats(hi, pi, ho, po)) std::memcpy(inout, in, sizeof(SelHeader) + static_cast<std::size_t>(hi.payload_bytes));
 }
 
 }  // namespace msg

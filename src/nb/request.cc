@@ -1,8 +1,9 @@
+#include "nb/request.h"
+
 #include <algorithm>
 #include <memory>
 #include <vector>
 
-#include "nb/request.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
 #include "transfer/ordering.h"
@@ -23,7 +24,7 @@ constexpr uint32_t kGenerationMask = 0x3fffffff;
 
 std::vector<std::unique_ptr<Request>> g_slots;
 std::vector<int> g_free_slots;
-std::vector<Request*> g_implicit;          // by absolute target
+std::vector<Request*> g_implicit;  // by absolute target
 uint32_t g_next_generation = 1;
 
 // Flow control: operations issued and not yet locally completed, per target and in total, and the
@@ -38,7 +39,9 @@ void add_pair(std::vector<std::pair<Gmr*, int>>& v, Gmr* g, int wr) {
   v.emplace_back(g, wr);
 }
 
-int slot_of(const Request* req) { return req->slot; }
+int slot_of(const Request* req) {
+  return req->slot;
+}
 
 void release_slot(Request* req) {
   req->in_use = false;
@@ -81,10 +84,12 @@ void flush_target(int proc) {
 Request* lookup(const char* call, armci_hdl_t* hdl) {
   int t = hdl->target;
   uint32_t gen = static_cast<uint32_t>(hdl->aggregate) >> 1;
-  ARMCIX_REQUIRE(t >= 0 && t < static_cast<int>(g_slots.size()) && g_slots[t]->in_use &&
-                     !g_slots[t]->implicit && g_slots[t]->generation == gen,
-                 call, "argument 'handle' (target=%d, aggregate=%d) was never initialised with ARMCI_INIT_HANDLE, "
-                 "or belongs to a completed request", hdl->target, hdl->aggregate);
+  ARMCIX_REQUIRE(t >= 0 && t < static_cast<int>(g_slots.size()) && g_slots[t]->in_use && !g_slots[t]->implicit &&
+                     g_slots[t]->generation == gen,
+                 call,
+                 "argument 'handle' (target=%d, aggregate=%d) was never initialised with ARMCI_INIT_HANDLE, "
+                 "or belongs to a completed request",
+                 hdl->target, hdl->aggregate);
   return g_slots[t].get();
 }
 
@@ -98,9 +103,13 @@ void request_track(Request* req, Gmr* g, int wr) {
   ++g_unflushed_total;
 }
 
-void request_keep(Request* req, std::unique_ptr<char[]> buffer) { req->buffers.push_back(std::move(buffer)); }
+void request_keep(Request* req, std::unique_ptr<char[]> buffer) {
+  req->buffers.push_back(std::move(buffer));
+}
 
-void request_on_complete(Request* req, std::function<void()> fn) { req->finishers.push_back(std::move(fn)); }
+void request_on_complete(Request* req, std::function<void()> fn) {
+  req->finishers.push_back(std::move(fn));
+}
 
 void request_complete(Request* req) {
   for (auto& [g, wr] : req->pairs) {
@@ -166,7 +175,8 @@ int handle_wait(const char* call, armci_hdl_t* hdl) {
     hdl->target = kWaited;
     return 0;
   }
-  ARMCIX_REQUIRE(hdl->target != kWaited, call, "argument 'handle' was already waited on (a handle completes once; "
+  ARMCIX_REQUIRE(hdl->target != kWaited, call,
+                 "argument 'handle' was already waited on (a handle completes once; "
                  "initialise it again with ARMCI_INIT_HANDLE before reusing it)");
   Request* r = lookup(call, hdl);
   request_complete(r);
@@ -231,8 +241,8 @@ void requests_finalize() {
 }
 
 std::size_t requests_in_flight() {
-  return static_cast<std::size_t>(std::count_if(g_slots.begin(), g_slots.end(),
-                                                [](auto& r) { return r->in_use && !r->implicit; }));
+  return static_cast<std::size_t>(
+      std::count_if(g_slots.begin(), g_slots.end(), [](auto& r) { return r->in_use && !r->implicit; }));
 }
 
 }  // namespace armcix

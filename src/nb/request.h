@@ -17,14 +17,14 @@
 namespace armcix {
 
 struct Request {
-  std::vector<std::pair<Gmr*, int>> pairs;          // (region, window rank) with ops in flight
-  std::vector<std::unique_ptr<char[]>> buffers;     // staging buffers alive until completion
-  std::vector<std::function<void()>> finishers;     // run after local completion (staged get copy-out)
+  std::vector<std::pair<Gmr*, int>> pairs;       // (region, window rank) with ops in flight
+  std::vector<std::unique_ptr<char[]>> buffers;  // staging buffers alive until completion
+  std::vector<std::function<void()>> finishers;  // run after local completion (staged get copy-out)
   uint32_t generation = 0;
   bool in_use = false;
-  bool implicit = false;                            // NULL-handle request (completed by WaitProc/WaitAll)
-  int target = -1;                                  // implicit requests: the absolute target rank
-  int slot = -1;                                    // index in the slot table
+  bool implicit = false;  // NULL-handle request (completed by WaitProc/WaitAll)
+  int target = -1;        // implicit requests: the absolute target rank
+  int slot = -1;          // index in the slot table
 };
 
 // Called by the transfer layer for every operation issued under a request.

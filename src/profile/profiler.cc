@@ -20,12 +20,11 @@ namespace {
 constexpr int kKinds = static_cast<int>(ProfKind::Count);
 constexpr int kBins = 48;  // bin b counts sizes in [2^(b-1), 2^b); bin 0 is zero bytes
 
-const char* const kNames[kKinds] = {
-    "Put", "Get", "Acc", "PutS", "GetS", "AccS", "PutV", "GetV", "AccV",
-    "NbPut", "NbGet", "NbAcc", "NbPutS", "NbGetS", "NbAccS", "NbPutV", "NbGetV", "NbAccV",
-    "PutValue", "GetValue", "Rmw",
-    "Fence", "AllFence", "Barrier", "Wait", "Test", "WaitProc", "WaitAll", "Lock", "Unlock",
-    "Malloc", "Free"};
+const char* const kNames[kKinds] = {"Put",    "Get",      "Acc",     "PutS",   "GetS",     "AccS",     "PutV",
+                                    "GetV",   "AccV",     "NbPut",   "NbGet",  "NbAcc",    "NbPutS",   "NbGetS",
+                                    "NbAccS", "NbPutV",   "NbGetV",  "NbAccV", "PutValue", "GetValue", "Rmw",
+                                    "Fence",  "AllFence", "Barrier", "Wait",   "Test",     "WaitProc", "WaitAll",
+                                    "Lock",   "Unlock",   "Malloc",  "Free"};
 
 // One rank's counters, laid out as plain arrays so that MPI_Gather moves them in one piece.
 struct Counters {
@@ -103,12 +102,20 @@ void write_file(FILE* f, const std::vector<Counters>& all, const Counters& sum, 
 
 }  // namespace
 
-const char* prof_kind_name(ProfKind k) { return kNames[static_cast<int>(k)]; }
+const char* prof_kind_name(ProfKind k) {
+  return kNames[static_cast<int>(k)];
+}
 
 bool prof_is_sync(ProfKind k) {
   switch (k) {
-    case ProfKind::Fence: case ProfKind::AllFence: case ProfKind::Barrier: case ProfKind::Wait:
-    case ProfKind::Test: case ProfKind::WaitProc: case ProfKind::WaitAll: case ProfKind::Lock:
+    case ProfKind::Fence:
+    case ProfKind::AllFence:
+    case ProfKind::Barrier:
+    case ProfKind::Wait:
+    case ProfKind::Test:
+    case ProfKind::WaitProc:
+    case ProfKind::WaitAll:
+    case ProfKind::Lock:
     case ProfKind::Unlock:
       return true;
     default:
@@ -116,7 +123,9 @@ bool prof_is_sync(ProfKind k) {
   }
 }
 
-double prof_now() { return MPI_Wtime(); }
+double prof_now() {
+  return MPI_Wtime();
+}
 
 void prof_record(ProfKind k, std::size_t bytes, double seconds) {
   int i = static_cast<int>(k);

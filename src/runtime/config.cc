@@ -1,9 +1,10 @@
 #include "runtime/config.h"
 
+#include <strings.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <strings.h>
 
 #include "runtime/error.h"
 
@@ -38,10 +39,20 @@ bool parse_size(const char* text, std::size_t* out) {
   unsigned long long mult = 1;
   if (*end) {
     switch (*end) {
-      case 'k': case 'K': mult = 1ull << 10; break;
-      case 'm': case 'M': mult = 1ull << 20; break;
-      case 'g': case 'G': mult = 1ull << 30; break;
-      default: return false;
+      case 'k':
+      case 'K':
+        mult = 1ull << 10;
+        break;
+      case 'm':
+      case 'M':
+        mult = 1ull << 20;
+        break;
+      case 'g':
+      case 'G':
+        mult = 1ull << 30;
+        break;
+      default:
+        return false;
     }
     ++end;
     if (*end == 'i' || *end == 'I') ++end;

@@ -14,25 +14,25 @@ enum class WindowKind { Create, Allocate };
 enum class MutexMethod { Mcs, Queue };
 
 struct Config {
-  bool verbose = false;                 // ARMCI_VERBOSE: banner with every effective setting on rank 0
-  WindowKind window_kind = WindowKind::Create;   // ARMCI_USE_WIN_ALLOCATE (see doc/design.md: MPICH 6110)
+  bool verbose = false;                                  // ARMCI_VERBOSE: banner with every effective setting on rank 0
+  WindowKind window_kind = WindowKind::Create;           // ARMCI_USE_WIN_ALLOCATE (see doc/design.md: MPICH 6110)
   StridedMethod strided_method = StridedMethod::Direct;  // ARMCI_STRIDED_METHOD
-  IovMethod iov_method = IovMethod::Auto;        // ARMCI_IOV_METHOD
-  int iov_batched_limit = 0;            // ARMCI_IOV_BATCHED_LIMIT: ops per flush in BATCHED (0 = unlimited)
-  std::size_t pack_chunk_bytes = 64 * 1024;      // ARMCI_PACK_CHUNK: pipeline chunk of the PACK engine
+  IovMethod iov_method = IovMethod::Auto;                // ARMCI_IOV_METHOD
+  int iov_batched_limit = 0;                 // ARMCI_IOV_BATCHED_LIMIT: ops per flush in BATCHED (0 = unlimited)
+  std::size_t pack_chunk_bytes = 64 * 1024;  // ARMCI_PACK_CHUNK: pipeline chunk of the PACK engine
   ShrBufMethod shr_buf_method = ShrBufMethod::NoGuard;  // ARMCI_SHR_BUF_METHOD
-  bool noncollective_groups = false;    // ARMCI_NONCOLLECTIVE_GROUPS
-  MutexMethod mutex_method = MutexMethod::Mcs;  // ARMCI_MUTEX_METHOD (src/sync/mutex.h)
-  bool shm = true;                      // ARMCI_SHM: node-local load/store path
-  int node_size = 0;                    // ARMCI_NODE_SIZE: simulate nodes of this many ranks (0 = real)
-  int max_outstanding = 1024;           // ARMCI_MAX_OUTSTANDING: non-blocking ops in flight, in total
-  int max_outstanding_per_target = 256; // ARMCI_MAX_OUTSTANDING_PER_TARGET
-  bool progress_thread = false;         // ARMCI_PROGRESS_THREAD
-  int progress_usleep = 100;            // ARMCI_PROGRESS_USLEEP
-  bool profile = false;                 // ARMCI_PROFILE
-  std::string profile_file;             // ARMCI_PROFILE_FILE
-  int wait_backoff_us = 0;              // ARMCI_WAIT_BACKOFF_US: yield/sleep in our own wait loops
-  int finalize_settle_ms = 20;          // ARMCI_FINALIZE_SETTLE_MS: pause after the last barrier (runtime.cc)
+  bool noncollective_groups = false;                    // ARMCI_NONCOLLECTIVE_GROUPS
+  MutexMethod mutex_method = MutexMethod::Mcs;          // ARMCI_MUTEX_METHOD (src/sync/mutex.h)
+  bool shm = true;                                      // ARMCI_SHM: node-local load/store path
+  int node_size = 0;                                    // ARMCI_NODE_SIZE: simulate nodes of this many ranks (0 = real)
+  int max_outstanding = 1024;                           // ARMCI_MAX_OUTSTANDING: non-blocking ops in flight, in total
+  int max_outstanding_per_target = 256;                 // ARMCI_MAX_OUTSTANDING_PER_TARGET
+  bool progress_thread = false;                         // ARMCI_PROGRESS_THREAD
+  int progress_usleep = 100;                            // ARMCI_PROGRESS_USLEEP
+  bool profile = false;                                 // ARMCI_PROFILE
+  std::string profile_file;                             // ARMCI_PROFILE_FILE
+  int wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US: sleep between polls in our waits; -1 = auto (runtime.cc)
+  int finalize_settle_ms = 20;  // ARMCI_FINALIZE_SETTLE_MS: pause after the last barrier (runtime.cc)
 
   // Reads the environment.  Bad values are reported through fail() naming the variable.
   static Config from_environment();

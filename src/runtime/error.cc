@@ -2,12 +2,11 @@
 
 #include <armci.h>
 #include <armcix.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-#include <unistd.h>
 
 #include "runtime/runtime.h"
 

@@ -21,15 +21,15 @@ namespace armcix {
 
 // Checks an MPI call.  MPI's default handler on our communicators is set to MPI_ERRORS_RETURN so that the
 // failure reaches ARMCI_Error with the call that made it.
-#define ARMCIX_MPI(call)                                                     \
-  do {                                                                       \
-    int armcix_rc_ = (call);                                                 \
+#define ARMCIX_MPI(call)                                                                        \
+  do {                                                                                          \
+    int armcix_rc_ = (call);                                                                    \
     if (armcix_rc_ != MPI_SUCCESS) ::armcix::mpi_failed(#call, armcix_rc_, __FILE__, __LINE__); \
   } while (0)
 
 // Argument checks.  Cheap enough to stay on in release builds: an ARMCI program that passes a bad pointer
 // gets a message instead of silent corruption.
-#define ARMCIX_REQUIRE(cond, call, ...)        \
-  do {                                         \
+#define ARMCIX_REQUIRE(cond, call, ...)                                  \
+  do {                                                                   \
     if (__builtin_expect(!(cond), 0)) ::armcix::fail(call, __VA_ARGS__); \
   } while (0)

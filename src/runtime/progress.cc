@@ -34,8 +34,10 @@ void progress_start() {
   if (!r.config.progress_thread) return;
   if (r.thread_level < MPI_THREAD_MULTIPLE) {
     if (r.me == 0)
-      std::fprintf(stderr, "armci-x: ARMCI_PROGRESS_THREAD=1 ignored: MPI provides thread level %d, the progress "
-                   "thread needs MPI_THREAD_MULTIPLE (%d)\n", r.thread_level, MPI_THREAD_MULTIPLE);
+      std::fprintf(stderr,
+                   "armci-x: ARMCI_PROGRESS_THREAD=1 ignored: MPI provides thread level %d, the progress "
+                   "thread needs MPI_THREAD_MULTIPLE (%d)\n",
+                   r.thread_level, MPI_THREAD_MULTIPLE);
     r.config.progress_thread = false;
     return;
   }
@@ -51,7 +53,9 @@ void progress_stop() {
   ARMCIX_MPI(MPI_Comm_free(&g_poke));
 }
 
-bool progress_running() { return g_thread.joinable(); }
+bool progress_running() {
+  return g_thread.joinable();
+}
 
 void wait_for(const char* call, MPI_Request* req) {
   const int backoff_us = rt().config.wait_backoff_us;

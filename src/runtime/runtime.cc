@@ -2,12 +2,12 @@
 
 #include <armci.h>
 #include <armcix.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-
-#include <unistd.h>
 
 #include "runtime/error.h"
 #include "runtime/progress.h"
@@ -55,14 +55,35 @@ void discover_topology(Runtime& r) {
   r.node_id = r.node_of[r.me];
 }
 
+// ARMCI_WAIT_BACKOFF_US.  Unset: back off (100 us) when this node runs more of our ranks than it has
+// cores, where busy-polling waits starve the ranks that still compute (NWChem water CCSD(T), 4 ranks on 2
+// cores: 99 s busy-polling, 50 s with back-off; doc/performance.md); otherwise poll (the dedicated-core
+// case, where a sleep only adds latency).  The value is made the same on every rank (the maximum), because
+// the msg collectives choose blocking or non-blocking MPI calls by it and those must match.
+void resolve_wait_backoff(Runtime& r) {
+  int mine = r.config.wait_backoff_us;
+  if (mine < 0) {
+    MPI_Comm real_node;
+    ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, &real_node));
+    int ranks_here = 1;
+    ARMCIX_MPI(MPI_Comm_size(real_node, &ranks_here));
+    ARMCIX_MPI(MPI_Comm_free(&real_node));
+    cpu_set_t cpus;
+    int cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 0;
+    if (cores <= 0) cores = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+    mine = cores > 0 && ranks_here > cores ? 100 : 0;
+  }
+  ARMCIX_MPI(MPI_Allreduce(&mine, &r.config.wait_backoff_us, 1, MPI_INT, MPI_MAX, r.world));
+}
+
 void print_banner(const Runtime& r) {
   char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
   int len = 0;
   MPI_Get_library_version(lib, &len);
   for (char* c = lib; *c; ++c)
     if (*c == '\n') *c = ' ';
-  std::printf("armci-x %s: %d ranks on %d node(s), MPI thread level %d\n", ARMCIX_Version(), r.nproc,
-              r.node_count, r.thread_level);
+  std::printf("armci-x %s: %d ranks on %d node(s), MPI thread level %d\n", ARMCIX_Version(), r.nproc, r.node_count,
+              r.thread_level);
   std::printf("  MPI: %.200s\n", lib);
   std::printf("  node-local path: %s; progress thread: %s\n",
               r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",
@@ -73,8 +94,12 @@ void print_banner(const Runtime& r) {
 
 }  // namespace
 
-Runtime& rt() { return g_runtime; }
-bool initialized() { return g_runtime.init_count > 0; }
+Runtime& rt() {
+  return g_runtime;
+}
+bool initialized() {
+  return g_runtime.init_count > 0;
+}
 
 void require_initialized(const char* call) {
   if (__builtin_expect(g_runtime.init_count <= 0, 0)) fail(call, "ARMCI is not initialized (call ARMCI_Init first)");
@@ -85,8 +110,12 @@ void check_rank(const char* call, const char* arg, int proc) {
     fail(call, "argument '%s' = %d is not a valid process id (0..%d)", arg, proc, g_runtime.nproc - 1);
 }
 
-void on_initialize(Hook h) { init_hooks().push_back(h); }
-void on_finalize(Hook h) { fini_hooks().push_back(h); }
+void on_initialize(Hook h) {
+  init_hooks().push_back(h);
+}
+void on_finalize(Hook h) {
+  fini_hooks().push_back(h);
+}
 
 void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm_given) {
   Runtime& r = g_runtime;
@@ -117,6 +146,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   r.init_count = 1;  // from here on errors name the ARMCI call rather than "not initialized"
   r.config = Config::from_environment();
   discover_topology(r);
+  resolve_wait_backoff(r);
   for (Hook h : init_hooks()) h();
   progress_start();
   if (r.config.verbose && r.me == 0) print_banner(r);

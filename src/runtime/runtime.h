@@ -11,7 +11,7 @@
 namespace armcix {
 
 struct Runtime {
-  int init_count = 0;            // ARMCI_Init/Finalize nest (GA calls them repeatedly)
+  int init_count = 0;  // ARMCI_Init/Finalize nest (GA calls them repeatedly)
   bool we_initialized_mpi = false;
   MPI_Comm world = MPI_COMM_NULL;  // our duplicate of the communicator ARMCI was initialized on
   int me = -1;
@@ -22,7 +22,7 @@ struct Runtime {
   MPI_Comm node_comm = MPI_COMM_NULL;  // ranks of my node, ordered by world rank
   int node_id = -1;                    // my node's index, 0..node_count-1
   int node_count = 0;
-  std::vector<int> node_of;            // world rank -> node index
+  std::vector<int> node_of;                    // world rank -> node index
   std::vector<std::vector<int>> node_members;  // node index -> world ranks, ascending
   int thread_level = MPI_THREAD_SINGLE;
 };

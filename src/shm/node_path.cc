@@ -7,18 +7,6 @@
 
 namespace armcix {
 
-namespace {
-
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
-
-}  // namespace
-
 SliceLock::SliceLock(uint32_t* word) : word_(word) {
   int spins = 0;
   while (__atomic_exchange_n(word_, 1u, __ATOMIC_ACQUIRE) != 0u) {
@@ -31,7 +19,9 @@ SliceLock::SliceLock(uint32_t* word) : word_(word) {
   }
 }
 
-SliceLock::~SliceLock() { __atomic_store_n(word_, 0u, __ATOMIC_RELEASE); }
+SliceLock::~SliceLock() {
+  __atomic_store_n(word_, 0u, __ATOMIC_RELEASE);
+}
 
 void poke_progress(const Gmr* g) {
   if (g->win == MPI_WIN_NULL) return;

@@ -29,16 +29,31 @@ inline char* mapped(const GmrRef& r) {
 
 // True if accumulates to this target may use load/store (the allocation lives on one node, so no MPI
 // accumulate can touch the same location concurrently).
-inline bool local_atomics(const GmrRef& r) { return !r.gmr->atomics_via_mpi; }
+inline bool local_atomics(const GmrRef& r) {
+  return !r.gmr->atomics_via_mpi;
+}
 
-inline void after_local_store() { std::atomic_thread_fence(std::memory_order_release); }
+inline void after_local_store() {
+  std::atomic_thread_fence(std::memory_order_release);
+}
 
 // A process that polls its own memory with loads (ARMCI_GetValue on a flag, Access_begin/end) would never
 // enter MPI; but MPI RMA aimed at it through a MPI_Win_create window (other nodes, or ARMCI_SHM=0) is
 // serviced by its progress engine in MPICH, so the writer's flush would wait forever.  Regions with an MPI
 // window therefore poke MPI's progress engine on these paths.
 void poke_progress(const Gmr* g);
-inline void before_local_load() { std::atomic_thread_fence(std::memory_order_acquire); }
+inline void before_local_load() {
+  std::atomic_thread_fence(std::memory_order_acquire);
+}
+
+// Pause hint for spin loops on shared-memory words (slice locks, node-local mutexes).
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 
 // Spin lock on a slice's lock word (in shared memory).  Yields after a short spin: ranks are often
 // oversubscribed, and spinning against a descheduled holder wastes its time slice.

@@ -19,11 +19,10 @@
 // The benchmark is the disabled test MutexBench.DISABLED_LockUnlockLatency in tests/mpi/test_sync.cc.
 //
 // The network algorithms do not poll the network while waiting (the node-local one spins on its own queue
-// node, yielding, and only pokes MPI's progress engine now and then).  Trylock never waits and never queues; on a mutex the caller
-// already holds it reports busy (like a non-recursive pthread mutex), where Lock reports an error.
-// Unlock first makes every ARMCI operation this rank issued remotely complete (as ARMCI_AllFence does),
-// so the next holder sees the data written under the lock.  Not thread-safe: one thread per process
-// uses a set at a time, as in ARMCI-MPI.
+// node, yielding, and only pokes MPI's progress engine now and then).  Trylock never waits and never queues; on a mutex
+// the caller already holds it reports busy (like a non-recursive pthread mutex), where Lock reports an error. Unlock
+// first makes every ARMCI operation this rank issued remotely complete (as ARMCI_AllFence does), so the next holder
+// sees the data written under the lock.  Not thread-safe: one thread per process uses a set at a time, as in ARMCI-MPI.
 #pragma once
 
 #include "runtime/config.h"
@@ -35,7 +34,6 @@ int mutexes_destroy_default(const char* call);
 void mutex_lock_default(const char* call, int mutex, int proc);
 void mutex_unlock_default(const char* call, int mutex, int proc);
 void mutexes_finalize();
-
 
 // Observation point for tests: when set, Lock calls hook(arg) on the locking rank right after the rank
 // has joined the mutex's queue (the instant from which fairness is measured) and before it blocks; also

@@ -25,6 +25,7 @@
 
 #include "runtime/error.h"
 #include "runtime/runtime.h"
+#include "shm/node_path.h"
 #include "sync/mutex_impl.h"
 
 namespace armcix {
@@ -37,14 +38,6 @@ struct QueueNode {
   int32_t next;
   int32_t locked;
 };
-
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
 
 // Spins until pred() holds: pause for a while, then yield and poke MPI's progress engine.
 template <class Pred>

@@ -22,7 +22,8 @@ int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
   check_rank(call, "proc", proc);
   ARMCIX_REQUIRE(op >= ARMCI_FETCH_AND_ADD && op <= ARMCI_SWAP_LONG, call,
                  "argument 'op' = %d is not an ARMCI_Rmw operation (ARMCI_FETCH_AND_ADD, ARMCI_FETCH_AND_ADD_LONG, "
-                 "ARMCI_SWAP, ARMCI_SWAP_LONG)", op);
+                 "ARMCI_SWAP, ARMCI_SWAP_LONG)",
+                 op);
   ARMCIX_REQUIRE(ploc != nullptr, call, "argument 'ploc' is NULL");
   ARMCIX_REQUIRE(prem != nullptr, call, "argument 'prem' is NULL");
   const bool is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
@@ -53,15 +54,15 @@ int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
   if (is_long) {
     long operand = is_swap ? *static_cast<long*>(ploc) : static_cast<long>(value);
     long old = 0;
-    ARMCIX_MPI(MPI_Fetch_and_op(&operand, &old, MPI_LONG, r.win_rank, r.disp, is_swap ? MPI_REPLACE : MPI_SUM,
-                                r.gmr->win));
+    ARMCIX_MPI(
+        MPI_Fetch_and_op(&operand, &old, MPI_LONG, r.win_rank, r.disp, is_swap ? MPI_REPLACE : MPI_SUM, r.gmr->win));
     ARMCIX_MPI(MPI_Win_flush_local(r.win_rank, r.gmr->win));
     *static_cast<long*>(ploc) = old;
   } else {
     int operand = is_swap ? *static_cast<int*>(ploc) : value;
     int old = 0;
-    ARMCIX_MPI(MPI_Fetch_and_op(&operand, &old, MPI_INT, r.win_rank, r.disp, is_swap ? MPI_REPLACE : MPI_SUM,
-                                r.gmr->win));
+    ARMCIX_MPI(
+        MPI_Fetch_and_op(&operand, &old, MPI_INT, r.win_rank, r.disp, is_swap ? MPI_REPLACE : MPI_SUM, r.gmr->win));
     ARMCIX_MPI(MPI_Win_flush_local(r.win_rank, r.gmr->win));
     *static_cast<int*>(ploc) = old;
   }

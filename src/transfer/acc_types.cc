@@ -41,12 +41,18 @@ template <template <typename> class K, typename... Args>
 void dispatch(const AccType& t, std::size_t bytes, Args... args) {
   std::size_t n = bytes / t.elem_bytes;
   switch (t.armci_type) {
-    case ARMCI_ACC_INT: return K<int>::run(args..., n);
-    case ARMCI_ACC_LNG: return K<long>::run(args..., n);
-    case ARMCI_ACC_FLT: return K<float>::run(args..., n);
-    case ARMCI_ACC_DBL: return K<double>::run(args..., n);
-    case ARMCI_ACC_CPL: return K<std::complex<float>>::run(args..., n);
-    case ARMCI_ACC_DCP: return K<std::complex<double>>::run(args..., n);
+    case ARMCI_ACC_INT:
+      return K<int>::run(args..., n);
+    case ARMCI_ACC_LNG:
+      return K<long>::run(args..., n);
+    case ARMCI_ACC_FLT:
+      return K<float>::run(args..., n);
+    case ARMCI_ACC_DBL:
+      return K<double>::run(args..., n);
+    case ARMCI_ACC_CPL:
+      return K<std::complex<float>>::run(args..., n);
+    case ARMCI_ACC_DCP:
+      return K<std::complex<double>>::run(args..., n);
   }
 }
 
@@ -63,19 +69,25 @@ struct ScaleAdd {
 
 const AccType& acc_type(const char* call, int datatype) {
   ARMCIX_REQUIRE(datatype >= ARMCI_ACC_INT && datatype <= ARMCI_ACC_DCP, call,
-                 "argument 'datatype' = %d is not an accumulate type (ARMCI_ACC_INT..ARMCI_ACC_DCP = %d..%d)",
-                 datatype, ARMCI_ACC_INT, ARMCI_ACC_DCP);
+                 "argument 'datatype' = %d is not an accumulate type (ARMCI_ACC_INT..ARMCI_ACC_DCP = %d..%d)", datatype,
+                 ARMCI_ACC_INT, ARMCI_ACC_DCP);
   return kTypes[datatype - ARMCI_ACC_INT];
 }
 
 bool scale_is_one(const AccType& t, const void* scale) {
   switch (t.armci_type) {
-    case ARMCI_ACC_INT: return *static_cast<const int*>(scale) == 1;
-    case ARMCI_ACC_LNG: return *static_cast<const long*>(scale) == 1;
-    case ARMCI_ACC_FLT: return *static_cast<const float*>(scale) == 1.0f;
-    case ARMCI_ACC_DBL: return *static_cast<const double*>(scale) == 1.0;
-    case ARMCI_ACC_CPL: return *static_cast<const std::complex<float>*>(scale) == std::complex<float>(1, 0);
-    case ARMCI_ACC_DCP: return *static_cast<const std::complex<double>*>(scale) == std::complex<double>(1, 0);
+    case ARMCI_ACC_INT:
+      return *static_cast<const int*>(scale) == 1;
+    case ARMCI_ACC_LNG:
+      return *static_cast<const long*>(scale) == 1;
+    case ARMCI_ACC_FLT:
+      return *static_cast<const float*>(scale) == 1.0f;
+    case ARMCI_ACC_DBL:
+      return *static_cast<const double*>(scale) == 1.0;
+    case ARMCI_ACC_CPL:
+      return *static_cast<const std::complex<float>*>(scale) == std::complex<float>(1, 0);
+    case ARMCI_ACC_DCP:
+      return *static_cast<const std::complex<double>*>(scale) == std::complex<double>(1, 0);
   }
   return false;
 }

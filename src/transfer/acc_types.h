@@ -9,11 +9,11 @@
 namespace armcix {
 
 struct AccType {
-  int armci_type;            // ARMCI_ACC_*
+  int armci_type;  // ARMCI_ACC_*
   const char* name;
-  MPI_Datatype mpi_elem;     // MPI type summed by MPI_Accumulate (float/double pairs for complex)
-  int elem_bytes;            // bytes of one ARMCI element (8 for CPL, 16 for DCP)
-  int mpi_per_elem;          // MPI elements per ARMCI element (2 for complex)
+  MPI_Datatype mpi_elem;  // MPI type summed by MPI_Accumulate (float/double pairs for complex)
+  int elem_bytes;         // bytes of one ARMCI element (8 for CPL, 16 for DCP)
+  int mpi_per_elem;       // MPI elements per ARMCI element (2 for complex)
 };
 
 // Validates `datatype` for `call` and returns its description.

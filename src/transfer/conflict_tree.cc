@@ -24,9 +24,13 @@ inline bool intersects(uintptr_t lo, uintptr_t hi, uintptr_t other_lo, uintptr_t
 ConflictTree::ConflictTree() = default;
 ConflictTree::~ConflictTree() = default;
 
-std::size_t ConflictTree::size() const { return nodes_.size(); }
+std::size_t ConflictTree::size() const {
+  return nodes_.size();
+}
 
-int ConflictTree::height() const { return height_of(root_); }
+int ConflictTree::height() const {
+  return height_of(root_);
+}
 
 void ConflictTree::clear() {
   // Node is trivially destructible, so this just resets the length; the capacity stays for the next use.

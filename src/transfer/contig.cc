@@ -66,8 +66,10 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
   check_args(call, src, dst, bytes, proc);
   const AccType& t = acc_type(call, datatype);
   ARMCIX_REQUIRE(scale != nullptr, call, "argument 'scale' is NULL");
-  ARMCIX_REQUIRE(bytes % t.elem_bytes == 0, call, "argument 'bytes' = %d is not a multiple of the %s element "
-                 "size (%d)", bytes, t.name, t.elem_bytes);
+  ARMCIX_REQUIRE(bytes % t.elem_bytes == 0, call,
+                 "argument 'bytes' = %d is not a multiple of the %s element "
+                 "size (%d)",
+                 bytes, t.name, t.elem_bytes);
   if (bytes == 0) return;
   GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
   prepare_op(r.gmr, r.win_rank, OpKind::Acc, r.disp, r.disp + bytes);

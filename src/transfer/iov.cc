@@ -23,9 +23,9 @@ namespace armcix {
 
 namespace {
 
-struct Desc {  // one validated descriptor, seen from this operation's point of view
-  void** local;    // local addresses (src of put/acc, dst of get)
-  void** remote;   // remote addresses
+struct Desc {     // one validated descriptor, seen from this operation's point of view
+  void** local;   // local addresses (src of put/acc, dst of get)
+  void** remote;  // remote addresses
   const char* local_name;
   const char* remote_name;
   int bytes;
@@ -34,10 +34,14 @@ struct Desc {  // one validated descriptor, seen from this operation's point of 
 
 const char* method_name(IovMethod m) {
   switch (m) {
-    case IovMethod::Auto: return "AUTO";
-    case IovMethod::Consrv: return "CONSRV";
-    case IovMethod::Batched: return "BATCHED";
-    case IovMethod::Direct: return "DIRECT";
+    case IovMethod::Auto:
+      return "AUTO";
+    case IovMethod::Consrv:
+      return "CONSRV";
+    case IovMethod::Batched:
+      return "BATCHED";
+    case IovMethod::Direct:
+      return "DIRECT";
   }
   return "?";
 }
@@ -82,14 +86,20 @@ void remote_span(const Desc& d, const char* base, MPI_Aint* lo, MPI_Aint* hi) {
   *hi = max - base + d.bytes;
 }
 
-OpKind kind_of(XferOp op) { return op == XferOp::Put ? OpKind::Put : op == XferOp::Get ? OpKind::Get : OpKind::Acc; }
+OpKind kind_of(XferOp op) {
+  return op == XferOp::Put ? OpKind::Put : op == XferOp::Get ? OpKind::Get : OpKind::Acc;
+}
 
 void issue_one(XferOp op, const AccType* t, void* local, const GmrRef& r, int bytes) {
   MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
   int n = t ? bytes / t->elem_bytes * t->mpi_per_elem : bytes;
   switch (op) {
-    case XferOp::Put: ARMCIX_MPI(MPI_Put(local, n, elem, r.win_rank, r.disp, n, elem, r.gmr->win)); break;
-    case XferOp::Get: ARMCIX_MPI(MPI_Get(local, n, elem, r.win_rank, r.disp, n, elem, r.gmr->win)); break;
+    case XferOp::Put:
+      ARMCIX_MPI(MPI_Put(local, n, elem, r.win_rank, r.disp, n, elem, r.gmr->win));
+      break;
+    case XferOp::Get:
+      ARMCIX_MPI(MPI_Get(local, n, elem, r.win_rank, r.disp, n, elem, r.gmr->win));
+      break;
     case XferOp::Acc:
       ARMCIX_MPI(MPI_Accumulate(local, n, elem, r.win_rank, r.disp, n, elem, MPI_SUM, r.gmr->win));
       break;
@@ -100,9 +110,15 @@ void issue_one(XferOp op, const AccType* t, void* local, const GmrRef& r, int by
 void consrv_engine(const char* call, XferOp op, const AccArgs* a, const Desc& d, int proc) {
   for (int i = 0; i < d.n; ++i) {
     switch (op) {
-      case XferOp::Put: put(call, d.local[i], d.remote[i], d.bytes, proc, nullptr); break;
-      case XferOp::Get: get(call, d.remote[i], d.local[i], d.bytes, proc, nullptr); break;
-      case XferOp::Acc: acc(call, a->datatype, a->scale, d.local[i], d.remote[i], d.bytes, proc, nullptr); break;
+      case XferOp::Put:
+        put(call, d.local[i], d.remote[i], d.bytes, proc, nullptr);
+        break;
+      case XferOp::Get:
+        get(call, d.remote[i], d.local[i], d.bytes, proc, nullptr);
+        break;
+      case XferOp::Acc:
+        acc(call, a->datatype, a->scale, d.local[i], d.remote[i], d.bytes, proc, nullptr);
+        break;
     }
   }
 }
@@ -204,8 +220,12 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d
   remote_span(d, base, &lo, &hi);
   prepare_op(g, wr, kind_of(op), lo, hi);
   switch (op) {
-    case XferOp::Put: ARMCIX_MPI(MPI_Put(origin, ocount, otype, wr, 0, 1, rtype.get(), g->win)); break;
-    case XferOp::Get: ARMCIX_MPI(MPI_Get(origin, ocount, otype, wr, 0, 1, rtype.get(), g->win)); break;
+    case XferOp::Put:
+      ARMCIX_MPI(MPI_Put(origin, ocount, otype, wr, 0, 1, rtype.get(), g->win));
+      break;
+    case XferOp::Get:
+      ARMCIX_MPI(MPI_Get(origin, ocount, otype, wr, 0, 1, rtype.get(), g->win));
+      break;
     case XferOp::Acc:
       ARMCIX_MPI(MPI_Accumulate(origin, ocount, otype, wr, 0, 1, rtype.get(), MPI_SUM, g->win));
       break;
@@ -250,14 +270,15 @@ void local_engine(XferOp op, const AccType* t, const void* scale, const Desc& d,
 void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType* t, const armci_giov_t& v, int idx,
                     int proc, Request* req) {
   ARMCIX_REQUIRE(v.bytes >= 0, call, "argument 'iov[%d].bytes' = %d is negative", idx, v.bytes);
-  ARMCIX_REQUIRE(v.ptr_array_len >= 0, call, "argument 'iov[%d].ptr_array_len' = %d is negative", idx,
-                 v.ptr_array_len);
+  ARMCIX_REQUIRE(v.ptr_array_len >= 0, call, "argument 'iov[%d].ptr_array_len' = %d is negative", idx, v.ptr_array_len);
   if (v.bytes == 0 || v.ptr_array_len == 0) return;
   ARMCIX_REQUIRE(v.src_ptr_array != nullptr, call, "argument 'iov[%d].src_ptr_array' is NULL", idx);
   ARMCIX_REQUIRE(v.dst_ptr_array != nullptr, call, "argument 'iov[%d].dst_ptr_array' is NULL", idx);
   if (t)
-    ARMCIX_REQUIRE(v.bytes % t->elem_bytes == 0, call, "argument 'iov[%d].bytes' = %d is not a multiple of the %s "
-                   "element size (%d)", idx, v.bytes, t->name, t->elem_bytes);
+    ARMCIX_REQUIRE(v.bytes % t->elem_bytes == 0, call,
+                   "argument 'iov[%d].bytes' = %d is not a multiple of the %s "
+                   "element size (%d)",
+                   idx, v.bytes, t->name, t->elem_bytes);
   Desc d;
   bool remote_is_dst = op != XferOp::Get;
   d.local = remote_is_dst ? v.src_ptr_array : v.dst_ptr_array;
@@ -289,11 +310,14 @@ void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType
     m = IovMethod::Direct;
   }
   if (m == IovMethod::Consrv) return consrv_engine(call, op, a, d, proc);
-  ARMCIX_REQUIRE(clash < 0, call, "segments %d and %d of 'iov[%d].%s' overlap; ARMCI_IOV_METHOD=%s cannot order "
-                 "them (use AUTO or CONSRV)", other, clash, idx, op == XferOp::Put ? d.remote_name : d.local_name,
-                 method_name(m));
-  ARMCIX_REQUIRE(r.gmr != nullptr, call, "the segments of 'iov[%d]' span several allocations; ARMCI_IOV_METHOD=%s "
-                 "needs one (use AUTO or CONSRV)", idx, method_name(m));
+  ARMCIX_REQUIRE(clash < 0, call,
+                 "segments %d and %d of 'iov[%d].%s' overlap; ARMCI_IOV_METHOD=%s cannot order "
+                 "them (use AUTO or CONSRV)",
+                 other, clash, idx, op == XferOp::Put ? d.remote_name : d.local_name, method_name(m));
+  ARMCIX_REQUIRE(r.gmr != nullptr, call,
+                 "the segments of 'iov[%d]' span several allocations; ARMCI_IOV_METHOD=%s "
+                 "needs one (use AUTO or CONSRV)",
+                 idx, method_name(m));
   if (local) return local_engine(op, t, a ? a->scale : nullptr, d, r);
   const void* scale = a ? a->scale : nullptr;
   if (m == IovMethod::Batched) return batched_engine(op, t, scale, d, r, proc, req);

@@ -21,7 +21,7 @@ namespace armcix {
 
 enum class OpKind { Put, Get, Acc };
 
-void flush_pair(Gmr* g, int wr);   // remote completion of everything to (g, wr)
+void flush_pair(Gmr* g, int wr);  // remote completion of everything to (g, wr)
 void fence_proc(int proc);        // ARMCI_Fence
 void fence_all();                 // ARMCI_AllFence
 void sync_all_windows();          // MPI_Win_sync on every window (load/store visibility, unified model)
@@ -33,9 +33,15 @@ inline void prepare_op(Gmr* g, int wr, OpKind kind, MPI_Aint lo, MPI_Aint hi) {
   if (!p.any()) return;
   bool conflict = false;
   switch (kind) {
-    case OpKind::Put: conflict = !p.get.empty() || p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi); break;
-    case OpKind::Acc: conflict = !p.get.empty() || p.put.overlaps(lo, hi); break;
-    case OpKind::Get: conflict = p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi); break;
+    case OpKind::Put:
+      conflict = !p.get.empty() || p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi);
+      break;
+    case OpKind::Acc:
+      conflict = !p.get.empty() || p.put.overlaps(lo, hi);
+      break;
+    case OpKind::Get:
+      conflict = p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi);
+      break;
   }
   if (conflict) flush_pair(g, wr);
 }

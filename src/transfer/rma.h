@@ -22,8 +22,7 @@ struct AccArgs {
 };
 void strided(const char* call, XferOp op, const AccArgs* acc, const void* src, const int* src_stride, void* dst,
              const int* dst_stride, const int* count, int levels, int proc, Request* req);
-void iov(const char* call, XferOp op, const AccArgs* acc, const armci_giov_t* desc, int len, int proc,
-         Request* req);
+void iov(const char* call, XferOp op, const AccArgs* acc, const armci_giov_t* desc, int len, int proc, Request* req);
 
 // Copies a strided local region to/from a contiguous buffer (armci_read_strided / armci_write_strided).
 void local_strided_copy(const char* call, void* ptr, int levels, const int* stride, const int* count, char* buf,

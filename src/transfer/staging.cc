@@ -8,7 +8,9 @@
 
 namespace armcix {
 
-std::unique_ptr<char[]> new_buffer(std::size_t bytes) { return std::unique_ptr<char[]>(new char[bytes ? bytes : 1]); }
+std::unique_ptr<char[]> new_buffer(std::size_t bytes) {
+  return std::unique_ptr<char[]>(new char[bytes ? bytes : 1]);
+}
 
 bool must_stage(const void* p) {
   return rt().config.shr_buf_method == ShrBufMethod::Copy && gmr_find(rt().me, p).gmr != nullptr;

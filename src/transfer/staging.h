@@ -15,8 +15,8 @@ namespace armcix {
 struct Request;
 
 struct Staged {
-  void* ptr = nullptr;               // what to give MPI
-  std::unique_ptr<char[]> owned;     // set if ptr is a private copy
+  void* ptr = nullptr;            // what to give MPI
+  std::unique_ptr<char[]> owned;  // set if ptr is a private copy
 
   // Passes ownership of a private copy to `req` (non-blocking), or frees it now (blocking).
   void hand_to(Request* req);

@@ -43,11 +43,11 @@ StridedShape make_shape(const char* call, const int* local_stride, const char* l
     long ls = local_stride[i - 1], rs = remote_stride[i - 1];
     if (count[i] > 1) {
       ARMCIX_REQUIRE(ls >= 0 && static_cast<std::size_t>(ls) >= lext, call,
-                     "argument '%s[%d]' = %ld is smaller than the %zu-byte block it strides over", local_name,
-                     i - 1, ls, lext);
+                     "argument '%s[%d]' = %ld is smaller than the %zu-byte block it strides over", local_name, i - 1,
+                     ls, lext);
       ARMCIX_REQUIRE(rs >= 0 && static_cast<std::size_t>(rs) >= rext, call,
-                     "argument '%s[%d]' = %ld is smaller than the %zu-byte block it strides over", remote_name,
-                     i - 1, rs, rext);
+                     "argument '%s[%d]' = %ld is smaller than the %zu-byte block it strides over", remote_name, i - 1,
+                     rs, rext);
       lext += static_cast<std::size_t>(count[i] - 1) * static_cast<std::size_t>(ls);
       rext += static_cast<std::size_t>(count[i] - 1) * static_cast<std::size_t>(rs);
     }
@@ -61,7 +61,7 @@ StridedShape make_shape(const char* call, const int* local_stride, const char* l
 
 namespace {
 
-struct Sides {       // the local and remote base addresses of the operation
+struct Sides {  // the local and remote base addresses of the operation
   char* local;
   char* remote;
 };
@@ -131,8 +131,8 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     target.owned = new_buffer(s.total_bytes());
     target.ptr = target.owned.get();
     prepare_op(g, r.win_rank, OpKind::Get, lo, hi);
-    ARMCIX_MPI(MPI_Get(target.ptr, static_cast<int>(s.total_bytes()), MPI_BYTE, r.win_rank, r.disp, 1, rtype.get(),
-                       g->win));
+    ARMCIX_MPI(
+        MPI_Get(target.ptr, static_cast<int>(s.total_bytes()), MPI_BYTE, r.win_rank, r.disp, 1, rtype.get(), g->win));
     complete_local(g, r.win_rank, req);
     note_issued(g, r.win_rank, OpKind::Get, lo, hi, req != nullptr);
     StridedShape shape = s;
@@ -188,11 +188,16 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   MPI_Datatype elem = op == XferOp::Acc ? t->mpi_elem : MPI_BYTE;
   for_each_segment(s, [&](long loff, long roff) {
     MPI_Aint disp = r.disp + roff;
-    char* local = packed.owned ? packed.owned.get() + k * seg
-                  : landing.owned ? landing.owned.get() + k * seg : sd.local + loff;
+    char* local = packed.owned    ? packed.owned.get() + k * seg
+                  : landing.owned ? landing.owned.get() + k * seg
+                                  : sd.local + loff;
     switch (op) {
-      case XferOp::Put: ARMCIX_MPI(MPI_Put(local, n, elem, r.win_rank, disp, n, elem, g->win)); break;
-      case XferOp::Get: ARMCIX_MPI(MPI_Get(local, n, elem, r.win_rank, disp, n, elem, g->win)); break;
+      case XferOp::Put:
+        ARMCIX_MPI(MPI_Put(local, n, elem, r.win_rank, disp, n, elem, g->win));
+        break;
+      case XferOp::Get:
+        ARMCIX_MPI(MPI_Get(local, n, elem, r.win_rank, disp, n, elem, g->win));
+        break;
       case XferOp::Acc:
         ARMCIX_MPI(MPI_Accumulate(local, n, elem, r.win_rank, disp, n, elem, MPI_SUM, g->win));
         break;
@@ -230,7 +235,10 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
 void local_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r) {
   char* remote = mapped(r);
   const std::size_t seg = s.count[0];
-  prepare_op(r.gmr, r.win_rank, op == XferOp::Get ? OpKind::Get : op == XferOp::Put ? OpKind::Put : OpKind::Acc,
+  prepare_op(r.gmr, r.win_rank,
+             op == XferOp::Get   ? OpKind::Get
+             : op == XferOp::Put ? OpKind::Put
+                                 : OpKind::Acc,
              r.disp, r.disp + static_cast<MPI_Aint>(s.rextent));
   switch (op) {
     case XferOp::Put:
@@ -306,8 +314,9 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   require_initialized(call);
   check_rank(call, "proc", proc);
   const bool remote_is_dst = op != XferOp::Get;
-  StridedShape s = remote_is_dst ? make_shape(call, src_stride, "src_stride_arr", dst_stride, "dst_stride_arr", count, levels)
-                                 : make_shape(call, dst_stride, "dst_stride_arr", src_stride, "src_stride_arr", count, levels);
+  StridedShape s = remote_is_dst
+                       ? make_shape(call, src_stride, "src_stride_arr", dst_stride, "dst_stride_arr", count, levels)
+                       : make_shape(call, dst_stride, "dst_stride_arr", src_stride, "src_stride_arr", count, levels);
   const AccType* t = nullptr;
   const void* scale = nullptr;
   if (op == XferOp::Acc) {
@@ -330,15 +339,21 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   if (mapped(r) && (op != XferOp::Acc || local_atomics(r))) return local_engine(op, t, scale, s, sd, r);
   if (s.nseg == 1) {  // contiguous after all: the plain operation is cheapest for every engine
     switch (op) {
-      case XferOp::Put: return put(call, src, dst, count[0], proc, req);
-      case XferOp::Get: return get(call, src, dst, count[0], proc, req);
-      case XferOp::Acc: return acc(call, accargs->datatype, scale, src, dst, count[0], proc, req);
+      case XferOp::Put:
+        return put(call, src, dst, count[0], proc, req);
+      case XferOp::Get:
+        return get(call, src, dst, count[0], proc, req);
+      case XferOp::Acc:
+        return acc(call, accargs->datatype, scale, src, dst, count[0], proc, req);
     }
   }
   switch (rt().config.strided_method) {
-    case StridedMethod::Direct: return direct_engine(op, t, scale, s, sd, r, req);
-    case StridedMethod::Iov: return iov_engine(op, t, scale, s, sd, r, req);
-    case StridedMethod::Pack: return pack_engine(op, t, scale, s, sd, r, req);
+    case StridedMethod::Direct:
+      return direct_engine(op, t, scale, s, sd, r, req);
+    case StridedMethod::Iov:
+      return iov_engine(op, t, scale, s, sd, r, req);
+    case StridedMethod::Pack:
+      return pack_engine(op, t, scale, s, sd, r, req);
   }
 }
 

@@ -10,11 +10,11 @@ namespace armcix {
 
 struct StridedShape {
   int levels = 0;
-  int count[ARMCI_MAX_STRIDE_LEVEL + 1] = {};   // count[0] = bytes per segment
-  long lstride[ARMCI_MAX_STRIDE_LEVEL] = {};    // local side strides (bytes)
-  long rstride[ARMCI_MAX_STRIDE_LEVEL] = {};    // remote side strides (bytes)
-  std::size_t nseg = 0;                          // number of contiguous segments
-  std::size_t lextent = 0, rextent = 0;          // bytes spanned on each side
+  int count[ARMCI_MAX_STRIDE_LEVEL + 1] = {};  // count[0] = bytes per segment
+  long lstride[ARMCI_MAX_STRIDE_LEVEL] = {};   // local side strides (bytes)
+  long rstride[ARMCI_MAX_STRIDE_LEVEL] = {};   // remote side strides (bytes)
+  std::size_t nseg = 0;                        // number of contiguous segments
+  std::size_t lextent = 0, rextent = 0;        // bytes spanned on each side
   bool empty() const { return nseg == 0 || count[0] == 0; }
   std::size_t total_bytes() const { return nseg * static_cast<std::size_t>(count[0]); }
 };

@@ -8,8 +8,7 @@
 
 #include <message.h>
 #include <mpi.h>
-
-#include "test_util.h"
+#include <sched.h>
 
 #include <algorithm>
 #include <climits>
@@ -23,19 +22,24 @@
 #include <type_traits>
 #include <vector>
 
+#include "runtime/runtime.h"  // the resolved ARMCI_WAIT_BACKOFF_US
+#include "test_util.h"
+
 namespace {
 
 using armcix_test::me;
 using armcix_test::nproc;
 
-char* op(const char* s) { return const_cast<char*>(s); }  // the C API takes char*
+char* op(const char* s) {
+  return const_cast<char*>(s);
+}  // the C API takes char*
 
 // --- node layout, computed independently of the library ----------------------------------------------------
 
 struct Topology {
-  std::vector<int> node_of;                   // world rank -> node index (nodes ordered by lowest rank)
-  std::vector<std::vector<int>> members;      // node -> world ranks, ascending
-  std::vector<int> masters;                   // node -> lowest world rank
+  std::vector<int> node_of;               // world rank -> node index (nodes ordered by lowest rank)
+  std::vector<std::vector<int>> members;  // node -> world ranks, ascending
+  std::vector<int> masters;               // node -> lowest world rank
   int my_node() const { return node_of[me()]; }
   bool is_master(int p) const { return masters[node_of[p]] == p; }
 };
@@ -63,8 +67,7 @@ Topology topology() {
   t.members.resize(sorted.size());
   t.node_of.resize(np);
   for (int p = 0; p < np; ++p) {
-    t.node_of[p] =
-        static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), leaders[p]) - sorted.begin());
+    t.node_of[p] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), leaders[p]) - sorted.begin());
     t.members[t.node_of[p]].push_back(p);
   }
   return t;
@@ -89,11 +92,8 @@ std::vector<T> values(int p) {
     big = static_cast<T>(0.5);
   else
     big = static_cast<T>(1000);
-  return {static_cast<T>(p + 1),
-          static_cast<T>(-3 * (p + 1)),
-          static_cast<T>(p % 2 ? -(2 * p + 1) : 3 * p),
-          static_cast<T>(static_cast<T>(p) * big - static_cast<T>(7)),
-          static_cast<T>(p == 1 ? -100 : 10 + p)};
+  return {static_cast<T>(p + 1), static_cast<T>(-3 * (p + 1)), static_cast<T>(p % 2 ? -(2 * p + 1) : 3 * p),
+          static_cast<T>(static_cast<T>(p) * big - static_cast<T>(7)), static_cast<T>(p == 1 ? -100 : 10 + p)};
 }
 
 // Small factors for "*" (the product of a few ranks stays exact and in range).
@@ -134,8 +134,7 @@ T combine(const std::string& o, T a, T b) {
 }
 
 template <typename T>
-std::vector<T> expected(const std::string& o, const std::vector<int>& ranks,
-                        std::vector<T> (*input)(int)) {
+std::vector<T> expected(const std::string& o, const std::vector<int>& ranks, std::vector<T> (*input)(int)) {
   std::vector<T> acc = input(ranks[0]);
   if (o == "absmax" || o == "absmin")
     for (T& v : acc) v = tabs(v);
@@ -178,8 +177,8 @@ std::vector<std::string> ops_for() {
 
 // Runs `gop` (which reduces over `ranks`, or leaves x alone on ranks outside them) for every op.
 template <typename T>
-void check_gop(const char* what, const std::function<void(T*, int, char*)>& gop,
-               const std::vector<int>& ranks, bool participates) {
+void check_gop(const char* what, const std::function<void(T*, int, char*)>& gop, const std::vector<int>& ranks,
+               bool participates) {
   for (const std::string& o : ops_for<T>()) {
     SCOPED_TRACE(std::string(what) + " op " + o);
     auto input = input_for<T>(o);
@@ -213,14 +212,25 @@ TEST(Msg, Barriers) {
 
 template <typename T>
 void typed_gop_all(void (*fn)(T*, int, char*), const char* name) {
-  check_gop<T>(name, [fn](T* x, int n, char* o) { fn(x, n, o); }, all_ranks(), true);
+  check_gop<T>(
+      name, [fn](T* x, int n, char* o) { fn(x, n, o); }, all_ranks(), true);
 }
 
-TEST(Msg, GopInt) { typed_gop_all<int>(&armci_msg_igop, "armci_msg_igop"); }
-TEST(Msg, GopLong) { typed_gop_all<long>(&armci_msg_lgop, "armci_msg_lgop"); }
-TEST(Msg, GopLongLong) { typed_gop_all<long long>(&armci_msg_llgop, "armci_msg_llgop"); }
-TEST(Msg, GopFloat) { typed_gop_all<float>(&armci_msg_fgop, "armci_msg_fgop"); }
-TEST(Msg, GopDouble) { typed_gop_all<double>(&armci_msg_dgop, "armci_msg_dgop"); }
+TEST(Msg, GopInt) {
+  typed_gop_all<int>(&armci_msg_igop, "armci_msg_igop");
+}
+TEST(Msg, GopLong) {
+  typed_gop_all<long>(&armci_msg_lgop, "armci_msg_lgop");
+}
+TEST(Msg, GopLongLong) {
+  typed_gop_all<long long>(&armci_msg_llgop, "armci_msg_llgop");
+}
+TEST(Msg, GopFloat) {
+  typed_gop_all<float>(&armci_msg_fgop, "armci_msg_fgop");
+}
+TEST(Msg, GopDouble) {
+  typed_gop_all<double>(&armci_msg_dgop, "armci_msg_dgop");
+}
 
 TEST(Msg, GopLongLongBeyond2To40) {
   long long x[2] = {(1LL << 40) + me(), -(1LL << 42) * (me() + 1)};
@@ -274,20 +284,33 @@ void gop_scopes() {
   check_gop<T>("SCOPE_MASTERS", in_scope(SCOPE_MASTERS), t.masters, t.is_master(me()));
 }
 
-TEST(Msg, GopScopeInt) { gop_scopes<int>(); }
-TEST(Msg, GopScopeLong) { gop_scopes<long>(); }
-TEST(Msg, GopScopeLongLong) { gop_scopes<long long>(); }
-TEST(Msg, GopScopeFloat) { gop_scopes<float>(); }
-TEST(Msg, GopScopeDouble) { gop_scopes<double>(); }
+TEST(Msg, GopScopeInt) {
+  gop_scopes<int>();
+}
+TEST(Msg, GopScopeLong) {
+  gop_scopes<long>();
+}
+TEST(Msg, GopScopeLongLong) {
+  gop_scopes<long long>();
+}
+TEST(Msg, GopScopeFloat) {
+  gop_scopes<float>();
+}
+TEST(Msg, GopScopeDouble) {
+  gop_scopes<double>();
+}
 
 TEST(Msg, ClusGops) {
   Topology t = topology();
   const bool m = t.is_master(me());
-  check_gop<int>("clus_igop", [](int* x, int n, char* o) { armci_msg_clus_igop(x, n, o); }, t.masters, m);
-  check_gop<long>("clus_lgop", [](long* x, int n, char* o) { armci_msg_clus_lgop(x, n, o); }, t.masters, m);
-  check_gop<long long>("clus_llgop", [](long long* x, int n, char* o) { armci_msg_clus_llgop(x, n, o); },
-                       t.masters, m);
-  check_gop<float>("clus_fgop", [](float* x, int n, char* o) { armci_msg_clus_fgop(x, n, o); }, t.masters, m);
+  check_gop<int>(
+      "clus_igop", [](int* x, int n, char* o) { armci_msg_clus_igop(x, n, o); }, t.masters, m);
+  check_gop<long>(
+      "clus_lgop", [](long* x, int n, char* o) { armci_msg_clus_lgop(x, n, o); }, t.masters, m);
+  check_gop<long long>(
+      "clus_llgop", [](long long* x, int n, char* o) { armci_msg_clus_llgop(x, n, o); }, t.masters, m);
+  check_gop<float>(
+      "clus_fgop", [](float* x, int n, char* o) { armci_msg_clus_fgop(x, n, o); }, t.masters, m);
   check_gop<double>(
       "clus_dgop", [](double* x, int n, char* o) { armci_msg_clus_dgop(x, n, o); }, t.masters, m);
 }
@@ -583,7 +606,7 @@ TEST(Msg, SelScope) {
     SCOPED_TRACE("scope " + std::to_string(scope));
     LLRecord r{-(1LL << 40) - me(), me(), 5};
     armci_msg_sel_scope(scope, &r, sizeof r, op("min"), ARMCI_LONG_LONG, 1);
-    const std::vector<int> ranks = scope == SCOPE_ALL ? all_ranks()
+    const std::vector<int> ranks = scope == SCOPE_ALL    ? all_ranks()
                                    : scope == SCOPE_NODE ? t.members[t.my_node()]
                                                          : t.masters;
     const bool in = scope != SCOPE_MASTERS || t.is_master(me());
@@ -721,8 +744,8 @@ std::vector<int> reversed_ranks() {
 }
 
 struct GroupInfo {
-  std::vector<int> node_members;        // group ranks on my node, ascending
-  std::vector<int> masters;             // lowest group rank of every node, ascending
+  std::vector<int> node_members;  // group ranks on my node, ascending
+  std::vector<int> masters;       // lowest group rank of every node, ascending
   bool is_master = false;
 };
 
@@ -776,15 +799,12 @@ TEST(MsgGroup, GopsBcastBarrierAddress) {
 
   for (int scope : {SCOPE_ALL, SCOPE_NODE, SCOPE_MASTERS}) {
     SCOPED_TRACE("group scope " + std::to_string(scope));
-    const std::vector<int>& members = scope == SCOPE_ALL ? granks : scope == SCOPE_NODE ? gi.node_members
-                                                                                        : gi.masters;
+    const std::vector<int>& members = scope == SCOPE_ALL ? granks : scope == SCOPE_NODE ? gi.node_members : gi.masters;
     const bool in = scope != SCOPE_MASTERS || gi.is_master;
     for (const char* o : {"+", "absmax", "or"}) {
       std::vector<long long> x = input_for<long long>(o)(grank);
       armci_msg_group_gop_scope(scope, x.data(), static_cast<int>(x.size()), op(o), ARMCI_LONG_LONG, &g);
-      EXPECT_EQ(
-          x, in ? expected<long long>(o, members, input_for<long long>(o)) : input_for<long long>(o)(grank))
-          << o;
+      EXPECT_EQ(x, in ? expected<long long>(o, members, input_for<long long>(o)) : input_for<long long>(o)(grank)) << o;
     }
     std::vector<double> d = values<double>(grank);
     armci_msg_group_gop_scope(scope, d.data(), 5, op("min"), ARMCI_DOUBLE, &g);
@@ -840,8 +860,8 @@ TEST(MsgGroup, SubgroupOfEvenRanks) {
     if (nproc() > 1) {
       // Rank 1 exists but is not a member: an absolute root outside the group is rejected.
       double d = 0;
-      EXPECT_ARMCI_ERROR(armci_msg_group_bcast_scope(SCOPE_ALL, &d, sizeof d, 1, &g),
-                         "armci_msg_group_bcast_scope", "'root'", "not a member");
+      EXPECT_ARMCI_ERROR(armci_msg_group_bcast_scope(SCOPE_ALL, &d, sizeof d, 1, &g), "armci_msg_group_bcast_scope",
+                         "'root'", "not a member");
     }
     armci_msg_group_barrier(&g);
   } else {
@@ -876,10 +896,8 @@ TEST(MsgErrors, NullBufferAndNegativeCount) {
   int x = 0;
   EXPECT_ARMCI_ERROR(armci_msg_dgop(nullptr, 3, op("+")), "armci_msg_dgop", "'x'", "NULL");
   EXPECT_ARMCI_ERROR(armci_msg_igop(&x, -1, op("+")), "armci_msg_igop", "'n'", "-1");
-  EXPECT_ARMCI_ERROR(armci_msg_gop_scope(SCOPE_ALL, nullptr, 1, op("+"), ARMCI_INT), "armci_msg_gop_scope",
-                     "'x'");
-  EXPECT_ARMCI_ERROR(armci_msg_reduce_scope(SCOPE_NODE, &x, -5, op("+"), ARMCI_INT), "armci_msg_reduce_scope",
-                     "'n'");
+  EXPECT_ARMCI_ERROR(armci_msg_gop_scope(SCOPE_ALL, nullptr, 1, op("+"), ARMCI_INT), "armci_msg_gop_scope", "'x'");
+  EXPECT_ARMCI_ERROR(armci_msg_reduce_scope(SCOPE_NODE, &x, -5, op("+"), ARMCI_INT), "armci_msg_reduce_scope", "'n'");
   EXPECT_ARMCI_ERROR(armci_msg_bcast(nullptr, 4, 0), "armci_msg_bcast", "'buffer'");
   EXPECT_ARMCI_ERROR(armci_msg_brdcst(&x, -4, 0), "armci_msg_brdcst", "'len'");
   EXPECT_ARMCI_ERROR(armci_msg_clus_brdcst(nullptr, 8), "armci_msg_clus_brdcst", "'buf'");
@@ -899,13 +917,10 @@ TEST(MsgErrors, BadTypeAndScope) {
   EXPECT_ARMCI_ERROR(armci_msg_gop_scope(SCOPE_ALL, &x, 1, op("+"), 9), "armci_msg_gop_scope", "'type'", "9");
   EXPECT_ARMCI_ERROR(armci_msg_reduce(&x, 1, op("+"), -1), "armci_msg_reduce", "'type'");
   EXPECT_ARMCI_ERROR(armci_msg_sel(&x, sizeof x, op("min"), 5, 1), "armci_msg_sel", "'type'");
-  EXPECT_ARMCI_ERROR(armci_msg_gop_scope(7, &x, 1, op("+"), ARMCI_INT), "armci_msg_gop_scope", "'scope'",
-                     "7");
+  EXPECT_ARMCI_ERROR(armci_msg_gop_scope(7, &x, 1, op("+"), ARMCI_INT), "armci_msg_gop_scope", "'scope'", "7");
   EXPECT_ARMCI_ERROR(armci_msg_bcast_scope(-1, &x, sizeof x, 0), "armci_msg_bcast_scope", "'scope'");
-  EXPECT_ARMCI_ERROR(armci_msg_sel_scope(3, &x, sizeof x, op("min"), ARMCI_INT, 1), "armci_msg_sel_scope",
-                     "'scope'");
-  EXPECT_ARMCI_ERROR(armci_msg_reduce_scope(4, &x, 1, op("+"), ARMCI_INT), "armci_msg_reduce_scope",
-                     "'scope'");
+  EXPECT_ARMCI_ERROR(armci_msg_sel_scope(3, &x, sizeof x, op("min"), ARMCI_INT, 1), "armci_msg_sel_scope", "'scope'");
+  EXPECT_ARMCI_ERROR(armci_msg_reduce_scope(4, &x, 1, op("+"), ARMCI_INT), "armci_msg_reduce_scope", "'scope'");
   int* r = &x;
   EXPECT_ARMCI_ERROR(armci_msg_bintree(5, r, r, r, r), "armci_msg_bintree", "'scope'");
 }
@@ -915,8 +930,7 @@ TEST(MsgErrors, BadRanksAndTags) {
   const int np = nproc();
   EXPECT_ARMCI_ERROR(armci_msg_bcast(&x, sizeof x, np), "armci_msg_bcast", "'root'");
   EXPECT_ARMCI_ERROR(armci_msg_brdcst(&x, sizeof x, -1), "armci_msg_brdcst", "'root'");
-  EXPECT_ARMCI_ERROR(armci_msg_bcast_scope(SCOPE_ALL, &x, sizeof x, np + 3), "armci_msg_bcast_scope",
-                     "'root'");
+  EXPECT_ARMCI_ERROR(armci_msg_bcast_scope(SCOPE_ALL, &x, sizeof x, np + 3), "armci_msg_bcast_scope", "'root'");
   EXPECT_ARMCI_ERROR(armci_msg_snd(1, &x, sizeof x, np), "armci_msg_snd", "'to'");
   EXPECT_ARMCI_ERROR(armci_msg_snd(-1, &x, sizeof x, 0), "armci_msg_snd", "'tag'");
   EXPECT_ARMCI_ERROR(armci_msg_rcv(1, &x, sizeof x, nullptr, -1), "armci_msg_rcv", "'from'");
@@ -929,15 +943,15 @@ TEST(MsgErrors, BadRanksAndTags) {
   Topology t = topology();
   for (int p = 0; p < np; ++p) {
     if (t.node_of[p] != t.my_node()) {
-      EXPECT_ARMCI_ERROR(armci_msg_bcast_scope(SCOPE_NODE, &x, sizeof x, p), "armci_msg_bcast_scope",
-                         "'root'", "SCOPE_NODE");
+      EXPECT_ARMCI_ERROR(armci_msg_bcast_scope(SCOPE_NODE, &x, sizeof x, p), "armci_msg_bcast_scope", "'root'",
+                         "SCOPE_NODE");
       break;
     }
   }
   for (int p = 0; p < np; ++p) {
     if (!t.is_master(p)) {
-      EXPECT_ARMCI_ERROR(armci_msg_bcast_scope(SCOPE_MASTERS, &x, sizeof x, p), "armci_msg_bcast_scope",
-                         "'root'", "SCOPE_MASTERS");
+      EXPECT_ARMCI_ERROR(armci_msg_bcast_scope(SCOPE_MASTERS, &x, sizeof x, p), "armci_msg_bcast_scope", "'root'",
+                         "SCOPE_MASTERS");
       break;
     }
   }
@@ -951,29 +965,42 @@ TEST(MsgErrors, BadGroupArguments) {
   EXPECT_ARMCI_ERROR(armci_msg_group_barrier(nullptr), "armci_msg_group_barrier", "'group'");
   EXPECT_ARMCI_ERROR(parmci_msg_group_barrier(nullptr), "armci_msg_group_barrier", "'group'");
   EXPECT_ARMCI_ERROR(armci_msg_group_dgop(nullptr, 1, op("+"), &w), "armci_msg_group_dgop", "'x'");
-  EXPECT_ARMCI_ERROR(armci_msg_group_fgop(reinterpret_cast<float*>(&x), 1, op("and"), &w),
-                     "armci_msg_group_fgop", "'op'");
-  EXPECT_ARMCI_ERROR(armci_msg_group_gop_scope(SCOPE_ALL, &x, 1, op("+"), 11, &w),
-                     "armci_msg_group_gop_scope", "'type'");
+  EXPECT_ARMCI_ERROR(armci_msg_group_fgop(reinterpret_cast<float*>(&x), 1, op("and"), &w), "armci_msg_group_fgop",
+                     "'op'");
+  EXPECT_ARMCI_ERROR(armci_msg_group_gop_scope(SCOPE_ALL, &x, 1, op("+"), 11, &w), "armci_msg_group_gop_scope",
+                     "'type'");
   EXPECT_ARMCI_ERROR(armci_msg_group_gop_scope(8, &x, 1, op("+"), ARMCI_INT, &w), "armci_msg_group_gop_scope",
                      "'scope'");
-  EXPECT_ARMCI_ERROR(armci_msg_group_bcast_scope(SCOPE_ALL, &x, sizeof x, w.size, &w),
-                     "armci_msg_group_bcast_scope", "'root'");
-  EXPECT_ARMCI_ERROR(armci_msg_group_bcast_scope(SCOPE_ALL, nullptr, 4, 0, &w), "armci_msg_group_bcast_scope",
-                     "'buf'");
+  EXPECT_ARMCI_ERROR(armci_msg_group_bcast_scope(SCOPE_ALL, &x, sizeof x, w.size, &w), "armci_msg_group_bcast_scope",
+                     "'root'");
+  EXPECT_ARMCI_ERROR(armci_msg_group_bcast_scope(SCOPE_ALL, nullptr, 4, 0, &w), "armci_msg_group_bcast_scope", "'buf'");
   std::vector<void*> ptrs(w.size + 1);
-  EXPECT_ARMCI_ERROR(armci_exchange_address_grp(ptrs.data(), w.size + 1, &w), "armci_exchange_address_grp",
-                     "'n'");
-  EXPECT_ARMCI_ERROR(armci_grp_clus_brdcst(&x, sizeof x, 0, 0, &w), "armci_grp_clus_brdcst",
-                     "'grp_clus_nproc'");
-  EXPECT_ARMCI_ERROR(armci_grp_clus_brdcst(&x, sizeof x, w.size, 1, &w), "armci_grp_clus_brdcst",
-                     "'grp_master'");
+  EXPECT_ARMCI_ERROR(armci_exchange_address_grp(ptrs.data(), w.size + 1, &w), "armci_exchange_address_grp", "'n'");
+  EXPECT_ARMCI_ERROR(armci_grp_clus_brdcst(&x, sizeof x, 0, 0, &w), "armci_grp_clus_brdcst", "'grp_clus_nproc'");
+  EXPECT_ARMCI_ERROR(armci_grp_clus_brdcst(&x, sizeof x, w.size, 1, &w), "armci_grp_clus_brdcst", "'grp_master'");
   EXPECT_ARMCI_ERROR(armci_grp_clus_brdcst(&x, sizeof x, -1, 1, &w), "armci_grp_clus_brdcst", "'grp_master'");
   if (w.size > 1) {
     // A cluster that does not contain the caller.
     int other = w.rank == 0 ? 1 : 0;
     EXPECT_ARMCI_ERROR(armci_grp_clus_brdcst(&x, sizeof x, other, 1, &w), "armci_grp_clus_brdcst", "cluster");
   }
+}
+
+// ARMCI_WAIT_BACKOFF_US unset: 100 us when a node runs more of the job's ranks than it has cores, else 0,
+// the same on every rank.
+TEST(WaitBackoff, DefaultFollowsOversubscription) {
+  if (std::getenv("ARMCI_WAIT_BACKOFF_US")) GTEST_SKIP() << "ARMCI_WAIT_BACKOFF_US is set";
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int ranks_here = 0;
+  MPI_Comm_size(node, &ranks_here);
+  MPI_Comm_free(&node);
+  cpu_set_t cpus;
+  ASSERT_EQ(sched_getaffinity(0, sizeof cpus, &cpus), 0);
+  int mine = ranks_here > CPU_COUNT(&cpus) ? 100 : 0, expect = 0;
+  MPI_Allreduce(&mine, &expect, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(armcix::rt().config.wait_backoff_us, expect)
+      << ranks_here << " ranks on this node, " << CPU_COUNT(&cpus) << " cores";
 }
 
 }  // namespace

@@ -18,7 +18,9 @@ struct Alloc {  // ARMCI_Malloc'd slices, freed collectively at scope exit
   explicit Alloc(long bytes) : ptrs(nproc()) { ARMCI_Malloc(ptrs.data(), bytes); }
   ~Alloc() { ARMCI_Free(ptrs[me()]); }
   template <typename T>
-  T* at(int rank) const { return static_cast<T*>(ptrs[rank]); }
+  T* at(int rank) const {
+    return static_cast<T*>(ptrs[rank]);
+  }
 };
 
 int node_size_setting() {
@@ -111,7 +113,8 @@ TEST(NodePath, RmwFromBothPathsNeverLosesAnUpdate) {
   std::vector<long> all(static_cast<std::size_t>(n) * k);
   MPI_Allgather(got.data(), k, MPI_LONG, all.data(), k, MPI_LONG, MPI_COMM_WORLD);
   std::sort(all.begin(), all.end());
-  for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], static_cast<long>(i)) << "value returned twice or lost";
+  for (std::size_t i = 0; i < all.size(); ++i)
+    ASSERT_EQ(all[i], static_cast<long>(i)) << "value returned twice or lost";
   ARMCI_Barrier();
 }
 
@@ -148,8 +151,7 @@ TEST(NodePath, PutFlagOrdersDataBeforeFlag) {
   int to = (r + 1) % n, from = (r + n - 1) % n;
   std::vector<int> data(elems);
   std::iota(data.begin(), data.end(), r * elems);
-  ARMCI_Put_flag(data.data(), a.at<int>(to), elems * sizeof(int), reinterpret_cast<int*>(a.at<int>(to) + elems), 1,
-                 to);
+  ARMCI_Put_flag(data.data(), a.at<int>(to), elems * sizeof(int), reinterpret_cast<int*>(a.at<int>(to) + elems), 1, to);
   while (ARMCI_GetValueInt(flag, r) != 1) ARMCIX_Progress();
   ARMCI_Access_begin(a.at<int>(r));
   long bad = 0;
@@ -272,4 +274,50 @@ TEST(NodePath, GroupAllocationsInsideAndAcrossNodes) {
   ARMCI_Group_free(&g_pair);
   ARMCI_Group_free(&g_all);
   (void)r;
+}
+
+// Freed node-only segments are kept and reused (src/gmr/shm_cache.h).  A reused allocation must behave as
+// a fresh one: the caller's slice reads zero, empty slices are NULL, bounds are the new size (not the
+// segment's capacity), and data moves between ranks.  Sizes differ per rank and shrink, so reuse happens.
+TEST(NodePath, ReusedSegmentsBehaveLikeFreshOnes) {
+  const int n = nproc(), r = me();
+  const char* shm = std::getenv("ARMCI_SHM");
+  // Only a real node's shared segments are known to start zeroed (fresh pages); a reused segment is zeroed
+  // by armci-x to match.  MPI_Alloc_mem (ARMCI_SHM=0) and one-rank simulated nodes give no such promise.
+  const bool shm_on = !(shm && shm[0] == '0') && node_size_setting() == 0;
+  for (int round = 0; round < 6; ++round) {
+    // Round 0 allocates the largest; later rounds fit into it.  Rank n-1 has an empty slice every
+    // other round.
+    const long count = 512 - 64 * round + 8 * r;
+    const long bytes = (r == n - 1 && round % 2 == 1) ? 0 : count * static_cast<long>(sizeof(long));
+    std::vector<void*> ptrs(n);
+    ASSERT_EQ(ARMCI_Malloc(ptrs.data(), bytes), 0);
+    if (bytes == 0) {
+      EXPECT_EQ(ptrs[r], nullptr) << "round " << round;
+    } else if (shm_on) {  // fresh shared memory is zero, and so is a reused segment; MPI_Alloc_mem's is not
+      const long* mine = static_cast<const long*>(ptrs[r]);
+      for (long i = 0; i < count; ++i) ASSERT_EQ(mine[i], 0) << "round " << round << ", element " << i;
+    }
+    ARMCI_Barrier();
+    // Everyone writes its rank into element 1 of its right neighbour's slice, then the owner checks.
+    const int right = (r + 1) % n;
+    if (ptrs[right]) {
+      long v = 100 * round + r;
+      ARMCI_Put(&v, static_cast<long*>(ptrs[right]) + 1, sizeof v, right);
+      // One element past the end of the neighbour's slice is rejected even though the segment has room.
+      const long right_count = 512 - 64 * round + 8 * right;
+      ErrorCapture capture;
+      EXPECT_ARMCI_ERROR(ARMCI_Put(&v, static_cast<long*>(ptrs[right]) + right_count, sizeof v, right), "ARMCI_Put",
+                         "dst");
+    }
+    ARMCI_Barrier();
+    const int left = (r + n - 1) % n;
+    if (bytes > 0) {
+      EXPECT_EQ(static_cast<long*>(ptrs[r])[1], 100 * round + left) << "round " << round;
+    }
+    // Dirty the slice so that a reuse that skipped the zeroing would be caught next round.
+    if (bytes > 0) std::fill_n(static_cast<long*>(ptrs[r]), count, -1L);
+    ARMCI_Barrier();
+    ASSERT_EQ(ARMCI_Free(ptrs[r]), 0);
+  }
 }

@@ -18,7 +18,9 @@ struct ArmciError {
   int code;
 };
 
-inline void throwing_handler(const char* msg, int code) { throw ArmciError{msg ? msg : "", code}; }
+inline void throwing_handler(const char* msg, int code) {
+  throw ArmciError{msg ? msg : "", code};
+}
 
 // Installs the throwing handler for the lifetime of the object.
 class ErrorCapture {
@@ -55,19 +57,19 @@ inline bool all_ok(bool ok) {
 // (typically the ARMCI call's name and the argument's name).  Only for calls that are not collective, or
 // that every rank makes with the same bad input: an error raised on one rank inside a collective would
 // leave the other ranks waiting.
-#define EXPECT_ARMCI_ERROR(stmt, ...)                                                        \
-  do {                                                                                       \
-    /* copies: a want given as temporary().c_str() must outlive the loop below */            \
-    const std::vector<std::string> armcix_wants_{__VA_ARGS__};                               \
-    ::armcix_test::ErrorCapture armcix_capture_;                                             \
-    bool armcix_raised_ = false;                                                             \
-    try {                                                                                    \
-      stmt;                                                                                  \
-    } catch (const ::armcix_test::ArmciError& e) {                                           \
-      armcix_raised_ = true;                                                                 \
-      for (const std::string& want : armcix_wants_)                                          \
-        EXPECT_NE(e.message.find(want), std::string::npos)                                   \
-            << "error message '" << e.message << "' lacks '" << want << "'";                 \
-    }                                                                                        \
-    EXPECT_TRUE(armcix_raised_) << #stmt " did not raise an ARMCI error";                    \
+#define EXPECT_ARMCI_ERROR(stmt, ...)                                             \
+  do {                                                                            \
+    /* copies: a want given as temporary().c_str() must outlive the loop below */ \
+    const std::vector<std::string> armcix_wants_{__VA_ARGS__};                    \
+    ::armcix_test::ErrorCapture armcix_capture_;                                  \
+    bool armcix_raised_ = false;                                                  \
+    try {                                                                         \
+      stmt;                                                                       \
+    } catch (const ::armcix_test::ArmciError& e) {                                \
+      armcix_raised_ = true;                                                      \
+      for (const std::string& want : armcix_wants_)                               \
+        EXPECT_NE(e.message.find(want), std::string::npos)                        \
+            << "error message '" << e.message << "' lacks '" << want << "'";      \
+    }                                                                             \
+    EXPECT_TRUE(armcix_raised_) << #stmt " did not raise an ARMCI error";         \
   } while (0)

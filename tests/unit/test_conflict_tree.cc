@@ -1,8 +1,6 @@
 // Tests for armcix::ConflictTree and armcix::segments_overlap.  Randomized tests compare against an
 // O(N^2) oracle and print their seed through SCOPED_TRACE so that a failure can be replayed.
 
-#include "conflict_tree.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +12,8 @@
 #include <random>
 #include <vector>
 
+#include "conflict_tree.h"
+
 namespace armcix {
 namespace {
 
@@ -24,14 +24,20 @@ struct Range {
   uintptr_t hi;
 };
 
-bool Intersects(const Range& a, const Range& b) { return a.lo <= b.hi && b.lo <= a.hi; }
+bool Intersects(const Range& a, const Range& b) {
+  return a.lo <= b.hi && b.lo <= a.hi;
+}
 
 // Upper bound requested for AVL trees (the exact one is 1.4405 * log2(n + 2) - 0.3277).
-double AvlBound(std::size_t n) { return 1.45 * std::log2(static_cast<double>(n) + 2.0); }
+double AvlBound(std::size_t n) {
+  return 1.45 * std::log2(static_cast<double>(n) + 2.0);
+}
 
 // No binary tree with n nodes is shallower than this; checked so that a height() that under-reports
 // cannot pass the upper-bound tests.
-int MinHeight(std::size_t n) { return static_cast<int>(std::ceil(std::log2(static_cast<double>(n) + 1.0))); }
+int MinHeight(std::size_t n) {
+  return static_cast<int>(std::ceil(std::log2(static_cast<double>(n) + 1.0)));
+}
 
 void ExpectBalanced(const ConflictTree& t) {
   EXPECT_TRUE(t.check_invariants());
@@ -39,7 +45,9 @@ void ExpectBalanced(const ConflictTree& t) {
   EXPECT_GE(t.height(), MinHeight(t.size())) << "size " << t.size();
 }
 
-void* P(uintptr_t a) { return reinterpret_cast<void*>(a); }
+void* P(uintptr_t a) {
+  return reinterpret_cast<void*>(a);
+}
 
 // Random closed range with lo in [base, base + space - 1] and length in [1, max_len], clamped at kMax.
 Range RandomRange(std::mt19937_64& rng, uintptr_t base, uintptr_t space, uintptr_t max_len) {
@@ -106,9 +114,9 @@ struct ConflictCase {
 
 TEST(ConflictTreeTest, OverlapShapesReportTheStoredRange) {
   const ConflictCase cases[] = {
-      {"identical", {100, 199}},      {"nested inside", {120, 150}},      {"nested one byte", {150, 150}},
-      {"encloses", {50, 250}},        {"partial left", {50, 100}},        {"partial left deep", {50, 180}},
-      {"partial right", {199, 300}},  {"partial right deep", {120, 300}}, {"same lo longer", {100, 400}},
+      {"identical", {100, 199}},       {"nested inside", {120, 150}},      {"nested one byte", {150, 150}},
+      {"encloses", {50, 250}},         {"partial left", {50, 100}},        {"partial left deep", {50, 180}},
+      {"partial right", {199, 300}},   {"partial right deep", {120, 300}}, {"same lo longer", {100, 400}},
       {"same hi shorter", {150, 199}},
   };
   for (const ConflictCase& c : cases) {
@@ -278,8 +286,7 @@ TEST(ConflictTreeBalanceTest, SmallTreesAfterEveryInsertion) {
   std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(7));
 
   const std::vector<std::pair<const char*, std::vector<uintptr_t>*>> orders = {
-      {"ascending", &asc}, {"descending", &desc}, {"zigzag", &zigzag}, {"inward", &inward},
-      {"shuffled", &shuffled}};
+      {"ascending", &asc}, {"descending", &desc}, {"zigzag", &zigzag}, {"inward", &inward}, {"shuffled", &shuffled}};
   for (const auto& [name, keys] : orders) {
     SCOPED_TRACE(name);
     ASSERT_EQ(keys->size(), static_cast<std::size_t>(n));
@@ -355,7 +362,9 @@ struct OracleParams {
 
 // Without this gtest prints the parameter as raw bytes, padding included, which valgrind reports as a
 // read of uninitialised memory.
-void PrintTo(const OracleParams& p, std::ostream* os) { *os << p.name; }
+void PrintTo(const OracleParams& p, std::ostream* os) {
+  *os << p.name;
+}
 
 class ConflictTreeOracleTest : public testing::TestWithParam<OracleParams> {};
 
@@ -421,15 +430,14 @@ TEST_P(ConflictTreeOracleTest, MatchesBruteForce) {
 
 const uintptr_t kTopBase = kMax - 511;  // lo in [kMax - 511, kMax]; ranges clamp at kMax
 
-INSTANTIATE_TEST_SUITE_P(
-    Spaces, ConflictTreeOracleTest,
-    testing::Values(OracleParams{"tiny", 0, 64, 4, 200, true},           //
-                    OracleParams{"dense", 0, 512, 24, 400, true},        //
-                    OracleParams{"wide", 1000, 2048, 300, 300, true},    //
-                    OracleParams{"top", kTopBase, 512, 24, 400, false},  //
-                    OracleParams{"sparse", 0, uintptr_t{1} << 40, 4096, 400, false},
-                    OracleParams{"full", 0, kMax, uintptr_t{1} << 32, 400, false}),
-    [](const testing::TestParamInfo<OracleParams>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Spaces, ConflictTreeOracleTest,
+                         testing::Values(OracleParams{"tiny", 0, 64, 4, 200, true},           //
+                                         OracleParams{"dense", 0, 512, 24, 400, true},        //
+                                         OracleParams{"wide", 1000, 2048, 300, 300, true},    //
+                                         OracleParams{"top", kTopBase, 512, 24, 400, false},  //
+                                         OracleParams{"sparse", 0, uintptr_t{1} << 40, 4096, 400, false},
+                                         OracleParams{"full", 0, kMax, uintptr_t{1} << 32, 400, false}),
+                         [](const testing::TestParamInfo<OracleParams>& info) { return std::string(info.param.name); });
 
 // The top-of-address-space instance cannot probe with the loop above (it would wrap), so probe here.
 TEST(ConflictTreeOracleTopTest, ProbesEveryAddressNearTop) {
@@ -440,8 +448,7 @@ TEST(ConflictTreeOracleTopTest, ProbesEveryAddressNearTop) {
     std::vector<Range> oracle;
     for (int step = 0; step < 300; ++step) {
       const Range r = RandomRange(rng, kTopBase, 512, 24);
-      const bool free =
-          std::none_of(oracle.begin(), oracle.end(), [&](const Range& s) { return Intersects(s, r); });
+      const bool free = std::none_of(oracle.begin(), oracle.end(), [&](const Range& s) { return Intersects(s, r); });
       ASSERT_EQ(t.insert(r.lo, r.hi), free) << r.lo << ".." << r.hi;
       if (free) oracle.push_back(r);
     }

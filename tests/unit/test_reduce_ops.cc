@@ -2,8 +2,6 @@
 // No MPI: the kernels are pure.  The selection tests check that the record combine is commutative and
 // associative, since MPI applies it in any order and every rank must end up with the same record.
 
-#include "../../src/msg/reduce_ops.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "../../src/msg/reduce_ops.h"
+
 namespace armcix {
 namespace msg {
 namespace {
@@ -23,10 +23,10 @@ TEST(ReduceOps, ParsesEveryArmciSpelling) {
   struct Case {
     const char* text;
     Op op;
-  } cases[] = {{"+", Op::kSum},          {"*", Op::kProd},         {"max", Op::kMax},   {"min", Op::kMin},
-               {"absmax", Op::kAbsMax},  {"absmin", Op::kAbsMin},  {"or", Op::kBitOr},  {"and", Op::kBitAnd},
-               {"bor", Op::kBitOr},      {"band", Op::kBitAnd},    {"||", Op::kLogOr},  {"&&", Op::kLogAnd},
-               {"lor", Op::kLogOr},      {"land", Op::kLogAnd}};
+  } cases[] = {{"+", Op::kSum},         {"*", Op::kProd},        {"max", Op::kMax},  {"min", Op::kMin},
+               {"absmax", Op::kAbsMax}, {"absmin", Op::kAbsMin}, {"or", Op::kBitOr}, {"and", Op::kBitAnd},
+               {"bor", Op::kBitOr},     {"band", Op::kBitAnd},   {"||", Op::kLogOr}, {"&&", Op::kLogAnd},
+               {"lor", Op::kLogOr},     {"land", Op::kLogAnd}};
   for (const Case& c : cases) {
     Op op = Op::kSum;
     EXPECT_TRUE(parse_op(c.text, &op)) << c.text;
@@ -36,8 +36,8 @@ TEST(ReduceOps, ParsesEveryArmciSpelling) {
 
 TEST(ReduceOps, RejectsUnknownAndPrefixSpellings) {
   // ARMCI-MPI matched prefixes; we do not, so typos are reported instead of silently reinterpreted.
-  for (const char* text : {"", "maximum", "ma", "MAX", "+ ", " +", "sum", "abs", "absmaxx", "xor", "&", "|",
-                           "-", "mult"}) {
+  for (const char* text :
+       {"", "maximum", "ma", "MAX", "+ ", " +", "sum", "abs", "absmaxx", "xor", "&", "|", "-", "mult"}) {
     Op op = Op::kProd;
     EXPECT_FALSE(parse_op(text, &op)) << "'" << text << "'";
     EXPECT_EQ(op, Op::kProd) << "output written for '" << text << "'";
@@ -48,8 +48,7 @@ TEST(ReduceOps, RejectsUnknownAndPrefixSpellings) {
 
 TEST(ReduceOps, OperationClasses) {
   for (Op op : {Op::kBitOr, Op::kBitAnd, Op::kLogOr, Op::kLogAnd}) EXPECT_TRUE(integer_only(op));
-  for (Op op : {Op::kSum, Op::kProd, Op::kMax, Op::kMin, Op::kAbsMax, Op::kAbsMin})
-    EXPECT_FALSE(integer_only(op));
+  for (Op op : {Op::kSum, Op::kProd, Op::kMax, Op::kMin, Op::kAbsMax, Op::kAbsMin}) EXPECT_FALSE(integer_only(op));
   EXPECT_TRUE(takes_abs(Op::kAbsMax));
   EXPECT_TRUE(takes_abs(Op::kAbsMin));
   EXPECT_FALSE(takes_abs(Op::kMax));

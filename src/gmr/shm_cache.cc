@@ -1,0 +1,70 @@
+#include "gmr/shm_cache.h"
+
+#include <deque>
+#include <map>
+#include <numeric>
+
+#include "runtime/error.h"
+
+namespace armcix {
+
+namespace {
+
+// Member set -> its cached segments, oldest first.  std::map: shm_cache_clear visits the sets in the same
+// order on every rank, so ranks in several sets never wait for each other in different windows.
+std::map<std::vector<int>, std::deque<CachedSlices>> g_cache;
+
+MPI_Aint total(const std::vector<MPI_Aint>& v) { return std::accumulate(v.begin(), v.end(), MPI_Aint{0}); }
+
+void release(CachedSlices& s) {
+  ARMCIX_MPI(MPI_Win_unlock_all(s.shm_win));
+  ARMCIX_MPI(MPI_Win_free(&s.shm_win));
+}
+
+}  // namespace
+
+bool shm_cache_take(const std::vector<int>& members, const std::vector<MPI_Aint>& sizes, CachedSlices* out) {
+  auto it = g_cache.find(members);
+  if (it == g_cache.end()) return false;
+  std::deque<CachedSlices>& entries = it->second;
+  // Best fit, and not wastefully large: a small array must not pin a segment many times its size.
+  const MPI_Aint want = total(sizes);
+  auto best = entries.end();
+  MPI_Aint best_total = 0;
+  for (auto e = entries.begin(); e != entries.end(); ++e) {
+    bool fits = true;
+    for (std::size_t r = 0; r < sizes.size() && fits; ++r) fits = e->capacity[r] >= sizes[r];
+    const MPI_Aint have = total(e->capacity);
+    if (!fits || have > 2 * want + (MPI_Aint{1} << 20)) continue;
+    if (best == entries.end() || have < best_total) best = e, best_total = have;
+  }
+  if (best == entries.end()) return false;
+  *out = std::move(*best);
+  entries.erase(best);
+  if (entries.empty()) g_cache.erase(it);
+  return true;
+}
+
+void shm_cache_put(const std::vector<int>& members, CachedSlices&& slices) {
+  if (total(slices.capacity) > kShmCacheBytes) {
+    release(slices);
+    return;
+  }
+  std::deque<CachedSlices>& entries = g_cache[members];
+  entries.push_back(std::move(slices));
+  MPI_Aint bytes = 0;
+  for (const CachedSlices& e : entries) bytes += total(e.capacity);
+  while (entries.size() > kShmCacheEntries || bytes > kShmCacheBytes) {
+    bytes -= total(entries.front().capacity);
+    release(entries.front());
+    entries.pop_front();
+  }
+}
+
+void shm_cache_clear() {
+  for (auto& kv : g_cache)
+    for (CachedSlices& e : kv.second) release(e);
+  g_cache.clear();
+}
+
+}  // namespace armcix

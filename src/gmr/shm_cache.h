@@ -1,0 +1,44 @@
+// Reuse of node-local shared-memory segments between ARMCI_Free and the next ARMCI_Malloc.
+//
+// MPI_Win_allocate_shared and MPI_Win_free are collectives with internal barriers that MPICH busy-polls.
+// With more ranks than cores each of them waits for descheduled peers: ARMCI_Malloc + ARMCI_Free took
+// 56-83 ms at 4 ranks on 2 cores (120 us at 2 ranks), and NWChem water CCSD(T) spent 40 of its 50 s there
+// (518 allocations).  A region whose group lives on one node (no MPI window) therefore keeps its segment
+// when freed, and a later allocation on the same members whose every slice fits reuses it: one small
+// collective instead of a window creation.
+//
+// Every decision depends only on data all members share (the gathered sizes, the cache contents, which
+// change only in collective calls on these members), so all members take, keep and evict the same
+// segments at the same calls, as the collective MPI_Win_free on eviction requires.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace armcix {
+
+struct CachedSlices {
+  MPI_Win shm_win = MPI_WIN_NULL;   // the segment's shared window (in a lock_all epoch)
+  std::vector<MPI_Aint> capacity;   // group rank -> usable bytes of its slice
+  std::vector<char*> owner_base;    // group rank -> the slice's address in its owner's address space
+  std::vector<char*> local_ptr;     // group rank -> the slice in this process
+  std::vector<uint32_t*> slice_lock;
+};
+
+// The best-fitting cached segment for `members` (absolute ranks, in group order) in which every slice r
+// holds sizes[r] bytes, removed from the cache; false if there is none.
+bool shm_cache_take(const std::vector<int>& members, const std::vector<MPI_Aint>& sizes, CachedSlices* out);
+
+// Keeps a freed segment; frees the oldest ones (collective over the members) beyond the limits
+// (kShmCacheEntries per member set, kShmCacheBytes summed over their slices).
+void shm_cache_put(const std::vector<int>& members, CachedSlices&& slices);
+
+// Frees every cached segment (ARMCI_Finalize; collective, in the same order on every rank).
+void shm_cache_clear();
+
+constexpr std::size_t kShmCacheEntries = 8;
+constexpr MPI_Aint kShmCacheBytes = MPI_Aint{256} << 20;
+
+}  // namespace armcix
