@@ -58,8 +58,13 @@ while read -r name np tmo rest; do
   if [ "$np" = 0 ]; then
     cmd=("$prog" "${args[@]}")
   elif [ "$valgrind" = 1 ]; then
+    # A program linked against the uninstalled shared library is a libtool wrapper script: valgrind must
+    # run the real binary (libtool --mode=execute swaps it in and sets the library path), or it would
+    # check the shell instead.
+    lt=()
+    if [ "$(head -c 2 "$prog")" = '#!' ] && [ -x "$builddir/libtool" ]; then lt=("$builddir/libtool" --mode=execute); fi
     # shellcheck disable=SC2206
-    cmd=($MPIEXEC -n "$np" "${vg_cmd[@]}" "$prog" "${args[@]}")
+    cmd=($MPIEXEC -n "$np" ${lt[@]+"${lt[@]}"} "${vg_cmd[@]}" "$prog" "${args[@]}")
   else
     # shellcheck disable=SC2206
     cmd=($MPIEXEC -n "$np" "$prog" "${args[@]}")
