@@ -96,8 +96,9 @@ void read_enum(const char* name, const char* const (&names)[N], const E (&values
   fail("ARMCI_Init", "environment variable %s='%s' is not one of %s", name, v, allowed.c_str());
 }
 
-const char* const kStridedNames[] = {"DIRECT", "IOV", "PACK"};
-const StridedMethod kStridedValues[] = {StridedMethod::Direct, StridedMethod::Iov, StridedMethod::Pack};
+const char* const kStridedNames[] = {"AUTO", "DIRECT", "IOV", "PACK"};
+const StridedMethod kStridedValues[] = {StridedMethod::Auto, StridedMethod::Direct, StridedMethod::Iov,
+                                        StridedMethod::Pack};
 const char* const kIovNames[] = {"AUTO", "CONSRV", "BATCHED", "DIRECT"};
 const IovMethod kIovValues[] = {IovMethod::Auto, IovMethod::Consrv, IovMethod::Batched, IovMethod::Direct};
 const char* const kMutexNames[] = {"MCS", "QUEUE"};

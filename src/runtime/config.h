@@ -7,7 +7,7 @@
 
 namespace armcix {
 
-enum class StridedMethod { Direct, Iov, Pack };
+enum class StridedMethod { Auto, Direct, Iov, Pack };
 enum class IovMethod { Auto, Consrv, Batched, Direct };
 enum class ShrBufMethod { NoGuard, Copy };
 enum class WindowKind { Create, Allocate };
@@ -16,7 +16,7 @@ enum class MutexMethod { Mcs, Queue };
 struct Config {
   bool verbose = false;                                  // ARMCI_VERBOSE: banner with every effective setting on rank 0
   WindowKind window_kind = WindowKind::Create;           // ARMCI_USE_WIN_ALLOCATE (see doc/design.md: MPICH 6110)
-  StridedMethod strided_method = StridedMethod::Direct;  // ARMCI_STRIDED_METHOD
+  StridedMethod strided_method = StridedMethod::Auto;  // ARMCI_STRIDED_METHOD
   IovMethod iov_method = IovMethod::Auto;                // ARMCI_IOV_METHOD
   int iov_batched_limit = 0;                 // ARMCI_IOV_BATCHED_LIMIT: ops per flush in BATCHED (0 = unlimited)
   std::size_t pack_chunk_bytes = 64 * 1024;  // ARMCI_PACK_CHUNK: pipeline chunk of the PACK engine

@@ -348,6 +348,16 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
     }
   }
   switch (rt().config.strided_method) {
+    case StridedMethod::Auto:
+      // MPI path, from the quiet-machine tables in doc/performance.md (two runs): runs of 1 KiB and more
+      // move 1.3-2.2x faster as one operation per segment (IOV) than as one derived-datatype operation;
+      // accumulates of such runs gain from packing (PACK) once about 1 MiB moves (2x at 1024 x 1 KiB) and
+      // lose below it.  Shorter runs: DIRECT, which IOV trails by up to 28x at 16 B.
+      if (s.count[0] >= 1024 && s.nseg >= 16) {
+        if (op != XferOp::Acc) return iov_engine(op, t, scale, s, sd, r, req);
+        if (s.total_bytes() >= (std::size_t{1} << 20)) return pack_engine(op, t, scale, s, sd, r, req);
+      }
+      return direct_engine(op, t, scale, s, sd, r, req);
     case StridedMethod::Direct:
       return direct_engine(op, t, scale, s, sd, r, req);
     case StridedMethod::Iov:
