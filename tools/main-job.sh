@@ -11,4 +11,4 @@ echo "== Global Arrays demo (examples/ga_demo.c) on armci-x, 4 ranks"
 timeout 600 mpiexec.mpich -n "${ARMCIX_DEMO_NP:-4}" "$build/examples/ga_demo"
 echo "== benchmark summary (armci-x vs ARMCI-MPI 0.3.1, 2 ranks; full tables: benchmarks/compare.sh)"
 "$repo/benchmarks/compare.sh" --ours "$build/src/.libs/libarmci.a" --ours-include "$repo/include" \
-  --quick contig sync
+  --quick contig sync ga_patch
