@@ -114,20 +114,8 @@ long mapping_count() {
 
 // ---- accumulate element types -----------------------------------------------------------------------
 
-template <typename T>
-struct is_complex : std::false_type {};
-template <typename T>
-struct is_complex<std::complex<T>> : std::true_type {};
-
-// Small integers, so that every product with the scales below (integers and halves) and every sum is
-// exact in float.
-template <typename T>
-T make_value(int a, int b) {
-  if constexpr (is_complex<T>::value)
-    return T(static_cast<typename T::value_type>(a), static_cast<typename T::value_type>(b));
-  else
-    return static_cast<T>(a);
-}
+// Values from test_util.h's make_value: small integers, so that every product with the scales below
+// (integers and halves) and every sum is exact in float.
 
 template <typename T>
 struct AccInfo;
@@ -1121,22 +1109,9 @@ namespace {
 // ranks; otherwise nodes are MPI_COMM_TYPE_SHARED domains.  Returns the node-mates of every rank as a
 // leader (lowest world rank on the node) per rank.
 std::vector<int> expected_leaders(int* node_size_out) {
-  const int np = nproc(), r = me();
   const char* env = std::getenv("ARMCI_NODE_SIZE");
-  const int k = env ? std::atoi(env) : 0;
-  *node_size_out = k;
-  int leader = r;
-  if (k > 0) {
-    leader = r / k * k;
-  } else {
-    MPI_Comm node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, r, MPI_INFO_NULL, &node);
-    MPI_Allreduce(&r, &leader, 1, MPI_INT, MPI_MIN, node);
-    MPI_Comm_free(&node);
-  }
-  std::vector<int> leaders(np);
-  MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  return leaders;
+  *node_size_out = env ? std::atoi(env) : 0;
+  return node_leaders();
 }
 
 }  // namespace

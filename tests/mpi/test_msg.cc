@@ -28,6 +28,7 @@
 namespace {
 
 using armcix_test::me;
+using armcix_test::node_leaders;
 using armcix_test::nproc;
 
 char* op(const char* s) {
@@ -45,20 +46,8 @@ struct Topology {
 };
 
 Topology topology() {
-  int rank = me(), np = nproc();
-  int leader = rank;
-  const char* env = std::getenv("ARMCI_NODE_SIZE");
-  int k = env ? std::atoi(env) : 0;
-  if (k > 0) {
-    leader = (rank / k) * k;
-  } else {
-    MPI_Comm node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
-    MPI_Allreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, node);
-    MPI_Comm_free(&node);
-  }
-  std::vector<int> leaders(np);
-  MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  const int np = nproc();
+  const std::vector<int> leaders = node_leaders();
   std::vector<int> sorted(leaders);
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());

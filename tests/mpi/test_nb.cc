@@ -300,19 +300,7 @@ Global* NbModes::shared_ = nullptr;
 
 // ---- Typed helpers for accumulate -------------------------------------------------------------------
 
-template <class T>
-struct IsComplex : std::false_type {};
-template <class T>
-struct IsComplex<std::complex<T>> : std::true_type {};
-
-// Small integers (and integer complex parts): every sum below is exact in every type.
-template <class T>
-T make(long re, long im) {
-  if constexpr (IsComplex<T>::value)
-    return T(static_cast<typename T::value_type>(re), static_cast<typename T::value_type>(im));
-  else
-    return static_cast<T>(re);
-}
+// Values from test_util.h's make_value (small integers): every sum below is exact in every type.
 
 // One accumulate type's part of the AccumulateEveryType test: kN elements at `first` (in elements of T)
 // of every slice, accumulated into by every rank -- a scaled contribution in three operations and an
@@ -333,11 +321,11 @@ struct AccCase {
         first(first_byte / static_cast<long>(sizeof(T))),
         salt(sl),
         s1(scale1(me())),
-        one(make<T>(1, 0)) {}
-  static T init(int t, long i) { return make<T>(t * 100 + i % 13, i % 4); }
-  T src1(int o, int t, long i) const { return make<T>(o + t + i % 5 + 1 + salt % 3, i % 3 - 1); }
-  static T src2(int o, int t, long i) { return make<T>((o * 7 + t + i) % 9 - 4, o - t); }
-  static T scale1(int o) { return make<T>(o + 2, 1); }
+        one(make_value<T>(1, 0)) {}
+  static T init(int t, long i) { return make_value<T>(t * 100 + i % 13, i % 4); }
+  T src1(int o, int t, long i) const { return make_value<T>(o + t + i % 5 + 1 + salt % 3, i % 3 - 1); }
+  static T src2(int o, int t, long i) { return make_value<T>((o * 7 + t + i) % 9 - 4, o - t); }
+  static T scale1(int o) { return make_value<T>(o + 2, 1); }
   static long bytes() { return kN * static_cast<long>(sizeof(T)); }
 
   void init_local(const Slices& g) const {

@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <complex>
+#include <cstdlib>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace armcix_test {
@@ -49,6 +52,42 @@ inline bool all_ok(bool ok) {
   int local = ok ? 1 : 0, global = 0;
   MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   return global == 1;
+}
+
+// The node layout the library should see: ARMCI_NODE_SIZE=k cuts the world into consecutive blocks of k
+// ranks, otherwise nodes are MPI_COMM_TYPE_SHARED domains.  Returns, per world rank, its node's leader (the
+// lowest world rank on it).  Collective.
+inline std::vector<int> node_leaders() {
+  const int r = me();
+  const char* env = std::getenv("ARMCI_NODE_SIZE");
+  const int k = env ? std::atoi(env) : 0;
+  int leader = r;
+  if (k > 0) {
+    leader = r / k * k;
+  } else {
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, r, MPI_INFO_NULL, &node);
+    MPI_Allreduce(&r, &leader, 1, MPI_INT, MPI_MIN, node);
+    MPI_Comm_free(&node);
+  }
+  std::vector<int> leaders(nproc());
+  MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  return leaders;
+}
+
+template <class T>
+struct is_complex : std::false_type {};
+template <class T>
+struct is_complex<std::complex<T>> : std::true_type {};
+
+// A value of an accumulate element type from small integers (the imaginary part only for complex types),
+// so that the tests' sums and scaled products stay exact in every type.
+template <class T>
+T make_value(long re, long im) {
+  if constexpr (is_complex<T>::value)
+    return T(static_cast<typename T::value_type>(re), static_cast<typename T::value_type>(im));
+  else
+    return static_cast<T>(re);
 }
 
 }  // namespace armcix_test
