@@ -192,9 +192,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   g->size = sizes;
   g->pending.assign(g->nranks, Pending{});
 
-  const int my_node = rt().node_of[rt().me];
-  const bool node_only = cfg.shm && std::all_of(g->grp_to_abs.begin(), g->grp_to_abs.end(),
-                                                [&](int abs) { return rt().node_of[abs] == my_node; });
+  const bool node_only = group_is_node_local(group->grp_to_abs, group->size);
   if (node_only && adopt_cached_segment(call, g, sizes)) {
     for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base[r];
     index_region(g);
@@ -268,7 +266,7 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
   int leader = ptr ? group->rank : group->size;
   MPI_Request req;
   ARMCIX_MPI(MPI_Iallreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, group->comm, &req));
-  wait_for(call, &req);  // with back-off: every rank is here before MPI_Win_free's barrier spins
+  wait_for(call, &req);               // with back-off: every rank is here before MPI_Win_free's barrier spins
   if (leader == group->size) return;  // every slice empty: nothing was allocated
   MPI_Aint key = reinterpret_cast<MPI_Aint>(ptr);
   ARMCIX_MPI(MPI_Ibcast(&key, 1, MPI_AINT, leader, group->comm, &req));

@@ -63,11 +63,16 @@ void discover_topology(Runtime& r) {
 void resolve_wait_backoff(Runtime& r) {
   int mine = r.config.wait_backoff_us;
   if (mine < 0) {
-    MPI_Comm real_node;
-    ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, &real_node));
+    // The real node's ranks: discover_topology's node communicator, unless nodes are simulated.
     int ranks_here = 1;
-    ARMCIX_MPI(MPI_Comm_size(real_node, &ranks_here));
-    ARMCIX_MPI(MPI_Comm_free(&real_node));
+    if (r.config.node_size == 0) {
+      ARMCIX_MPI(MPI_Comm_size(r.node_comm, &ranks_here));
+    } else {
+      MPI_Comm real_node;
+      ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, &real_node));
+      ARMCIX_MPI(MPI_Comm_size(real_node, &ranks_here));
+      ARMCIX_MPI(MPI_Comm_free(&real_node));
+    }
     cpu_set_t cpus;
     int cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 0;
     if (cores <= 0) cores = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
@@ -75,6 +80,16 @@ void resolve_wait_backoff(Runtime& r) {
   }
   ARMCIX_MPI(MPI_Allreduce(&mine, &r.config.wait_backoff_us, 1, MPI_INT, MPI_MAX, r.world));
 }
+
+}  // namespace
+
+bool group_is_node_local(const int* abs_ranks, int n) {
+  const Runtime& r = g_runtime;
+  if (!r.config.shm) return false;
+  return std::all_of(abs_ranks, abs_ranks + n, [&](int abs) { return r.node_of[abs] == r.node_id; });
+}
+
+namespace {
 
 void print_banner(const Runtime& r) {
   char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";

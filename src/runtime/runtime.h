@@ -30,6 +30,9 @@ struct Runtime {
 // The one runtime instance.  Valid between the first ARMCI_Init* and the last ARMCI_Finalize.
 Runtime& rt();
 bool initialized();
+// True if the node-local path is on (ARMCI_SHM=1) and every one of the n absolute ranks shares this rank's
+// node (real or simulated): such a group needs no MPI window and no network mutex.
+bool group_is_node_local(const int* abs_ranks, int n);
 
 // Entry-point guard: fails with "<call>: ARMCI is not initialized" when called before ARMCI_Init.
 void require_initialized(const char* call);

@@ -51,25 +51,6 @@ const char* method_name(MutexMethod m) {
   return m == MutexMethod::Mcs ? "MCS" : "QUEUE";
 }
 
-// True if every member of `group` shares this rank's node and the node-local path is on: the set's
-// mutexes then live in shared memory and locking never touches MPI (issue 7: same-node contenders do not
-// go through the network).  With ARMCI_NODE_SIZE the simulated node counts, as for allocations.
-bool group_on_my_node(const ARMCI_Group* group) {
-  const Runtime& r = rt();
-  if (!r.config.shm) return false;
-  MPI_Group from, world;
-  ARMCIX_MPI(MPI_Comm_group(group->comm, &from));
-  ARMCIX_MPI(MPI_Comm_group(r.world, &world));
-  std::vector<int> ranks(group->size), abs(group->size);
-  for (int i = 0; i < group->size; ++i) ranks[i] = i;
-  ARMCIX_MPI(MPI_Group_translate_ranks(from, group->size, ranks.data(), world, abs.data()));
-  ARMCIX_MPI(MPI_Group_free(&from));
-  ARMCIX_MPI(MPI_Group_free(&world));
-  for (int a : abs)
-    if (a == MPI_UNDEFINED || r.node_of[a] != r.node_id) return false;
-  return true;
-}
-
 MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
   require_initialized(call);
   ARMCIX_REQUIRE(count >= 0, call, "argument 'count' = %d must be >= 0", count);
@@ -84,7 +65,7 @@ MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
   // oversubscribed node): the private communicator, the one behind pub.grp, and the counts.  The
   // allgather may use the caller's communicator: this call is collective over it, like any collective.
   // Whether this rank can share memory with the whole group: the set then lives in node memory.
-  int mine[3] = {count, static_cast<int>(method), group_on_my_node(group) ? 1 : 0};
+  int mine[3] = {count, static_cast<int>(method), group_is_node_local(group->grp_to_abs, group->size) ? 1 : 0};
   std::vector<int> all(3 * n);
   MPI_Comm grp_comm = MPI_COMM_NULL;
   MPI_Request reqs[3];
