@@ -1,5 +1,9 @@
 // Configuration parsing (no MPI).
+#include <armcix.h>
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
 
 #include "runtime/config.h"
 
@@ -59,4 +63,73 @@ TEST(ConfigParse, DefaultsDescribeEverySetting) {
   bool saw_iov = false;
   for (auto& l : lines) saw_iov |= l.rfind("ARMCI_IOV_METHOD=AUTO", 0) == 0;
   EXPECT_TRUE(saw_iov);
+}
+
+// Environment variables: the values added or changed in session 2 are accepted, and malformed ones stop
+// with a message naming the variable (through ARMCI_Error; a throwing handler keeps the test alive).
+namespace {
+
+struct EnvError {
+  std::string message;
+};
+void throw_env_error(const char* msg, int) {
+  throw EnvError{msg ? msg : ""};
+}
+
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~ScopedEnv() { unsetenv(name_); }
+
+ private:
+  const char* name_;
+};
+
+// The message from_environment() raises, or "" if it accepted the environment.
+std::string environment_error() {
+  ARMCIX_Error_handler_t previous = ARMCIX_Set_error_handler(&throw_env_error);
+  std::string message;
+  try {
+    armcix::Config::from_environment();
+  } catch (const EnvError& e) {
+    message = e.message;
+  }
+  ARMCIX_Set_error_handler(previous);
+  return message;
+}
+
+}  // namespace
+
+TEST(ConfigEnvironment, NewSettingsAreParsed) {
+  {
+    ScopedEnv a("ARMCI_STRIDED_METHOD", "AUTO"), b("ARMCI_FINALIZE_SETTLE_MS", "0"), c("ARMCI_WAIT_BACKOFF_US", "50");
+    armcix::Config cfg = armcix::Config::from_environment();
+    EXPECT_EQ(cfg.strided_method, armcix::StridedMethod::Auto);
+    EXPECT_EQ(cfg.finalize_settle_ms, 0);
+    EXPECT_EQ(cfg.wait_backoff_us, 50);
+  }
+  armcix::Config defaults = armcix::Config::from_environment();
+  EXPECT_EQ(defaults.strided_method, armcix::StridedMethod::Auto);
+  EXPECT_EQ(defaults.finalize_settle_ms, 20);
+  EXPECT_EQ(defaults.wait_backoff_us, -1);  // automatic, resolved at ARMCI_Init
+}
+
+TEST(ConfigEnvironment, MalformedNewSettingsNameTheVariable) {
+  struct Case {
+    const char* name;
+    const char* value;
+    const char* expect;
+  } cases[] = {
+      {"ARMCI_FINALIZE_SETTLE_MS", "soon", "is not an integer in [0, 10000]"},
+      {"ARMCI_FINALIZE_SETTLE_MS", "20000", "is not an integer in [0, 10000]"},
+      {"ARMCI_WAIT_BACKOFF_US", "-5", "is not an integer in [0, 100000]"},
+      {"ARMCI_STRIDED_METHOD", "FAST", "is not one of"},
+  };
+  for (const Case& k : cases) {
+    ScopedEnv env(k.name, k.value);
+    std::string msg = environment_error();
+    EXPECT_NE(msg.find(k.name), std::string::npos) << k.name << "=" << k.value << ": " << msg;
+    EXPECT_NE(msg.find(k.value), std::string::npos) << msg;
+    EXPECT_NE(msg.find(k.expect), std::string::npos) << msg;
+  }
 }
