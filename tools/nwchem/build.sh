@@ -12,15 +12,19 @@
 #   ARMCIX_NWCHEM_DIR  cache directory, outside the repository
 #                      (default: /var/tmp/armcix-nwchem)
 #   NWCHEM_MODULES     NWChem modules to build (default: "ccsd hessian"; plain
-#                      "ccsd" does not link, "ccsd tce" adds TCE but triples
-#                      the build time)
+#                      "ccsd" does not link, "ccsd tce" adds TCE but doubles
+#                      the build time).  Each module set has its own build
+#                      tree and binary: the default one builds
+#                      build-mpich/ and nwchem.armcix, "ccsd tce" builds
+#                      build-mpich-ccsd-tce/ and nwchem-ccsd-tce.armcix, so a
+#                      TCE build leaves the ccsd build alone.
 #   ARMCIX_NO_APT=1    never call apt-get (fail if something is missing)
 #
 # The slow steps (source download ~2 min, 64_to_32 conversion 10-20 min,
 # compile 35-65 min on 2 shared cores; measured 2026-11-22: 10 + 62 min at load
 # ~10) run once and are remembered by stamps in the cache; when only the ARMCI
 # library changed, the script just relinks (~10 s).  The
-# result is $ARMCIX_NWCHEM_DIR/nwchem.armcix; $ARMCIX_NWCHEM_DIR/nwchem.armcix.lib
+# result is $ARMCIX_NWCHEM_DIR/nwchem.armcix (default modules); its .lib file
 # records the library (path and sha256) it was linked with.
 #
 # Too long for a 10-minute foreground shell: run it as
@@ -35,7 +39,12 @@ top=$(cd "$here/../.." && pwd)
 NWCHEM_VERSION=7.0.2
 DEB_VERSION=7.0.2-4
 cache=${ARMCIX_NWCHEM_DIR:-/var/tmp/armcix-nwchem}
-modules=${NWCHEM_MODULES:-ccsd hessian}
+default_modules="ccsd hessian"
+modules=${NWCHEM_MODULES:-$default_modules}
+# "ccsd tce" -> "-ccsd-tce"; empty for the default set (the names the first
+# builds had).
+flavor=""
+[ "$modules" = "$default_modules" ] || flavor=-$(echo "$modules" | tr -s ' ' '-')
 multiarch=x86_64-linux-gnu
 deb_ga_path=/usr/lib/$multiarch/ga/mpich
 target=LINUX64
@@ -136,7 +145,7 @@ say "source: $srcdir (Debian patches applied)"
 
 # ------------------------------------------------------------ environment ---
 # Mirrors debian/rules (mpich flavour), minus python, TCE extras and Open MPI.
-build=$cache/build-mpich
+build=$cache/build-mpich$flavor
 export NWCHEM_TOP=$build
 export NWCHEM_TARGET=$target
 export USE_64TO32=y
@@ -268,7 +277,7 @@ fi
 # ------------------------------------------------------------------- link ---
 sum=$(sha256sum "$lib" | cut -d' ' -f1)
 want="$lib $sum"
-out=$cache/nwchem.armcix
+out=$cache/nwchem$flavor.armcix
 if [ -x "$out" ] && [ -f "$out.lib" ] && [ "$(cat "$out.lib")" = "$want" ]; then
     say "up to date: $out (linked with $lib, sha256 ${sum:0:12})"
     exit 0
