@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Runs the test suite listed in tests/manifest.txt: each line is
+# Runs the test suite listed in tests/manifest.txt and the fragments tests/*/manifest.txt (a directory's
+# own programs, e.g. tests/gasuite, tests/classic): each line is
 #     name  np  timeout_seconds  [VAR=value ...] program [args ...]
 # np = 0 runs the program directly, otherwise under "$MPIEXEC -n np".  Every run is bounded by `timeout`,
 # so a deadlock fails instead of hanging CI.  A program path is looked up in the build tree, then in the
 # source tree.  Output of each run goes to tests/logs/<name>.np<np>.log (printed when it fails).
 #
 # Usage: tests/check.sh [--filter REGEX] [--exclude REGEX] [--list] [--valgrind] [--manifest FILE]
+#   --manifest  read only this file (instead of tests/manifest.txt and tests/*/manifest.txt)
 #   --valgrind  run the MPI programs of the selected lines under valgrind memcheck (errors fail the run)
 # Closing line: "N passed, N failed" (plus ", N skipped").
 set -u
@@ -20,7 +22,7 @@ fi
 . "$builddir/tests/env.sh"
 export MPIEXEC top_srcdir top_builddir GA_LIB
 export ARMCIX_BUILDDIR="$builddir"
-manifest="$here/manifest.txt"
+manifests=("$here/manifest.txt" "$here"/*/manifest.txt)
 filter="" exclude="" list=0 valgrind=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
     --exclude) exclude="$2"; shift 2 ;;
     --list) list=1; shift ;;
     --valgrind) valgrind=1; shift ;;
-    --manifest) manifest="$2"; shift 2 ;;
+    --manifest) manifests=("$2"); shift 2 ;;
     *) echo "check.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -88,7 +90,7 @@ while read -r name np tmo rest; do
     cp "$log" "$log.failed.$(date +%H%M%S)"  # a rerun overwrites $log; keep what the failure printed
     failed=$((failed + 1)); failures+=("$id")
   fi
-done < "$manifest"
+done < <(cat "${manifests[@]}")
 [ "$list" = 1 ] && exit 0
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
 if [ $skipped -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"; else echo "$passed passed, $failed failed"; fi

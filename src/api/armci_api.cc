@@ -390,11 +390,13 @@ int ARMCI_NbGetS(void* s, int ss[], void* d, int ds[], int c[], int l, int p, ar
 int ARMCI_NbAccS(int t, void* sc, void* s, int ss[], void* d, int ds[], int c[], int l, int p, armci_hdl_t* h)
     ARMCIX_WEAK_ALIAS(ARMCI_NbAccS);
 
+// As in ARMCI and ARMCI-MPI: "write" packs the strided region at ptr into buf, "read" unpacks buf into
+// it (GA's ghost-cell exchange packs with write, sends buf with armci_msg_snd and unpacks with read).
 void armci_write_strided(void* ptr, int levels, int stride[], int count[], char* buf) {
-  local_strided_copy("armci_write_strided", ptr, levels, stride, count, buf, false);
+  local_strided_copy("armci_write_strided", ptr, levels, stride, count, buf, true);
 }
 void armci_read_strided(void* ptr, int levels, int stride[], int count[], char* buf) {
-  local_strided_copy("armci_read_strided", ptr, levels, stride, count, buf, true);
+  local_strided_copy("armci_read_strided", ptr, levels, stride, count, buf, false);
 }
 
 /* ---- I/O vector transfers -------------------------------------------------------------------------- */

@@ -24,7 +24,8 @@ void strided(const char* call, XferOp op, const AccArgs* acc, const void* src, c
              const int* dst_stride, const int* count, int levels, int proc, Request* req);
 void iov(const char* call, XferOp op, const AccArgs* acc, const armci_giov_t* desc, int len, int proc, Request* req);
 
-// Copies a strided local region to/from a contiguous buffer (armci_read_strided / armci_write_strided).
+// Copies a strided local region into a contiguous buffer (to_buffer: armci_write_strided) or back out of
+// it (armci_read_strided).
 void local_strided_copy(const char* call, void* ptr, int levels, const int* stride, const int* count, char* buf,
                         bool to_buffer);
 

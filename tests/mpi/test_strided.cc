@@ -1342,6 +1342,27 @@ TEST(Strided, ManyRowsWithGapsArriveIntact) {
 }
 
 // ---- 5. armci_read_strided / armci_write_strided ----------------------------------------------------------
+// write packs the strided region into the buffer, read unpacks the buffer into the region (the direction
+// ARMCI-MPI 0.3.1 and classic ARMCI use; GA's ghost-cell exchange depends on it).
+
+TEST(LocalStrided, WritePacksAndReadUnpacks) {
+  int region[4][10];  // a 4 x 2 int patch at column 0 of a 4 x 10 array
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 10; ++j) region[i][j] = 10 * i + j;
+  int stride[1] = {10 * static_cast<int>(sizeof(int))};
+  int count[2] = {2 * static_cast<int>(sizeof(int)), 4};
+  int buf[8];
+  std::fill(buf, buf + 8, -1);
+  armci_write_strided(&region[0][0], 1, stride, count, reinterpret_cast<char*>(buf));
+  const int packed[8] = {0, 1, 10, 11, 20, 21, 30, 31};
+  for (int k = 0; k < 8; ++k) EXPECT_EQ(buf[k], packed[k]) << "armci_write_strided: buffer element " << k;
+  EXPECT_EQ(region[3][1], 31) << "armci_write_strided changed the region";
+  for (int k = 0; k < 8; ++k) buf[k] = -k;
+  armci_read_strided(&region[0][0], 1, stride, count, reinterpret_cast<char*>(buf));
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 10; ++j)
+      EXPECT_EQ(region[i][j], j < 2 ? -(2 * i + j) : 10 * i + j) << "armci_read_strided: region[" << i << "][" << j << "]";
+}
 
 TEST(LocalStrided, ReadAndWriteMatchReference) {
   const uint64_t tag = fnv1a("local strided");
@@ -1368,9 +1389,9 @@ TEST(LocalStrided, ReadAndWriteMatchReference) {
       std::memcpy(want_buf.data() + k, region.data() + sg.lo, static_cast<std::size_t>(sg.bytes));
       k += sg.bytes;
     }
-    armci_read_strided(region.data() + s.loff, s.levels, stride, count, buf.data());
+    armci_write_strided(region.data() + s.loff, s.levels, stride, count, buf.data());
     std::string d = diff(buf.data(), want_buf.data(), kMaxBytes, kBytes);
-    EXPECT_TRUE(d.empty()) << "armci_read_strided: buffer (" << total << " bytes expected): " << d;
+    EXPECT_TRUE(d.empty()) << "armci_write_strided: buffer (" << total << " bytes expected): " << d;
 
     fill(buf.data(), kMaxBytes, g.next(), kBytes);
     want_region = region;
@@ -1379,9 +1400,9 @@ TEST(LocalStrided, ReadAndWriteMatchReference) {
       std::memcpy(want_region.data() + sg.lo, buf.data() + k, static_cast<std::size_t>(sg.bytes));
       k += sg.bytes;
     }
-    armci_write_strided(region.data() + s.loff, s.levels, stride, count, buf.data());
+    armci_read_strided(region.data() + s.loff, s.levels, stride, count, buf.data());
     d = diff(region.data(), want_region.data(), kLocalBytes, kBytes);
-    EXPECT_TRUE(d.empty()) << "armci_write_strided: region: " << d;
+    EXPECT_TRUE(d.empty()) << "armci_read_strided: region: " << d;
   }
 }
 
