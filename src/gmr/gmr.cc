@@ -10,6 +10,7 @@
 #include "runtime/error.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
+#include "runtime/window.h"
 
 namespace armcix {
 
@@ -213,9 +214,10 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   } else if (cfg.window_kind == WindowKind::Allocate) {
     ARMCIX_MPI(MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win));
   } else {
-    if (mine > 0) ARMCIX_MPI(MPI_Alloc_mem(mine, MPI_INFO_NULL, &base));
-    g->alloc_mem = base;
-    ARMCIX_MPI(MPI_Win_create(base, mine, 1, info, group->comm, &g->win));
+    RmaWindow w = create_rma_window(mine, 1, info, group->comm);
+    base = w.base;
+    g->alloc_mem = w.alloc_mem;
+    g->win = w.win;
   }
   ARMCIX_MPI(MPI_Info_free(&info));
   if (mine == 0) base = nullptr;

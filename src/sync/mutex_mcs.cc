@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "runtime/error.h"
+#include "runtime/window.h"
 #include "sync/mutex_impl.h"
 
 namespace armcix {
@@ -25,13 +26,12 @@ constexpr int kNobody = -1;
 class McsMutexes final : public MutexAlgorithm {
  public:
   explicit McsMutexes(const MutexLayout& layout) : l_(layout) {
-    const int slots = l_.my_count > 0 ? l_.my_count : 1;
-    ARMCIX_MPI(MPI_Alloc_mem(static_cast<MPI_Aint>(sizeof(int)) * slots, MPI_INFO_NULL, &tail_));
-    for (int i = 0; i < slots; ++i) tail_[i] = kNobody;
     // Swap and compare-and-swap meet on a tail.  MPICH's which_accumulate_ops hint is left at its default
     // (every operation may meet every other), as for the Rmw windows, where sum and replace meet.
-    ARMCIX_MPI(MPI_Win_create(tail_, static_cast<MPI_Aint>(sizeof(int)) * l_.my_count, sizeof(int), MPI_INFO_NULL,
-                              l_.comm, &win_));
+    window_ = create_rma_window(static_cast<MPI_Aint>(sizeof(int)) * l_.my_count, sizeof(int), MPI_INFO_NULL, l_.comm);
+    win_ = window_.win;
+    tail_ = static_cast<int*>(window_.base);
+    for (int i = 0; i < l_.my_count; ++i) tail_[i] = kNobody;
     ARMCIX_MPI(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN));
     ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_));
     base_ = reinterpret_cast<uint8_t*>(tail_);
@@ -71,8 +71,8 @@ class McsMutexes final : public MutexAlgorithm {
   void destroy(const char* call) override {
     ARMCIX_REQUIRE(early_.empty(), call, "internal error: %zu unconsumed MCS successor notices", early_.size());
     ARMCIX_MPI(MPI_Win_unlock_all(win_));
-    ARMCIX_MPI(MPI_Win_free(&win_));
-    ARMCIX_MPI(MPI_Free_mem(tail_));
+    free_rma_window(window_);  // frees win_ (the same handle) and the tails
+    win_ = MPI_WIN_NULL;
     tail_ = nullptr;
   }
 
@@ -101,6 +101,7 @@ class McsMutexes final : public MutexAlgorithm {
   }
 
   MutexLayout l_;
+  RmaWindow window_;
   int* tail_ = nullptr;
   uint8_t* base_ = nullptr;
   MPI_Win win_ = MPI_WIN_NULL;

@@ -14,10 +14,10 @@
 // window between mutexes of a host costs little and saves creating one window per mutex.
 #include <mpi.h>
 
-#include <cstring>
 #include <vector>
 
 #include "runtime/error.h"
+#include "runtime/window.h"
 #include "sync/mutex_impl.h"
 
 namespace armcix {
@@ -28,9 +28,9 @@ class QueueMutexes final : public MutexAlgorithm {
  public:
   explicit QueueMutexes(const MutexLayout& layout) : l_(layout), flags_(layout.size) {
     const MPI_Aint bytes = static_cast<MPI_Aint>(l_.my_count) * l_.size;
-    ARMCIX_MPI(MPI_Alloc_mem(bytes > 0 ? bytes : 1, MPI_INFO_NULL, &base_));
-    std::memset(base_, 0, bytes > 0 ? bytes : 1);
-    ARMCIX_MPI(MPI_Win_create(base_, bytes, 1, MPI_INFO_NULL, l_.comm, &win_));
+    window_ = create_rma_window(bytes, 1, MPI_INFO_NULL, l_.comm);
+    win_ = window_.win;
+    base_ = static_cast<uint8_t*>(window_.base);
     ARMCIX_MPI(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN));
     bases_.resize(l_.my_count);
     for (int m = 0; m < l_.my_count; ++m) bases_[m] = base_ + static_cast<MPI_Aint>(m) * l_.size;
@@ -70,8 +70,8 @@ class QueueMutexes final : public MutexAlgorithm {
   }
 
   void destroy(const char*) override {
-    ARMCIX_MPI(MPI_Win_free(&win_));
-    ARMCIX_MPI(MPI_Free_mem(base_));
+    free_rma_window(window_);  // frees win_ (the same handle) and the flags
+    win_ = MPI_WIN_NULL;
     base_ = nullptr;
   }
 
@@ -98,6 +98,7 @@ class QueueMutexes final : public MutexAlgorithm {
   }
 
   MutexLayout l_;
+  RmaWindow window_;
   uint8_t* base_ = nullptr;
   MPI_Win win_ = MPI_WIN_NULL;
   std::vector<uint8_t*> bases_;  // bases_[m]: the flag vector of mutex m hosted here

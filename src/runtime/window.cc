@@ -1,0 +1,31 @@
+#include "runtime/window.h"
+
+#include <cstring>
+
+#include "runtime/error.h"
+
+namespace armcix {
+
+RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Comm comm) {
+  RmaWindow w;
+  int size = 0;
+  ARMCIX_MPI(MPI_Comm_size(comm, &size));
+  if (size == 1) {
+    ARMCIX_MPI(MPI_Win_allocate(bytes, disp_unit, info, comm, &w.base, &w.win));
+  } else {
+    if (bytes > 0) ARMCIX_MPI(MPI_Alloc_mem(bytes, MPI_INFO_NULL, &w.base));
+    w.alloc_mem = w.base;
+    ARMCIX_MPI(MPI_Win_create(w.base, bytes, disp_unit, info, comm, &w.win));
+  }
+  if (bytes == 0) w.base = nullptr;
+  if (w.base) std::memset(w.base, 0, static_cast<std::size_t>(bytes));
+  return w;
+}
+
+void free_rma_window(RmaWindow& w) {
+  if (w.win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&w.win));
+  if (w.alloc_mem) ARMCIX_MPI(MPI_Free_mem(w.alloc_mem));
+  w = RmaWindow{};
+}
+
+}  // namespace armcix
