@@ -42,6 +42,7 @@ typedef struct armcix_mutex_hdl_s * armcix_mutex_hdl_t;
 
 armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group *pgroup);
 int  ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl);
+/* proc: the host's absolute process id, whatever the group of the set (as in ARMCI-MPI). */
 void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
 int  ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);
 void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc);

@@ -125,11 +125,9 @@ void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* 
   }
   MPI_Comm comm = MPI_COMM_NULL;
   if (rt().config.noncollective_groups) {
-    ARMCIX_REQUIRE(member, call,
-                   "with ARMCI_NONCOLLECTIVE_GROUPS=1 only members call it; process %d is not in "
-                   "'pid_list'",
-                   rt().me);
-    comm = create_noncollective(parent, list);
+    // Only the members take part; a non-member that calls anyway gets the same non-member handle as on
+    // the collective path (as in ARMCI-MPI, and GA's pgroup_create calls on every process).
+    if (member) comm = create_noncollective(parent, list);
   } else {
     MPI_Group pg, ng;
     ARMCIX_MPI(MPI_Comm_group(parent->comm, &pg));

@@ -156,42 +156,52 @@ MutexSet* default_set(const char* call) {
   return g_default;
 }
 
-// Validates (mutex, proc) and returns its id.
-int mutex_id(const char* call, const MutexSet* set, int mutex, int proc) {
-  ARMCIX_REQUIRE(proc >= 0 && proc < set->size, call,
-                 "argument 'proc' = %d is not a rank of the mutexes' group (0..%d)", proc, set->size - 1);
-  ARMCIX_REQUIRE(mutex >= 0 && mutex < set->counts[proc], call,
+// The host of a mutex is named by its absolute process id, in ARMCI_Lock and, as in ARMCI-MPI 0.3.1, in
+// ARMCIX_Lock_hdl & co. whatever group the set was created on.  Returns the host's rank in the set's group.
+int host_rank(const char* call, const MutexSet* set, int proc) {
+  check_rank(call, "proc", proc);
+  const int r = set->pub.grp.abs_to_grp[proc];
+  ARMCIX_REQUIRE(r >= 0, call, "argument 'proc' = %d is not a member of the mutexes' group", proc);
+  return r;
+}
+
+// Validates (mutex, host's group rank) and returns its id.
+int mutex_id(const char* call, const MutexSet* set, int mutex, int host, int proc) {
+  ARMCIX_REQUIRE(mutex >= 0 && mutex < set->counts[host], call,
                  "argument 'mutex' = %d is out of range: process %d created %d mutex(es)", mutex, proc,
-                 set->counts[proc]);
-  return set->offsets[proc] + mutex;
+                 set->counts[host]);
+  return set->offsets[host] + mutex;
 }
 
 void lock(const char* call, MutexSet* set, int mutex, int proc) {
-  const int id = mutex_id(call, set, mutex, proc);
+  const int host = host_rank(call, set, proc);
+  const int id = mutex_id(call, set, mutex, host, proc);
   ARMCIX_REQUIRE(!set->held.count(id), call,
                  "mutex %d of process %d is already held by the calling process; locking it again would deadlock",
                  mutex, proc);
-  set->algo->lock(call, mutex, proc, id);
+  set->algo->lock(call, mutex, host, id);
   set->held.insert(id);
 }
 
 bool trylock(const char* call, MutexSet* set, int mutex, int proc) {
-  const int id = mutex_id(call, set, mutex, proc);
+  const int host = host_rank(call, set, proc);
+  const int id = mutex_id(call, set, mutex, host, proc);
   if (set->held.count(id)) return false;  // busy, as for a non-recursive pthread mutex
-  if (!set->algo->trylock(call, mutex, proc, id)) return false;
+  if (!set->algo->trylock(call, mutex, host, id)) return false;
   set->held.insert(id);
   return true;
 }
 
 void unlock(const char* call, MutexSet* set, int mutex, int proc) {
-  const int id = mutex_id(call, set, mutex, proc);
+  const int host = host_rank(call, set, proc);
+  const int id = mutex_id(call, set, mutex, host, proc);
   ARMCIX_REQUIRE(set->held.count(id), call, "mutex %d of process %d is not held by the calling process", mutex, proc);
   // Release semantics, as ARMCI_AllFence: what we wrote under the lock, blocking or not, is at its targets
   // before the next holder gets in (ARMCI-MPI completes every operation on return, and programs written
   // for it rely on that).
   wait_all();
   fence_all();
-  set->algo->unlock(call, mutex, proc, id);
+  set->algo->unlock(call, mutex, host, id);
   set->held.erase(id);
 }
 

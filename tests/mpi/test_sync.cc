@@ -464,7 +464,8 @@ TEST(Mutex, SetsAreIndependent) {
 
 /* ---- Groups -------------------------------------------------------------------------------------- */
 
-// Mutexes on the group of even ranks; `proc` is a rank in that group.  Odd ranks are not members.
+// Mutexes on the group of even ranks.  `proc` names the host by its absolute id, as in ARMCI-MPI 0.3.1
+// (its ARMCIX_Lock_hdl translates world_proc to the group); odd ranks are not members.
 TEST(Mutex, SubgroupHandles) {
   const int n = nproc(), r = me(), iters = n <= 2 ? 30 : 12;
   std::vector<int> evens;
@@ -484,12 +485,13 @@ TEST(Mutex, SubgroupHandles) {
     EXPECT_EQ(hdl->max_count, 1 + std::min(gs - 1, 3));
     for (int i = 0; i < iters; ++i) {
       int gp = (gr + i) % gs, m = i % (1 + gp % 4), abs = ARMCI_Absolute_id(&g, gp);
-      ARMCIX_Lock_hdl(hdl, m, gp);
+      ARMCIX_Lock_hdl(hdl, m, abs);
       increment(mem.at<long>(abs, m), abs, 1, true);
-      ARMCIX_Unlock_hdl(hdl, m, gp);
+      ARMCIX_Unlock_hdl(hdl, m, abs);
       ++tally[abs * 4 + m];
     }
-    EXPECT_ARMCI_ERROR(ARMCIX_Lock_hdl(hdl, 0, gs), "ARMCIX_Lock_hdl", "'proc'");
+    EXPECT_ARMCI_ERROR(ARMCIX_Lock_hdl(hdl, 0, n), "ARMCIX_Lock_hdl", "'proc'", "not a valid process id");
+    if (n > 1) EXPECT_ARMCI_ERROR(ARMCIX_Lock_hdl(hdl, 0, 1), "ARMCIX_Lock_hdl", "'proc' = 1", "not a member");
     EXPECT_ARMCI_ERROR(ARMCIX_Trylock_hdl(hdl, 1, 0), "ARMCIX_Trylock_hdl", "'mutex' = 1");  // rank 0 hosts 1
     EXPECT_EQ(ARMCIX_Destroy_mutexes_hdl(hdl), 0);
   } else {
