@@ -6,19 +6,23 @@
 
 namespace armcix {
 
-RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Comm comm) {
+RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Comm comm, unsigned char fill) {
   RmaWindow w;
   int size = 0;
   ARMCIX_MPI(MPI_Comm_size(comm, &size));
   if (size == 1) {
+    // Nobody else can reach the memory, so it may be filled after the window is made.
     ARMCIX_MPI(MPI_Win_allocate(bytes, disp_unit, info, comm, &w.base, &w.win));
+    if (bytes > 0) std::memset(w.base, fill, static_cast<std::size_t>(bytes));
   } else {
-    if (bytes > 0) ARMCIX_MPI(MPI_Alloc_mem(bytes, MPI_INFO_NULL, &w.base));
+    if (bytes > 0) {
+      ARMCIX_MPI(MPI_Alloc_mem(bytes, MPI_INFO_NULL, &w.base));
+      std::memset(w.base, fill, static_cast<std::size_t>(bytes));
+    }
     w.alloc_mem = w.base;
     ARMCIX_MPI(MPI_Win_create(w.base, bytes, disp_unit, info, comm, &w.win));
   }
   if (bytes == 0) w.base = nullptr;
-  if (w.base) std::memset(w.base, 0, static_cast<std::size_t>(bytes));
   return w;
 }
 

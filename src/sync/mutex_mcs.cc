@@ -28,10 +28,12 @@ class McsMutexes final : public MutexAlgorithm {
   explicit McsMutexes(const MutexLayout& layout) : l_(layout) {
     // Swap and compare-and-swap meet on a tail.  MPICH's which_accumulate_ops hint is left at its default
     // (every operation may meet every other), as for the Rmw windows, where sum and replace meet.
-    window_ = create_rma_window(static_cast<MPI_Aint>(sizeof(int)) * l_.my_count, sizeof(int), MPI_INFO_NULL, l_.comm);
+    // Every tail starts as kNobody (all bytes 0xff) before anyone can swap into it.
+    static_assert(kNobody == -1, "tails are initialised bytewise to 0xff");
+    window_ = create_rma_window(static_cast<MPI_Aint>(sizeof(int)) * l_.my_count, sizeof(int), MPI_INFO_NULL, l_.comm,
+                                0xff);
     win_ = window_.win;
     tail_ = static_cast<int*>(window_.base);
-    for (int i = 0; i < l_.my_count; ++i) tail_[i] = kNobody;
     ARMCIX_MPI(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN));
     ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_));
     base_ = reinterpret_cast<uint8_t*>(tail_);
