@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The README's second command (and CI's): installs what is needed, builds with warnings as errors, and
 # runs the whole test suite (tests/manifest.txt: unit, MPI at 2-4 ranks under every engine setting,
-# simulated nodes, GA integration, error paths), then valgrind memcheck on the 2-rank runs of the main MPI
-# test programs and an AddressSanitizer/UBSan build of the unit, msg, core, strided, IOV, sync, nb,
-# node-path and group tests.  Closing line: "N passed, N failed".
+# simulated nodes, GA integration, error paths; tests/classic and tests/gasuite: re-created classic ARMCI,
+# ARMCI-MPI and GA test programs), then valgrind memcheck on the 2-rank runs of the main MPI test programs
+# and an AddressSanitizer/UBSan build of the unit, msg, core, strided, IOV, sync, nb, node-path and group
+# tests (both also on four classic programs).  Closing line: "N passed, N failed".
 set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 "$repo/tools/install-deps.sh" || exit 1
@@ -21,15 +22,15 @@ echo "== test suite"
 "$repo/tests/check.sh" ${ARMCIX_CHECK_ARGS:-} | tee suite.out
 tally suite.out
 if [ "${ARMCIX_SKIP_MEMCHECK:-0}" != 1 ]; then
-  echo "== valgrind memcheck (2 ranks: msg, core, strided, sync, nb, node-path and group tests)"
+  echo "== valgrind memcheck (2 ranks: msg, core, strided, sync, nb, node-path and group tests, 4 classic programs)"
   # 40 allocation cycles instead of 10,000 in the core stress test: under valgrind each costs ~10 ms.
-  ARMCIX_TEST_MALLOC_CYCLES=40 "$repo/tests/check.sh" --valgrind --filter '^(msg|core|strided|sync|nb|shm|groups)\.np2$' |
+  ARMCIX_TEST_MALLOC_CYCLES=40 "$repo/tests/check.sh" --valgrind --filter '^(msg|core|strided|sync|nb|shm|groups|classic-(armci-test|nb|msg|mutex))\.np2$' |
     tee valgrind.out
   tally valgrind.out
   echo "== AddressSanitizer + UBSan build"
   asan="$(ARMCIX_BUILD="$build-asan" "$repo/tools/build.sh" --enable-sanitizers | tail -n 1)" || { echo "FAIL asan build"; total_fail=$((total_fail + 1)); }
   if [ -n "${asan:-}" ]; then
-    (cd "$asan" && ASAN_OPTIONS=detect_leaks=0 "$repo/tests/check.sh" --filter '^(unit|msg|core|strided|iov-batched|sync|nb|shm|groups)\.np2$') | tee asan.out
+    (cd "$asan" && ASAN_OPTIONS=detect_leaks=0 "$repo/tests/check.sh" --filter '^(unit|msg|core|strided|iov-batched|sync|nb|shm|groups|classic-(armci-test|nb|msg|mutex))\.np2$') | tee asan.out
     tally asan.out
   fi
 fi
