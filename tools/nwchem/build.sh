@@ -45,6 +45,12 @@ modules=${NWCHEM_MODULES:-$default_modules}
 # builds had).
 flavor=""
 [ "$modules" = "$default_modules" ] || flavor=-$(echo "$modules" | tr -s ' ' '-')
+# What NWChem is configured with: the TCE module does not link without the property module
+# (ddscf's rohf_hessv3 calls its CalcPerturbedTDPmat1), as ccsd does not without hessian.
+config_modules=$modules
+case " $modules " in
+    *" tce "*) case " $modules " in *" property "*) ;; *) config_modules="$modules property" ;; esac ;;
+esac
 multiarch=x86_64-linux-gnu
 deb_ga_path=/usr/lib/$multiarch/ga/mpich
 target=LINUX64
@@ -154,7 +160,7 @@ export BLAS_LIB=-lblas
 export LAPACK_LIB=-llapack
 export USE_SCALAPACK=yes
 export SCALAPACK_SIZE=4
-export NWCHEM_MODULES=$modules
+export NWCHEM_MODULES=$config_modules
 export NWCHEM_LONG_PATHS=y
 export LARGE_FILES=TRUE
 export FC=gfortran
@@ -200,8 +206,32 @@ export EXTERNAL_GA_PATH=$gadir
 
 # Anything that changes the compiled objects (not just the link) forces a
 # fresh build tree.
-config_sig="$DEB_VERSION|$modules|$target|$(gfortran -dumpfullversion)|$(dpkg-query -W -f='${Version}' libglobalarrays-dev)"
+config_sig="$DEB_VERSION|$config_modules|$target|$(gfortran -dumpfullversion)|$(dpkg-query -W -f='${Version}' libglobalarrays-dev)"
 stamp_dir=$build/.armcix
+# Only modules added (same source, compiler, GA): reconfigure in place and let make build what is new.
+old_sig=$(cat "$stamp_dir/config" 2>/dev/null || true)
+if [ -n "$old_sig" ] && [ "$old_sig" != "$config_sig" ] &&
+    [ "${old_sig#*|*|}" = "${config_sig#*|*|}" ] && [ "${old_sig%%|*}" = "${config_sig%%|*}" ]; then
+    old_modules=$(echo "$old_sig" | cut -d'|' -f2)
+    added=1
+    for m in $old_modules; do case " $config_modules " in *" $m "*) ;; *) added=0 ;; esac; done
+    if [ "$added" = 1 ]; then
+        say "modules added ($old_modules -> $config_modules): reconfiguring in place"
+        subdirs() { sed -n 's/^NW_MODULE_SUBDIRS = //p' "$build/src/config/nwchem_config.h"; }
+        old_dirs=$(subdirs)
+        (cd "$build/src" && make nwchem_config NWCHEM_MODULES="$config_modules") >"$stamp_dir/nwchem_config.log" 2>&1 ||
+            die "make nwchem_config failed (log: $stamp_dir/nwchem_config.log)"
+        # The 64_to_32 conversion of the directories already built is done; convert only the new ones.
+        for d in $(subdirs); do
+            case " $old_dirs " in *" $d "*) continue ;; esac
+            say "make 64_to_32 in src/$d"
+            (cd "$build/src/$d" && make 64_to_32) >>"$stamp_dir/64_to_32.log" 2>&1 ||
+                die "64_to_32 in src/$d failed (log: $stamp_dir/64_to_32.log)"
+        done
+        rm -f "$stamp_dir/compiled"
+        echo "$config_sig" >"$stamp_dir/config"
+    fi
+fi
 if [ -f "$stamp_dir/config" ] && [ "$(cat "$stamp_dir/config")" != "$config_sig" ]; then
     say "configuration changed ($(cat "$stamp_dir/config") -> $config_sig): rebuilding from scratch"
     rm -rf "$build"
@@ -229,7 +259,7 @@ if [ ! -f "$stamp_dir/config" ]; then
         --exclude=./web --exclude=./QA --exclude=./examples --exclude=./contrib .) |
         (cd "$build" && tar xf -)
     mkdir -p "$stamp_dir" "$build/bin/$target"
-    say "make nwchem_config NWCHEM_MODULES=\"$modules\""
+    say "make nwchem_config NWCHEM_MODULES=\"$config_modules\""
     run_step nwchem_config make nwchem_config || exit 1
     echo "$config_sig" >"$stamp_dir/config"
 fi
