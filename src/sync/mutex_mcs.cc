@@ -30,19 +30,18 @@ class McsMutexes final : public MutexAlgorithm {
     // (every operation may meet every other), as for the Rmw windows, where sum and replace meet.
     // Every tail starts as kNobody (all bytes 0xff) before anyone can swap into it.
     static_assert(kNobody == -1, "tails are initialised bytewise to 0xff");
-    window_ = create_rma_window(static_cast<MPI_Aint>(sizeof(int)) * l_.my_count, sizeof(int), MPI_INFO_NULL, l_.comm,
-                                0xff);
-    win_ = window_.win;
+    window_ =
+        create_rma_window(static_cast<MPI_Aint>(sizeof(int)) * l_.my_count, sizeof(int), MPI_INFO_NULL, l_.comm, 0xff);
     tail_ = static_cast<int*>(window_.base);
-    ARMCIX_MPI(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN));
-    ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_));
+    ARMCIX_MPI(MPI_Win_set_errhandler(window_.win, MPI_ERRORS_RETURN));
+    ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_.win));
     base_ = reinterpret_cast<uint8_t*>(tail_);
   }
 
   void lock(const char* call, int mutex, int proc, int id) override {
     int mine = l_.me, prev = kNobody;
-    ARMCIX_MPI(MPI_Fetch_and_op(&mine, &prev, MPI_INT, proc, mutex, MPI_REPLACE, win_));
-    ARMCIX_MPI(MPI_Win_flush_local(proc, win_));
+    ARMCIX_MPI(MPI_Fetch_and_op(&mine, &prev, MPI_INT, proc, mutex, MPI_REPLACE, window_.win));
+    ARMCIX_MPI(MPI_Win_flush_local(proc, window_.win));
     mutex_queued();
     if (prev == kNobody) return;
     ARMCIX_REQUIRE(prev >= 0 && prev < l_.size && prev != l_.me, call,
@@ -56,15 +55,15 @@ class McsMutexes final : public MutexAlgorithm {
 
   bool trylock(const char*, int mutex, int proc, int /*id*/) override {
     int mine = l_.me, none = kNobody, seen = kNobody;
-    ARMCIX_MPI(MPI_Compare_and_swap(&mine, &none, &seen, MPI_INT, proc, mutex, win_));
-    ARMCIX_MPI(MPI_Win_flush_local(proc, win_));
+    ARMCIX_MPI(MPI_Compare_and_swap(&mine, &none, &seen, MPI_INT, proc, mutex, window_.win));
+    ARMCIX_MPI(MPI_Win_flush_local(proc, window_.win));
     return seen == kNobody;
   }
 
   void unlock(const char* call, int mutex, int proc, int id) override {
     int mine = l_.me, none = kNobody, seen = kNobody;
-    ARMCIX_MPI(MPI_Compare_and_swap(&none, &mine, &seen, MPI_INT, proc, mutex, win_));
-    ARMCIX_MPI(MPI_Win_flush_local(proc, win_));
+    ARMCIX_MPI(MPI_Compare_and_swap(&none, &mine, &seen, MPI_INT, proc, mutex, window_.win));
+    ARMCIX_MPI(MPI_Win_flush_local(proc, window_.win));
     if (seen == l_.me) return;  // nobody behind us: the tail is reset, the lock is free
     int next = take_successor(call, id);
     ARMCIX_MPI(MPI_Send(&id, 1, MPI_INT, next, kMutexTagHandoff, l_.comm));
@@ -72,13 +71,12 @@ class McsMutexes final : public MutexAlgorithm {
 
   void destroy(const char* call) override {
     ARMCIX_REQUIRE(early_.empty(), call, "internal error: %zu unconsumed MCS successor notices", early_.size());
-    ARMCIX_MPI(MPI_Win_unlock_all(win_));
-    free_rma_window(window_);  // frees win_ (the same handle) and the tails
-    win_ = MPI_WIN_NULL;
+    ARMCIX_MPI(MPI_Win_unlock_all(window_.win));
+    free_rma_window(window_);  // the window and the tails
     tail_ = nullptr;
   }
 
-  MPI_Win* windows() override { return &win_; }
+  MPI_Win* windows() override { return &window_.win; }
   uint8_t** bases() override { return &base_; }
 
  private:
@@ -106,7 +104,6 @@ class McsMutexes final : public MutexAlgorithm {
   RmaWindow window_;
   int* tail_ = nullptr;
   uint8_t* base_ = nullptr;
-  MPI_Win win_ = MPI_WIN_NULL;
   std::unordered_map<int, int> early_;  // mutex id -> successor, received before that mutex's unlock
 };
 

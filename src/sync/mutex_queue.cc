@@ -29,9 +29,8 @@ class QueueMutexes final : public MutexAlgorithm {
   explicit QueueMutexes(const MutexLayout& layout) : l_(layout), flags_(layout.size) {
     const MPI_Aint bytes = static_cast<MPI_Aint>(l_.my_count) * l_.size;
     window_ = create_rma_window(bytes, 1, MPI_INFO_NULL, l_.comm);
-    win_ = window_.win;
     base_ = static_cast<uint8_t*>(window_.base);
-    ARMCIX_MPI(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN));
+    ARMCIX_MPI(MPI_Win_set_errhandler(window_.win, MPI_ERRORS_RETURN));
     bases_.resize(l_.my_count);
     for (int m = 0; m < l_.my_count; ++m) bases_[m] = base_ + static_cast<MPI_Aint>(m) * l_.size;
   }
@@ -47,14 +46,14 @@ class QueueMutexes final : public MutexAlgorithm {
 
   bool trylock(const char*, int mutex, int proc, int /*id*/) override {
     const MPI_Aint vec = static_cast<MPI_Aint>(mutex) * l_.size;
-    ARMCIX_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, proc, 0, win_));
-    ARMCIX_MPI(MPI_Get(flags_.data(), l_.size, MPI_BYTE, proc, vec, l_.size, MPI_BYTE, win_));
-    ARMCIX_MPI(MPI_Win_flush(proc, win_));
+    ARMCIX_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, proc, 0, window_.win));
+    ARMCIX_MPI(MPI_Get(flags_.data(), l_.size, MPI_BYTE, proc, vec, l_.size, MPI_BYTE, window_.win));
+    ARMCIX_MPI(MPI_Win_flush(proc, window_.win));
     bool free = true;
     for (uint8_t f : flags_) free = free && f == 0;
     const uint8_t one = 1;
-    if (free) ARMCIX_MPI(MPI_Put(&one, 1, MPI_BYTE, proc, vec + l_.me, 1, MPI_BYTE, win_));
-    ARMCIX_MPI(MPI_Win_unlock(proc, win_));
+    if (free) ARMCIX_MPI(MPI_Put(&one, 1, MPI_BYTE, proc, vec + l_.me, 1, MPI_BYTE, window_.win));
+    ARMCIX_MPI(MPI_Win_unlock(proc, window_.win));
     return free;
   }
 
@@ -70,12 +69,11 @@ class QueueMutexes final : public MutexAlgorithm {
   }
 
   void destroy(const char*) override {
-    free_rma_window(window_);  // frees win_ (the same handle) and the flags
-    win_ = MPI_WIN_NULL;
+    free_rma_window(window_);  // the window and the flags
     base_ = nullptr;
   }
 
-  MPI_Win* windows() override { return &win_; }
+  MPI_Win* windows() override { return &window_.win; }
   uint8_t** bases() override { return bases_.empty() ? nullptr : bases_.data(); }
 
  private:
@@ -84,13 +82,13 @@ class QueueMutexes final : public MutexAlgorithm {
   bool exchange_flag(int mutex, int proc, uint8_t value) {
     const MPI_Aint vec = static_cast<MPI_Aint>(mutex) * l_.size;
     const int me = l_.me, after = l_.size - me - 1;
-    ARMCIX_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, proc, 0, win_));
-    ARMCIX_MPI(MPI_Put(&value, 1, MPI_BYTE, proc, vec + me, 1, MPI_BYTE, win_));
+    ARMCIX_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, proc, 0, window_.win));
+    ARMCIX_MPI(MPI_Put(&value, 1, MPI_BYTE, proc, vec + me, 1, MPI_BYTE, window_.win));
     // Two gets around our own flag: a put and a get of one location in one epoch would conflict.
-    if (me > 0) ARMCIX_MPI(MPI_Get(flags_.data(), me, MPI_BYTE, proc, vec, me, MPI_BYTE, win_));
+    if (me > 0) ARMCIX_MPI(MPI_Get(flags_.data(), me, MPI_BYTE, proc, vec, me, MPI_BYTE, window_.win));
     if (after > 0)
-      ARMCIX_MPI(MPI_Get(flags_.data() + me + 1, after, MPI_BYTE, proc, vec + me + 1, after, MPI_BYTE, win_));
-    ARMCIX_MPI(MPI_Win_unlock(proc, win_));
+      ARMCIX_MPI(MPI_Get(flags_.data() + me + 1, after, MPI_BYTE, proc, vec + me + 1, after, MPI_BYTE, window_.win));
+    ARMCIX_MPI(MPI_Win_unlock(proc, window_.win));
     flags_[me] = 0;
     for (uint8_t f : flags_)
       if (f) return true;
@@ -100,7 +98,6 @@ class QueueMutexes final : public MutexAlgorithm {
   MutexLayout l_;
   RmaWindow window_;
   uint8_t* base_ = nullptr;
-  MPI_Win win_ = MPI_WIN_NULL;
   std::vector<uint8_t*> bases_;  // bases_[m]: the flag vector of mutex m hosted here
   std::vector<uint8_t> flags_;   // scratch: the flags last read
 };
