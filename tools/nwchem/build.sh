@@ -208,34 +208,6 @@ export EXTERNAL_GA_PATH=$gadir
 # fresh build tree.
 config_sig="$DEB_VERSION|$config_modules|$target|$(gfortran -dumpfullversion)|$(dpkg-query -W -f='${Version}' libglobalarrays-dev)"
 stamp_dir=$build/.armcix
-# Only modules added (same source, compiler, GA): reconfigure in place and let make build what is new.
-old_sig=$(cat "$stamp_dir/config" 2>/dev/null || true)
-if [ -n "$old_sig" ] && [ "$old_sig" != "$config_sig" ] &&
-    [ "${old_sig#*|*|}" = "${config_sig#*|*|}" ] && [ "${old_sig%%|*}" = "${config_sig%%|*}" ]; then
-    old_modules=$(echo "$old_sig" | cut -d'|' -f2)
-    added=1
-    for m in $old_modules; do case " $config_modules " in *" $m "*) ;; *) added=0 ;; esac; done
-    if [ "$added" = 1 ]; then
-        say "modules added ($old_modules -> $config_modules): reconfiguring in place"
-        subdirs() { sed -n 's/^NW_MODULE_SUBDIRS = //p' "$build/src/config/nwchem_config.h"; }
-        old_dirs=$(subdirs)
-        (cd "$build/src" && make nwchem_config NWCHEM_MODULES="$config_modules") >"$stamp_dir/nwchem_config.log" 2>&1 ||
-            die "make nwchem_config failed (log: $stamp_dir/nwchem_config.log)"
-        # The 64_to_32 conversion of the directories already built is done; convert only the new ones.
-        for d in $(subdirs); do
-            case " $old_dirs " in *" $d "*) continue ;; esac
-            say "make 64_to_32 in src/$d"
-            (cd "$build/src/$d" && make 64_to_32) >>"$stamp_dir/64_to_32.log" 2>&1 ||
-                die "64_to_32 in src/$d failed (log: $stamp_dir/64_to_32.log)"
-        done
-        rm -f "$stamp_dir/compiled"
-        echo "$config_sig" >"$stamp_dir/config"
-    fi
-fi
-if [ -f "$stamp_dir/config" ] && [ "$(cat "$stamp_dir/config")" != "$config_sig" ]; then
-    say "configuration changed ($(cat "$stamp_dir/config") -> $config_sig): rebuilding from scratch"
-    rm -rf "$build"
-fi
 
 # Logs of the long steps stay in the cache; the tail is shown on failure.
 run_step() { # name, command...
@@ -248,6 +220,33 @@ run_step() { # name, command...
         return 1
     fi
 }
+
+# Only modules added (same source, compiler, GA): reconfigure in place and let make build what is new.
+old_sig=$(cat "$stamp_dir/config" 2>/dev/null || true)
+if [ -n "$old_sig" ] && [ "$old_sig" != "$config_sig" ] &&
+    [ "${old_sig#*|*|}" = "${config_sig#*|*|}" ] && [ "${old_sig%%|*}" = "${config_sig%%|*}" ]; then
+    old_modules=$(echo "$old_sig" | cut -d'|' -f2)
+    added=1
+    for m in $old_modules; do case " $config_modules " in *" $m "*) ;; *) added=0 ;; esac; done
+    if [ "$added" = 1 ]; then
+        say "modules added ($old_modules -> $config_modules): reconfiguring in place"
+        subdirs() { sed -n 's/^NW_MODULE_SUBDIRS = //p' "$build/src/config/nwchem_config.h"; }
+        old_dirs=$(subdirs)
+        run_step nwchem_config make nwchem_config || exit 1  # NWCHEM_MODULES is exported above
+        # The 64_to_32 conversion of the directories already built is done; convert only the new ones.
+        for d in $(subdirs); do
+            case " $old_dirs " in *" $d "*) continue ;; esac
+            say "make 64_to_32 in src/$d"
+            run_step "64_to_32-$d" make -C "$d" 64_to_32 || exit 1
+        done
+        rm -f "$stamp_dir/compiled"
+        echo "$config_sig" >"$stamp_dir/config"
+    fi
+fi
+if [ -f "$stamp_dir/config" ] && [ "$(cat "$stamp_dir/config")" != "$config_sig" ]; then
+    say "configuration changed ($(cat "$stamp_dir/config") -> $config_sig): rebuilding from scratch"
+    rm -rf "$build"
+fi
 
 if [ ! -f "$stamp_dir/config" ]; then
     say "copying the patched source tree to $build"
