@@ -11,9 +11,9 @@ src_libarmci_la_SOURCES = \
 	src/runtime/progress.cc src/runtime/progress.h \
 	src/runtime/window.cc src/runtime/window.h \
 	src/groups/group.cc src/groups/group.h \
-	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/shm_cache.cc src/gmr/shm_cache.h \
-	src/transfer/acc_types.cc src/transfer/acc_types.h \
-	src/transfer/ordering.cc src/transfer/ordering.h \
+	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/pending.h src/gmr/shm_cache.cc src/gmr/shm_cache.h \
+	src/acc/acc_types.cc src/acc/acc_types.h \
+	src/gmr/ordering.cc src/gmr/ordering.h \
 	src/transfer/staging.cc src/transfer/staging.h \
 	src/transfer/contig.cc src/transfer/rma.h \
 	src/transfer/strided.cc src/transfer/strided_shape.h \

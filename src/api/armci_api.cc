@@ -18,7 +18,7 @@
 #include "shm/node_path.h"
 #include "sync/mutex.h"
 #include "sync/rmw.h"
-#include "transfer/ordering.h"
+#include "gmr/ordering.h"
 #include "transfer/rma.h"
 
 #define ARMCIX_WEAK_ALIAS(name) __attribute__((weak, alias("P" #name)))

@@ -10,31 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace armcix {
+#include "gmr/pending.h"
 
-// Operations to one (region, target) pair that MPI has not yet completed remotely, as bounding byte ranges
-// of target displacements per kind.  MPI leaves conflicting accesses within one flush interval undefined,
-// and ARMCI promises location consistency, so an operation whose range conflicts with a pending one first
-// flushes the pair (transfer/ordering.h has the rules).
-struct ByteRange {
-  MPI_Aint lo = 0, hi = 0;  // [lo, hi)
-  bool empty() const { return hi <= lo; }
-  bool overlaps(MPI_Aint a, MPI_Aint b) const { return !empty() && a < hi && lo < b; }
-  void add(MPI_Aint a, MPI_Aint b) {
-    if (empty()) {
-      lo = a, hi = b;
-    } else {
-      lo = a < lo ? a : lo;
-      hi = b > hi ? b : hi;
-    }
-  }
-};
-struct Pending {
-  ByteRange put;  // puts issued since the last flush
-  ByteRange acc;  // accumulates issued since the last flush
-  ByteRange get;  // gets issued and not yet locally complete (non-blocking gets)
-  bool any() const { return !put.empty() || !acc.empty() || !get.empty(); }
-};
+namespace armcix {
 
 struct Gmr {
   MPI_Win win = MPI_WIN_NULL;     // RMA window over the whole group (MPI_WIN_NULL if every member

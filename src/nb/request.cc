@@ -6,7 +6,7 @@
 
 #include "runtime/error.h"
 #include "runtime/runtime.h"
-#include "transfer/ordering.h"
+#include "gmr/ordering.h"
 
 namespace armcix {
 

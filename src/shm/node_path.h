@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "gmr/gmr.h"
-#include "transfer/acc_types.h"
+#include "acc/acc_types.h"
 
 namespace armcix {
 

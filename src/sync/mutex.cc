@@ -20,7 +20,7 @@
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
 #include "sync/mutex_impl.h"
-#include "transfer/ordering.h"
+#include "gmr/ordering.h"
 
 namespace armcix {
 

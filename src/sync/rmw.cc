@@ -13,7 +13,7 @@
 #include "runtime/error.h"
 #include "runtime/runtime.h"
 #include "shm/node_path.h"
-#include "transfer/ordering.h"
+#include "gmr/ordering.h"
 
 namespace armcix {
 

@@ -5,8 +5,8 @@
 #include "runtime/error.h"
 #include "runtime/runtime.h"
 #include "shm/node_path.h"
-#include "transfer/acc_types.h"
-#include "transfer/ordering.h"
+#include "acc/acc_types.h"
+#include "gmr/ordering.h"
 #include "transfer/rma.h"
 #include "transfer/staging.h"
 

@@ -12,10 +12,10 @@
 #include "runtime/error.h"
 #include "runtime/runtime.h"
 #include "shm/node_path.h"
-#include "transfer/acc_types.h"
+#include "acc/acc_types.h"
 #include "transfer/conflict_tree.h"
 #include "transfer/datatypes.h"
-#include "transfer/ordering.h"
+#include "gmr/ordering.h"
 #include "transfer/rma.h"
 #include "transfer/staging.h"
 

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "gmr/gmr.h"
-#include "transfer/acc_types.h"
+#include "acc/acc_types.h"
 
 namespace armcix {
 

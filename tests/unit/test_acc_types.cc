@@ -5,7 +5,7 @@
 #include <complex>
 #include <vector>
 
-#include "transfer/acc_types.h"
+#include "acc/acc_types.h"
 
 using armcix::acc_type;
 using armcix::scale_add;

@@ -8,7 +8,8 @@
 // flight (non-blocking), and an operation flushes the pair first only if it conflicts:
 //   put  after an overlapping put or acc, or after any get in flight;
 //   acc  after an overlapping put, or after any get in flight (acc after acc is ordered by MPI);
-//   get  after an overlapping put or acc (get after get never conflicts).
+//   get  after an overlapping put or acc (get after get never conflicts)
+// (conflicts() in gmr/pending.h, the state it reads; this header applies it to regions).
 // "Any get in flight" rather than "an overlapping one": with MPICH 4.0.2 (ch4:ucx) MPI_Win_flush_local no
 // longer completes an MPI_Get once a put to the same target follows it in the same flush interval.
 // Disjoint puts to one target therefore stream without round trips; a put followed by a fence costs one
@@ -19,8 +20,6 @@
 
 namespace armcix {
 
-enum class OpKind { Put, Get, Acc };
-
 void flush_pair(Gmr* g, int wr);  // remote completion of everything to (g, wr)
 void fence_proc(int proc);        // ARMCI_Fence
 void fence_all();                 // ARMCI_AllFence
@@ -30,20 +29,7 @@ void sync_region(Gmr* g);         // MPI_Win_sync on the windows of one region
 // Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.
 inline void prepare_op(Gmr* g, int wr, OpKind kind, MPI_Aint lo, MPI_Aint hi) {
   const Pending& p = g->pending[wr];
-  if (!p.any()) return;
-  bool conflict = false;
-  switch (kind) {
-    case OpKind::Put:
-      conflict = !p.get.empty() || p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi);
-      break;
-    case OpKind::Acc:
-      conflict = !p.get.empty() || p.put.overlaps(lo, hi);
-      break;
-    case OpKind::Get:
-      conflict = p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi);
-      break;
-  }
-  if (conflict) flush_pair(g, wr);
+  if (p.any() && conflicts(p, kind, lo, hi)) flush_pair(g, wr);
 }
 
 // Call after issuing an MPI operation on [lo, hi).  `in_flight`: a get whose local completion is deferred

@@ -1,4 +1,4 @@
-#include "transfer/acc_types.h"
+#include "acc/acc_types.h"
 
 #include <armci.h>
 

@@ -1,4 +1,4 @@
-#include "transfer/ordering.h"
+#include "gmr/ordering.h"
 
 #include "runtime/error.h"
 #include "runtime/runtime.h"
