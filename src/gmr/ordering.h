@@ -27,18 +27,18 @@ void sync_all_windows();          // MPI_Win_sync on every window (load/store vi
 void sync_region(Gmr* g);         // MPI_Win_sync on the windows of one region
 
 // Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.
-inline void prepare_op(Gmr* g, int wr, OpKind kind, MPI_Aint lo, MPI_Aint hi) {
+inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
   const Pending& p = g->pending[wr];
   if (p.any() && conflicts(p, kind, lo, hi)) flush_pair(g, wr);
 }
 
 // Call after issuing an MPI operation on [lo, hi).  `in_flight`: a get whose local completion is deferred
 // to a non-blocking request (a blocking get is complete before anything else is issued).
-inline void note_issued(Gmr* g, int wr, OpKind kind, MPI_Aint lo, MPI_Aint hi, bool in_flight = false) {
-  if (kind == OpKind::Get && !in_flight) return;
+inline void note_issued(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi, bool in_flight = false) {
+  if (kind == XferOp::Get && !in_flight) return;
   Pending& p = g->pending[wr];
   if (!p.any()) ++g->pending_count;
-  (kind == OpKind::Put ? p.put : kind == OpKind::Acc ? p.acc : p.get).add(lo, hi);
+  (kind == XferOp::Put ? p.put : kind == XferOp::Acc ? p.acc : p.get).add(lo, hi);
 }
 
 // After MPI_Win_flush_local on (g, wr): the gets in flight there have completed.

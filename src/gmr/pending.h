@@ -12,7 +12,9 @@
 
 namespace armcix {
 
-enum class OpKind { Put, Get, Acc };
+// The one operation enum: what the API asks for (rma.h), what the ordering rule and the engine choice
+// (transfer/engine_choice.h) decide on.
+enum class XferOp { Put, Get, Acc };
 
 struct ByteRange {
   MPI_Aint lo = 0, hi = 0;  // [lo, hi)
@@ -40,13 +42,13 @@ struct Pending {
 //   put  after an overlapping put or acc, or after any get in flight;
 //   acc  after an overlapping put, or after any get in flight (acc after acc is ordered by MPI);
 //   get  after an overlapping put or acc (get after get never conflicts).
-inline bool conflicts(const Pending& p, OpKind kind, MPI_Aint lo, MPI_Aint hi) {
+inline bool conflicts(const Pending& p, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
   switch (kind) {
-    case OpKind::Put:
+    case XferOp::Put:
       return !p.get.empty() || p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi);
-    case OpKind::Acc:
+    case XferOp::Acc:
       return !p.get.empty() || p.put.overlaps(lo, hi);
-    case OpKind::Get:
+    case XferOp::Get:
       return p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi);
   }
   return true;

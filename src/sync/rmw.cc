@@ -32,7 +32,7 @@ int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
   ARMCIX_REQUIRE(reinterpret_cast<uintptr_t>(prem) % size == 0, call,
                  "argument 'prem' = %p is not aligned to the %d-byte operand", prem, size);
   GmrRef r = gmr_resolve(call, "prem", proc, prem, size);
-  prepare_op(r.gmr, r.win_rank, OpKind::Acc, r.disp, r.disp + size);
+  prepare_op(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + size);
   if (char* p = mapped(r); p && local_atomics(r)) {
     // Hardware atomics: every Rmw on this allocation comes from this node, so they all meet here.  The
     // slice lock makes them atomic with node-local accumulates too, as MPI's atomics are with MPI

@@ -30,7 +30,7 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   check_args(call, src, dst, bytes, proc);
   if (bytes == 0) return;
   GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
-  prepare_op(r.gmr, r.win_rank, OpKind::Put, r.disp, r.disp + bytes);
+  prepare_op(r.gmr, r.win_rank, XferOp::Put, r.disp, r.disp + bytes);
   if (char* p = mapped(r)) {
     std::memcpy(p, src, bytes);
     after_local_store();
@@ -38,7 +38,7 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   }
   Staged origin = stage_origin(src, bytes);
   ARMCIX_MPI(MPI_Put(origin.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
-  note_issued(r.gmr, r.win_rank, OpKind::Put, r.disp, r.disp + bytes);
+  note_issued(r.gmr, r.win_rank, XferOp::Put, r.disp, r.disp + bytes);
   complete_local(r.gmr, r.win_rank, req);
   origin.hand_to(req);
 }
@@ -47,7 +47,7 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   check_args(call, src, dst, bytes, proc);
   if (bytes == 0) return;
   GmrRef r = gmr_resolve(call, "src", proc, src, bytes);
-  prepare_op(r.gmr, r.win_rank, OpKind::Get, r.disp, r.disp + bytes);
+  prepare_op(r.gmr, r.win_rank, XferOp::Get, r.disp, r.disp + bytes);
   if (const char* p = mapped(r)) {
     poke_progress(r.gmr);
     before_local_load();
@@ -57,7 +57,7 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   Staged target = stage_result(dst, bytes);
   ARMCIX_MPI(MPI_Get(target.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
   complete_local(r.gmr, r.win_rank, req);
-  note_issued(r.gmr, r.win_rank, OpKind::Get, r.disp, r.disp + bytes, req != nullptr);
+  note_issued(r.gmr, r.win_rank, XferOp::Get, r.disp, r.disp + bytes, req != nullptr);
   target.copy_out_to(dst, bytes, req);
 }
 
@@ -72,7 +72,7 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
                  bytes, t.name, t.elem_bytes);
   if (bytes == 0) return;
   GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
-  prepare_op(r.gmr, r.win_rank, OpKind::Acc, r.disp, r.disp + bytes);
+  prepare_op(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
   if (mapped(r) && local_atomics(r)) {
     local_accumulate(r, t, scale, src, bytes);
     after_local_store();
@@ -81,7 +81,7 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
   Staged origin = stage_scaled(t, scale, src, bytes);
   int n = bytes / t.elem_bytes * t.mpi_per_elem;
   ARMCIX_MPI(MPI_Accumulate(origin.ptr, n, t.mpi_elem, r.win_rank, r.disp, n, t.mpi_elem, MPI_SUM, r.gmr->win));
-  note_issued(r.gmr, r.win_rank, OpKind::Acc, r.disp, r.disp + bytes);
+  note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
   complete_local(r.gmr, r.win_rank, req);
   origin.hand_to(req);
 }

@@ -86,10 +86,6 @@ void remote_span(const Desc& d, const char* base, MPI_Aint* lo, MPI_Aint* hi) {
   *hi = max - base + d.bytes;
 }
 
-OpKind kind_of(XferOp op) {
-  return op == XferOp::Put ? OpKind::Put : op == XferOp::Get ? OpKind::Get : OpKind::Acc;
-}
-
 void issue_one(XferOp op, const AccType* t, void* local, const GmrRef& r, int bytes) {
   MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
   int n = t ? bytes / t->elem_bytes * t->mpi_per_elem : bytes;
@@ -173,7 +169,7 @@ void batched_engine(XferOp op, const AccType* t, const void* scale, const Desc& 
   auto packed = pack_local(op, t, scale, d, &scatter);
   MPI_Aint lo, hi;
   remote_span(d, base, &lo, &hi);
-  prepare_op(g, wr, kind_of(op), lo, hi);
+  prepare_op(g, wr, op, lo, hi);
   int since_flush = 0;
   for (int i = 0; i < d.n; ++i) {
     GmrRef r{g, wr, static_cast<const char*>(d.remote[i]) - base};
@@ -186,7 +182,7 @@ void batched_engine(XferOp op, const AccType* t, const void* scale, const Desc& 
   }
   (void)proc;
   complete_local(g, wr, req);
-  note_issued(g, wr, kind_of(op), lo, hi, req != nullptr);
+  note_issued(g, wr, op, lo, hi, req != nullptr);
   finish_packed(std::move(packed), scatter, d, req);
 }
 
@@ -218,7 +214,7 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d
   }
   MPI_Aint lo, hi;
   remote_span(d, base, &lo, &hi);
-  prepare_op(g, wr, kind_of(op), lo, hi);
+  prepare_op(g, wr, op, lo, hi);
   switch (op) {
     case XferOp::Put:
       ARMCIX_MPI(MPI_Put(origin, ocount, otype, wr, 0, 1, rtype.get(), g->win));
@@ -231,7 +227,7 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d
       break;
   }
   complete_local(g, wr, req);
-  note_issued(g, wr, kind_of(op), lo, hi, req != nullptr);
+  note_issued(g, wr, op, lo, hi, req != nullptr);
   finish_packed(std::move(packed), scatter, d, req);
 }
 
@@ -245,7 +241,7 @@ void local_engine(XferOp op, const AccType* t, const void* scale, const Desc& d,
   char* mapped_base = g->local_ptr[wr];
   MPI_Aint lo, hi;
   remote_span(d, base, &lo, &hi);
-  prepare_op(g, wr, kind_of(op), lo, hi);
+  prepare_op(g, wr, op, lo, hi);
   const std::size_t bytes = static_cast<std::size_t>(d.bytes);
   switch (op) {
     case XferOp::Put:

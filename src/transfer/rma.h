@@ -5,6 +5,8 @@
 
 #include <armci.h>
 
+#include "gmr/pending.h"  // XferOp
+
 namespace armcix {
 
 struct Request;  // non-blocking request (nb/request.h); nullptr = blocking operation
@@ -15,7 +17,6 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
          Request* req);
 
 // Strided: count[0] bytes per contiguous run, count[1..levels] repeat counts, strides in bytes.
-enum class XferOp { Put, Get, Acc };
 struct AccArgs {
   int datatype;
   const void* scale;

@@ -94,9 +94,9 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
       lcount = static_cast<int>(s.nseg) * per_run;
       lt = elem;
     }
-    prepare_op(g, r.win_rank, OpKind::Acc, lo, hi);
+    prepare_op(g, r.win_rank, XferOp::Acc, lo, hi);
     ARMCIX_MPI(MPI_Accumulate(origin.ptr, lcount, lt, r.win_rank, r.disp, 1, rtype.get(), MPI_SUM, g->win));
-    note_issued(g, r.win_rank, OpKind::Acc, lo, hi);
+    note_issued(g, r.win_rank, XferOp::Acc, lo, hi);
     complete_local(g, r.win_rank, req);
     origin.hand_to(req);
     return;
@@ -118,9 +118,9 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
       lcount = static_cast<int>(s.total_bytes());
       lt = MPI_BYTE;
     }
-    prepare_op(g, r.win_rank, OpKind::Put, lo, hi);
+    prepare_op(g, r.win_rank, XferOp::Put, lo, hi);
     ARMCIX_MPI(MPI_Put(origin.ptr, lcount, lt, r.win_rank, r.disp, 1, rtype.get(), g->win));
-    note_issued(g, r.win_rank, OpKind::Put, lo, hi);
+    note_issued(g, r.win_rank, XferOp::Put, lo, hi);
     complete_local(g, r.win_rank, req);
     origin.hand_to(req);
     return;
@@ -130,11 +130,11 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     Staged target;
     target.owned = new_buffer(s.total_bytes());
     target.ptr = target.owned.get();
-    prepare_op(g, r.win_rank, OpKind::Get, lo, hi);
+    prepare_op(g, r.win_rank, XferOp::Get, lo, hi);
     ARMCIX_MPI(
         MPI_Get(target.ptr, static_cast<int>(s.total_bytes()), MPI_BYTE, r.win_rank, r.disp, 1, rtype.get(), g->win));
     complete_local(g, r.win_rank, req);
-    note_issued(g, r.win_rank, OpKind::Get, lo, hi, req != nullptr);
+    note_issued(g, r.win_rank, XferOp::Get, lo, hi, req != nullptr);
     StridedShape shape = s;
     char* local = sd.local;
     const char* packed = target.owned.get();
@@ -153,10 +153,10 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     }
     return;
   }
-  prepare_op(g, r.win_rank, OpKind::Get, lo, hi);
+  prepare_op(g, r.win_rank, XferOp::Get, lo, hi);
   ARMCIX_MPI(MPI_Get(sd.local, 1, ltype.get(), r.win_rank, r.disp, 1, rtype.get(), g->win));
   complete_local(g, r.win_rank, req);
-  note_issued(g, r.win_rank, OpKind::Get, lo, hi, req != nullptr);
+  note_issued(g, r.win_rank, XferOp::Get, lo, hi, req != nullptr);
 }
 
 // One operation per segment, all completed together (at most `limit` between local completions).
@@ -165,9 +165,8 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   Gmr* g = r.gmr;
   const int seg = s.count[0];
   const int limit = rt().config.iov_batched_limit;
-  OpKind kind = op == XferOp::Put ? OpKind::Put : op == XferOp::Get ? OpKind::Get : OpKind::Acc;
   const MPI_Aint lo = r.disp, hi = r.disp + static_cast<MPI_Aint>(s.rextent);
-  prepare_op(g, r.win_rank, kind, lo, hi);
+  prepare_op(g, r.win_rank, op, lo, hi);
   Staged packed;  // scaled / staged source, packed segment after segment
   bool stage_local = must_stage(sd.local);
   if ((op == XferOp::Acc && (!scale_is_one(*t, scale) || stage_local)) || (op == XferOp::Put && stage_local)) {
@@ -209,7 +208,7 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
     }
   });
   complete_local(g, r.win_rank, req);
-  note_issued(g, r.win_rank, kind, lo, hi, req != nullptr);
+  note_issued(g, r.win_rank, op, lo, hi, req != nullptr);
   packed.hand_to(req);
   if (landing.owned) {
     StridedShape shape = s;
@@ -235,11 +234,7 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
 void local_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r) {
   char* remote = mapped(r);
   const std::size_t seg = s.count[0];
-  prepare_op(r.gmr, r.win_rank,
-             op == XferOp::Get   ? OpKind::Get
-             : op == XferOp::Put ? OpKind::Put
-                                 : OpKind::Acc,
-             r.disp, r.disp + static_cast<MPI_Aint>(s.rextent));
+  prepare_op(r.gmr, r.win_rank, op, r.disp, r.disp + static_cast<MPI_Aint>(s.rextent));
   switch (op) {
     case XferOp::Put:
       for_each_segment(s, [&](long loff, long roff) { std::memcpy(remote + roff, sd.local + loff, seg); });
@@ -267,9 +262,8 @@ void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedSh
   const std::size_t segs_per_chunk = std::max<std::size_t>(1, chunk_bytes / seg);
   if (op == XferOp::Get || s.nseg <= segs_per_chunk) return direct_engine(op, t, scale, s, sd, r, req);
   Gmr* g = r.gmr;
-  OpKind kind = op == XferOp::Put ? OpKind::Put : OpKind::Acc;
   const MPI_Aint lo = r.disp, hi = r.disp + static_cast<MPI_Aint>(s.rextent);
-  prepare_op(g, r.win_rank, kind, lo, hi);
+  prepare_op(g, r.win_rank, op, lo, hi);
   MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
   int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
   // One bounded buffer, one operation per chunk.  Pipelining chunks with MPI_Rput/MPI_Raccumulate and
@@ -303,7 +297,7 @@ void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedSh
     if (++in_chunk == segs_per_chunk) send();
   });
   if (in_chunk) send();
-  note_issued(g, r.win_rank, kind, lo, hi);
+  note_issued(g, r.win_rank, op, lo, hi);
   (void)req;  // every chunk is locally complete already
 }
 
