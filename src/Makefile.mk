@@ -6,6 +6,7 @@ src_libarmci_la_LDFLAGS = -version-info 0:0:0 $(SAN_FLAGS)
 src_libarmci_la_SOURCES = \
 	src/api/armci_api.cc \
 	src/runtime/runtime.cc src/runtime/runtime.h \
+	src/runtime/modules.cc src/runtime/modules.h \
 	src/runtime/config.cc src/runtime/config.h \
 	src/runtime/error.cc src/runtime/error.h \
 	src/runtime/progress.cc src/runtime/progress.h \

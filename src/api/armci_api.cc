@@ -27,21 +27,6 @@ using namespace armcix;
 
 namespace {
 
-// Module start-up and tear-down, in dependency order (finalize hooks run in reverse).
-struct ModuleRegistration {
-  ModuleRegistration() {
-    on_initialize(&profiler_initialize);
-    on_finalize(&profiler_finalize);  // runs last: it reports on everything before it
-    on_initialize(&groups_initialize);
-    on_initialize(&requests_initialize);
-    on_finalize(&groups_finalize);
-    on_finalize(&gmr_finalize);
-    on_finalize(&mutexes_finalize);
-    on_finalize(&requests_finalize);
-    gmr_on_release(&requests_forget_region);
-  }
-} g_modules;
-
 std::set<void*> g_local_allocations;  // ARMCI_Malloc_local blocks, so that Free_local can check its argument
 
 Request* nb_request(const char* call, armci_hdl_t* hdl, int proc) {

@@ -8,6 +8,7 @@
 #include "gmr/shm_cache.h"
 #include "groups/group.h"
 #include "runtime/error.h"
+#include "runtime/modules.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
 #include "runtime/window.h"
@@ -22,7 +23,11 @@ using SliceKey = std::pair<int, uintptr_t>;
 std::map<SliceKey, Gmr*> g_slices;
 std::vector<Gmr*> g_regions;
 uint64_t g_next_serial = 1;
-void (*g_release_hook)(Gmr*) = nullptr;
+std::vector<void (*)(Gmr*)> g_release_hooks;
+
+void run_release_hooks(Gmr* g) {
+  for (auto fn : g_release_hooks) fn(g);
+}
 
 void index_region(Gmr* g) {
   for (int r = 0; r < g->nranks; ++r)
@@ -37,7 +42,7 @@ void unindex_region(Gmr* g) {
 }
 
 void release_region(Gmr* g) {
-  if (g_release_hook) g_release_hook(g);
+  run_release_hooks(g);
   if (g->win != MPI_WIN_NULL) {
     ARMCIX_MPI(MPI_Win_unlock_all(g->win));
     ARMCIX_MPI(MPI_Win_free(&g->win));
@@ -282,7 +287,7 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
   }
   unindex_region(g);
   if (!g->capacity.empty()) {  // node-only segment: keep it for a later allocation on these members
-    if (g_release_hook) g_release_hook(g);
+    run_release_hooks(g);
     CachedSlices c;
     c.shm_win = g->shm_win;
     c.capacity = std::move(g->capacity);
@@ -297,7 +302,8 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
 }
 
 void gmr_on_release(void (*fn)(Gmr*)) {
-  g_release_hook = fn;
+  if (std::find(g_release_hooks.begin(), g_release_hooks.end(), fn) == g_release_hooks.end())
+    g_release_hooks.push_back(fn);
 }
 
 const std::vector<Gmr*>& gmr_all() {

@@ -58,12 +58,13 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
 // Collective free over `group`; ptr may be NULL on ranks whose slice was empty.
 void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group);
 
-// Called with each region just before it is released (non-blocking requests drop their references).
+// Adds `fn` to the functions called, in the order they were added, with each region just before it is
+// released (non-blocking requests drop their references).  Adding the same function again has no effect.
 void gmr_on_release(void (*fn)(Gmr*));
 
 // All live regions (for fences and barriers).
 const std::vector<Gmr*>& gmr_all();
 std::size_t gmr_count();
-void gmr_finalize();
+// gmr_finalize(): runtime/modules.h.
 
 }  // namespace armcix

@@ -27,7 +27,6 @@ void make_group(MPI_Comm comm, ARMCI_Group* out);
 void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* parent, ARMCI_Group* out);
 void free_group(const char* call, ARMCI_Group* group);
 
-void groups_initialize();
-void groups_finalize();
+// groups_initialize() / groups_finalize(): runtime/modules.h.
 
 }  // namespace armcix

@@ -25,6 +25,7 @@
 #include "groups/group.h"
 #include "msg/reduce_ops.h"
 #include "runtime/error.h"
+#include "runtime/modules.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
 
@@ -90,31 +91,25 @@ struct State {
 };
 State g_state;
 
-void finalize_msg() {
+}  // namespace
+
+// Idempotent: nothing to free unless a collective built it.
+void armcix::msg_finalize() {
   if (g_state.masters != MPI_COMM_NULL) MPI_Comm_free(&g_state.masters);
   if (g_state.sel_op != MPI_OP_NULL) MPI_Op_free(&g_state.sel_op);
   if (g_state.sel_type != MPI_DATATYPE_NULL) MPI_Type_free(&g_state.sel_type);
   g_state = State();
 }
 
-// Hooks persist across ARMCI_Init/Finalize cycles, so one registration per process is enough;
-// finalize_msg() is idempotent.
-void arm_finalize_hook() {
-  static bool armed = false;
-  if (!armed) {
-    armcix::on_finalize(&finalize_msg);
-    armed = true;
-  }
-}
+namespace {
 
 bool is_world_master() {
   return rt().node_members[rt().node_id][0] == rt().me;
 }
 
-// Built once per ARMCI_Init cycle (the topology may differ between cycles, so finalize_msg clears it).
+// Built once per ARMCI_Init cycle (the topology may differ between cycles, so msg_finalize clears it).
 const std::vector<int>& world_masters() {
   if (g_state.master_ranks.empty()) {
-    arm_finalize_hook();
     for (const auto& node : rt().node_members) g_state.master_ranks.push_back(node[0]);
   }
   return g_state.master_ranks;
@@ -122,7 +117,6 @@ const std::vector<int>& world_masters() {
 
 MPI_Comm world_masters_comm() {
   if (g_state.masters == MPI_COMM_NULL) {
-    arm_finalize_hook();
     const std::vector<int>& masters = world_masters();  // communicator rank k = node k
     MPI_Group world_group, masters_group;
     ARMCIX_MPI(MPI_Comm_group(rt().world, &world_group));
@@ -150,7 +144,6 @@ extern "C" void sel_reduce_fn(void* in, void* inout, int* len, MPI_Datatype*) {
 
 MPI_Op sel_op() {
   if (g_state.sel_op == MPI_OP_NULL) {
-    arm_finalize_hook();
     ARMCIX_MPI(MPI_Op_create(&sel_reduce_fn, /*commute=*/1, &g_state.sel_op));
   }
   return g_state.sel_op;
@@ -160,7 +153,6 @@ MPI_Op sel_op() {
 // reduction function (it may split a count of MPI_BYTEs).
 MPI_Datatype sel_record_type(int bytes) {
   if (g_state.sel_type_bytes != bytes) {
-    arm_finalize_hook();
     if (g_state.sel_type != MPI_DATATYPE_NULL) ARMCIX_MPI(MPI_Type_free(&g_state.sel_type));
     g_state.sel_type_bytes = 0;
     ARMCIX_MPI(MPI_Type_contiguous(bytes, MPI_BYTE, &g_state.sel_type));

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "runtime/error.h"
+#include "runtime/modules.h"
 #include "runtime/runtime.h"
 #include "gmr/ordering.h"
 
@@ -225,6 +226,7 @@ void requests_forget_region(Gmr* g) {
 }
 
 void requests_initialize() {
+  gmr_on_release(&requests_forget_region);
   g_implicit.assign(rt().nproc, nullptr);
   g_unflushed_ops.assign(rt().nproc, 0);
   g_unflushed_pairs.assign(rt().nproc, {});

@@ -50,8 +50,7 @@ void wait_all();
 
 // A region is being freed: complete and forget requests' references to it.
 void requests_forget_region(Gmr* g);
-void requests_initialize();
-void requests_finalize();
+// requests_initialize() (also joins gmr_on_release) / requests_finalize(): runtime/modules.h.
 std::size_t requests_in_flight();  // for tests: live request slots
 
 }  // namespace armcix

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/error.h"
+#include "runtime/modules.h"
 #include "runtime/runtime.h"
 
 namespace armcix {

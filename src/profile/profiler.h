@@ -74,7 +74,6 @@ class ProfScope {
 std::size_t strided_bytes(const int* count, int levels);
 std::size_t iov_bytes(const void* iov, int iov_len);
 
-void profiler_initialize();
-void profiler_finalize();  // gathers and prints the report (collective)
+// profiler_initialize() / profiler_finalize() (gathers and prints the report, collective): runtime/modules.h.
 
 }  // namespace armcix

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "runtime/error.h"
+#include "runtime/modules.h"
 #include "runtime/runtime.h"
 
 namespace armcix {

@@ -14,8 +14,7 @@ namespace armcix {
 // rank gives its core to the ranks that still compute instead of spinning against them.
 void wait_for(const char* call, MPI_Request* req);
 
-void progress_start();
-void progress_stop();
+// progress_start() / progress_stop(): the last / first entries of the module list (runtime/modules.h).
 bool progress_running();
 
 }  // namespace armcix

@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "runtime/error.h"
+#include "runtime/modules.h"
 #include "runtime/progress.h"
 
 namespace armcix {
@@ -17,15 +18,6 @@ namespace armcix {
 namespace {
 
 Runtime g_runtime;
-
-std::vector<Hook>& init_hooks() {
-  static std::vector<Hook> hooks;
-  return hooks;
-}
-std::vector<Hook>& fini_hooks() {
-  static std::vector<Hook> hooks;
-  return hooks;
-}
 
 // Node layout.  Real nodes come from MPI_COMM_TYPE_SHARED; ARMCI_NODE_SIZE=k instead cuts the world into
 // consecutive blocks of k ranks so that multi-node behaviour can be tested on one machine.
@@ -125,13 +117,6 @@ void check_rank(const char* call, const char* arg, int proc) {
     fail(call, "argument '%s' = %d is not a valid process id (0..%d)", arg, proc, g_runtime.nproc - 1);
 }
 
-void on_initialize(Hook h) {
-  init_hooks().push_back(h);
-}
-void on_finalize(Hook h) {
-  fini_hooks().push_back(h);
-}
-
 void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm_given) {
   Runtime& r = g_runtime;
   if (r.init_count > 0) {
@@ -162,8 +147,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   r.config = Config::from_environment();
   discover_topology(r);
   resolve_wait_backoff(r);
-  for (Hook h : init_hooks()) h();
-  progress_start();
+  initialize_modules();  // the progress thread last
   if (r.config.verbose && r.me == 0) print_banner(r);
 }
 
@@ -173,8 +157,7 @@ void finalize() {
   if (--r.init_count > 0) return;
   r.init_count = 1;  // keep entry points usable while modules tear down
   ARMCIX_MPI(MPI_Barrier(r.world));
-  progress_stop();
-  for (auto it = fini_hooks().rbegin(); it != fini_hooks().rend(); ++it) (*it)();
+  finalize_modules();  // the progress thread first
   ARMCIX_MPI(MPI_Barrier(r.world));
   ARMCIX_MPI(MPI_Comm_free(&r.node_comm));
   ARMCIX_MPI(MPI_Comm_free(&r.world));

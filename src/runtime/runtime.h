@@ -40,13 +40,9 @@ void require_initialized(const char* call);
 // Validates a target rank (absolute, in the world group) for `call`.
 void check_rank(const char* call, const char* arg, int proc);
 
-// Initialization and finalization (api layer calls these).
+// Initialization and finalization (api layer calls these).  The modules above the runtime start and stop
+// in the order of runtime/modules.h.
 void initialize(int* argc, char*** argv, int requested_thread_level, MPI_Comm comm, bool comm_given);
 void finalize();
-// Hooks run at the end of initialize() / the start of the final finalize(), in registration order
-// (finalize hooks in reverse), so modules (mutexes, handles, profiler) keep their own state.
-using Hook = void (*)();
-void on_initialize(Hook h);
-void on_finalize(Hook h);
 
 }  // namespace armcix

@@ -17,6 +17,7 @@
 #include "groups/group.h"
 #include "nb/request.h"
 #include "runtime/error.h"
+#include "runtime/modules.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
 #include "sync/mutex_impl.h"

@@ -33,7 +33,7 @@ int mutexes_create_default(const char* call, int count);
 int mutexes_destroy_default(const char* call);
 void mutex_lock_default(const char* call, int mutex, int proc);
 void mutex_unlock_default(const char* call, int mutex, int proc);
-void mutexes_finalize();
+// mutexes_finalize(): runtime/modules.h.
 
 // Observation point for tests: when set, Lock calls hook(arg) on the locking rank right after the rank
 // has joined the mutex's queue (the instant from which fairness is measured) and before it blocks; also
