@@ -22,7 +22,7 @@ src_libarmci_la_SOURCES = \
 	src/transfer/datatypes.cc src/transfer/datatypes.h \
 	src/transfer/conflict_tree.cc src/transfer/conflict_tree.h \
 	src/nb/request.cc src/nb/request.h \
-	src/sync/rmw.cc src/sync/rmw.h \
+	src/sync/rmw.cc src/sync/rmw.h src/sync/fence.cc src/sync/fence.h \
 	src/shm/node_path.cc src/shm/node_path.h \
 	src/profile/profiler.cc src/profile/profiler.h \
 	src/sync/mutex.cc src/sync/mutex.h \

@@ -1,12 +1,13 @@
 // The ARMCI C API.  Each profiled entry point is defined as PARMCI_x, with ARMCI_x a weak alias of it, as
 // in ARMCI-MPI: a tool (or the application) may define ARMCI_x itself and call PARMCI_x underneath.
-// This layer only translates arguments; the work happens in the modules it calls.
+// This layer only translates arguments (and times calls for the profiler); validation and work happen in
+// the modules it calls.  Every armci.h and armcix.h entry point is here except ARMCI_Error and
+// ARMCIX_Set_error_handler (runtime/error.cc: every layer's errors end there); message.h's are in
+// msg/message.cc (README, "Layout").
 #include <armci.h>
 #include <armcix.h>
 
-#include <cstdlib>
 #include <cstring>
-#include <set>
 
 #include "gmr/gmr.h"
 #include "groups/group.h"
@@ -16,9 +17,9 @@
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
 #include "shm/node_path.h"
+#include "sync/fence.h"
 #include "sync/mutex.h"
 #include "sync/rmw.h"
-#include "gmr/ordering.h"
 #include "transfer/rma.h"
 
 #define ARMCIX_WEAK_ALIAS(name) __attribute__((weak, alias("P" #name)))
@@ -26,8 +27,6 @@
 using namespace armcix;
 
 namespace {
-
-std::set<void*> g_local_allocations;  // ARMCI_Malloc_local blocks, so that Free_local can check its argument
 
 Request* nb_request(const char* call, armci_hdl_t* hdl, int proc) {
   require_initialized(call);
@@ -126,20 +125,10 @@ int ARMCI_Free_group(void* ptr, ARMCI_Group* group) {
   return 0;
 }
 void* PARMCI_Malloc_local(armci_size_t bytes) {
-  require_initialized("ARMCI_Malloc_local");
-  ARMCIX_REQUIRE(bytes >= 0, "ARMCI_Malloc_local", "argument 'bytes' = %ld is negative", static_cast<long>(bytes));
-  void* p = nullptr;
-  // MPI memory: registered with the network where that matters, so it is a fast RMA origin.
-  ARMCIX_MPI(MPI_Alloc_mem(static_cast<MPI_Aint>(bytes ? bytes : 1), MPI_INFO_NULL, &p));
-  g_local_allocations.insert(p);
-  return p;
+  return local_alloc("ARMCI_Malloc_local", bytes);
 }
 int PARMCI_Free_local(void* ptr) {
-  require_initialized("ARMCI_Free_local");
-  if (!ptr) return 0;
-  ARMCIX_REQUIRE(g_local_allocations.erase(ptr) == 1, "ARMCI_Free_local",
-                 "argument 'ptr' = %p was not returned by ARMCI_Malloc_local", ptr);
-  ARMCIX_MPI(MPI_Free_mem(ptr));
+  local_free("ARMCI_Free_local", ptr);
   return 0;
 }
 int ARMCI_Malloc(void** ptr_arr, armci_size_t bytes) ARMCIX_WEAK_ALIAS(ARMCI_Malloc);
@@ -155,48 +144,21 @@ int ARMCI_Free_local(void* ptr) ARMCIX_WEAK_ALIAS(ARMCI_Free_local);
 
 void PARMCI_Barrier(void) {
   ProfScope prof(ProfKind::Barrier, 0);
-  require_initialized("ARMCI_Barrier");
-  wait_all();
-  fence_all();
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Ibarrier(rt().world, &req));
-  wait_for("ARMCI_Barrier", &req);
-  sync_all_windows();  // local loads after the barrier see every rank's completed updates
+  barrier("ARMCI_Barrier");
 }
 void PARMCI_Fence(int proc) {
   ProfScope prof(ProfKind::Fence, 0);
-  require_initialized("ARMCI_Fence");
-  check_rank("ARMCI_Fence", "proc", proc);
-  wait_proc(proc);
-  fence_proc(proc);
+  fence("ARMCI_Fence", proc);
 }
 void PARMCI_AllFence(void) {
   ProfScope prof(ProfKind::AllFence, 0);
-  require_initialized("ARMCI_AllFence");
-  wait_all();
-  fence_all();
+  all_fence("ARMCI_AllFence");
 }
 void PARMCI_Access_begin(void* ptr) {
-  require_initialized("ARMCI_Access_begin");
-  ARMCIX_REQUIRE(ptr != nullptr, "ARMCI_Access_begin", "argument 'ptr' is NULL");
-  GmrRef r = gmr_find(rt().me, ptr);
-  ARMCIX_REQUIRE(r.gmr != nullptr, "ARMCI_Access_begin",
-                 "argument 'ptr' = %p is not in this process's ARMCI_Malloc memory", ptr);
-  ++r.gmr->access_depth;
-  poke_progress(r.gmr);
-  sync_region(r.gmr);  // see remote updates that completed before this point
+  access_begin("ARMCI_Access_begin", ptr);
 }
 void PARMCI_Access_end(void* ptr) {
-  require_initialized("ARMCI_Access_end");
-  ARMCIX_REQUIRE(ptr != nullptr, "ARMCI_Access_end", "argument 'ptr' is NULL");
-  GmrRef r = gmr_find(rt().me, ptr);
-  ARMCIX_REQUIRE(r.gmr != nullptr, "ARMCI_Access_end",
-                 "argument 'ptr' = %p is not in this process's ARMCI_Malloc memory", ptr);
-  ARMCIX_REQUIRE(r.gmr->access_depth > 0, "ARMCI_Access_end",
-                 "argument 'ptr' = %p: no ARMCI_Access_begin is open on this allocation", ptr);
-  --r.gmr->access_depth;
-  sync_region(r.gmr);  // publish local stores to later RMA
-  poke_progress(r.gmr);
+  access_end("ARMCI_Access_end", ptr);
 }
 int PARMCI_Wait(armci_hdl_t* hdl) {
   ProfScope prof(ProfKind::Wait, 0);
@@ -241,9 +203,7 @@ void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* hdl) {
 
 void ARMCIX_Progress(void) {
   require_initialized("ARMCIX_Progress");
-  int flag = 0;
-  // Any MPI call that enters the progress engine will do; a probe has no side effect.
-  ARMCIX_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt().world, &flag, MPI_STATUS_IGNORE));
+  progress_poke();
 }
 
 /* ---- Contiguous transfers ---------------------------------------------------------------------------- */
@@ -296,8 +256,7 @@ int PARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int pr
   ProfScope prof(ProfKind::Put, size > 0 ? size : 0);
   ARMCIX_REQUIRE(flag != nullptr, "ARMCI_Put_flag", "argument 'flag' is NULL");
   put("ARMCI_Put_flag", src, dst, size, proc, nullptr);
-  fence_proc(proc);  // the data is remotely complete before the flag can be seen
-  put("ARMCI_Put_flag", &value, flag, sizeof(int), proc, nullptr);
+  put_flag("ARMCI_Put_flag", flag, value, proc);
   return 0;
 }
 int ARMCI_Put(void* src, void* dst, int size, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Put);
@@ -333,8 +292,7 @@ int PARMCI_PutS_flag(void* src, int src_stride[], void* dst, int dst_stride[], i
   ProfScope prof(ProfKind::PutS, strided_bytes(count, levels));
   ARMCIX_REQUIRE(flag != nullptr, "ARMCI_PutS_flag", "argument 'flag' is NULL");
   strided("ARMCI_PutS_flag", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
-  fence_proc(proc);
-  put("ARMCI_PutS_flag", &value, flag, sizeof(int), proc, nullptr);
+  put_flag("ARMCI_PutS_flag", flag, value, proc);
   return 0;
 }
 int PARMCI_NbPutS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc,
@@ -487,6 +445,23 @@ int ARMCI_Destroy_mutexes(void) ARMCIX_WEAK_ALIAS(ARMCI_Destroy_mutexes);
 void ARMCI_Lock(int mutex, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Lock);
 void ARMCI_Unlock(int mutex, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Unlock);
 
+armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group* pgroup) {
+  return mutexes_create("ARMCIX_Create_mutexes_hdl", count, pgroup);
+}
+int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl) {
+  mutexes_destroy("ARMCIX_Destroy_mutexes_hdl", hdl);
+  return 0;
+}
+void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
+  mutex_lock("ARMCIX_Lock_hdl", hdl, mutex, proc);
+}
+int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
+  return mutex_trylock("ARMCIX_Trylock_hdl", hdl, mutex, proc) ? 0 : 1;
+}
+void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
+  mutex_unlock("ARMCIX_Unlock_hdl", hdl, mutex, proc);
+}
+
 /* ---- Groups ---------------------------------------------------------------------------------------- */
 
 void ARMCI_Group_create(int n, int* pid_list, ARMCI_Group* out) {
@@ -535,20 +510,12 @@ int ARMCI_Absolute_id(ARMCI_Group* group, int group_rank) {
 }
 int ARMCIX_Group_split(ARMCI_Group* parent, int color, int key, ARMCI_Group* out) {
   require_initialized("ARMCIX_Group_split");
-  check_group("ARMCIX_Group_split", parent, true);
-  ARMCIX_REQUIRE(out != nullptr, "ARMCIX_Group_split", "argument 'new_group' is NULL");
-  MPI_Comm comm;
-  ARMCIX_MPI(MPI_Comm_split(parent->comm, color, key, &comm));
-  make_group(comm, out);
+  split_group("ARMCIX_Group_split", parent, color, key, out);
   return 0;
 }
 int ARMCIX_Group_dup(ARMCI_Group* parent, ARMCI_Group* out) {
   require_initialized("ARMCIX_Group_dup");
-  check_group("ARMCIX_Group_dup", parent, true);
-  ARMCIX_REQUIRE(out != nullptr, "ARMCIX_Group_dup", "argument 'new_group' is NULL");
-  MPI_Comm comm;
-  ARMCIX_MPI(MPI_Comm_dup(parent->comm, &comm));
-  make_group(comm, out);
+  dup_group("ARMCIX_Group_dup", parent, out);
   return 0;
 }
 

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <utility>
 
+#include "gmr/ordering.h"
 #include "gmr/shm_cache.h"
 #include "groups/group.h"
 #include "runtime/error.h"
@@ -22,6 +24,7 @@ namespace {
 using SliceKey = std::pair<int, uintptr_t>;
 std::map<SliceKey, Gmr*> g_slices;
 std::vector<Gmr*> g_regions;
+std::set<void*> g_local_allocations;  // ARMCI_Malloc_local blocks, so that Free_local can check its argument
 uint64_t g_next_serial = 1;
 std::vector<void (*)(Gmr*)> g_release_hooks;
 
@@ -299,6 +302,55 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
     return;
   }
   release_region(g);  // unlock_all completes our operations; MPI_Win_free waits for everybody's
+}
+
+void* local_alloc(const char* call, armci_size_t bytes) {
+  require_initialized(call);
+  ARMCIX_REQUIRE(bytes >= 0, call, "argument 'bytes' = %ld is negative", static_cast<long>(bytes));
+  void* p = nullptr;
+  ARMCIX_MPI(MPI_Alloc_mem(static_cast<MPI_Aint>(bytes ? bytes : 1), MPI_INFO_NULL, &p));
+  g_local_allocations.insert(p);
+  return p;
+}
+
+void local_free(const char* call, void* ptr) {
+  require_initialized(call);
+  if (!ptr) return;
+  ARMCIX_REQUIRE(g_local_allocations.erase(ptr) == 1, call,
+                 "argument 'ptr' = %p was not returned by ARMCI_Malloc_local", ptr);
+  ARMCIX_MPI(MPI_Free_mem(ptr));
+}
+
+namespace {
+
+Gmr* own_region(const char* call, void* ptr) {
+  require_initialized(call);
+  ARMCIX_REQUIRE(ptr != nullptr, call, "argument 'ptr' is NULL");
+  GmrRef r = gmr_find(rt().me, ptr);
+  ARMCIX_REQUIRE(r.gmr != nullptr, call, "argument 'ptr' = %p is not in this process's ARMCI_Malloc memory", ptr);
+  return r.gmr;
+}
+
+}  // namespace
+
+void poke_progress(const Gmr* g) {
+  if (g->win != MPI_WIN_NULL) progress_poke();
+}
+
+void access_begin(const char* call, void* ptr) {
+  Gmr* g = own_region(call, ptr);
+  ++g->access_depth;
+  poke_progress(g);
+  sync_region(g);  // see remote updates that completed before this point
+}
+
+void access_end(const char* call, void* ptr) {
+  Gmr* g = own_region(call, ptr);
+  ARMCIX_REQUIRE(g->access_depth > 0, call,
+                 "argument 'ptr' = %p: no ARMCI_Access_begin is open on this allocation", ptr);
+  --g->access_depth;
+  sync_region(g);  // publish local stores to later RMA
+  poke_progress(g);
 }
 
 void gmr_on_release(void (*fn)(Gmr*)) {

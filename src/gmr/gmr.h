@@ -58,6 +58,22 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
 // Collective free over `group`; ptr may be NULL on ranks whose slice was empty.
 void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group);
 
+// ARMCI_Malloc_local / ARMCI_Free_local: MPI memory (registered with the network where that matters, so a
+// fast RMA origin); local_free accepts only what local_alloc returned (or NULL).
+void* local_alloc(const char* call, armci_size_t bytes);
+void local_free(const char* call, void* ptr);
+
+// A process that polls its own memory with loads (ARMCI_GetValue on a flag, Access_begin/end) would never
+// enter MPI; but MPI RMA aimed at it through a MPI_Win_create window (other nodes, or ARMCI_SHM=0) is
+// serviced by its progress engine in MPICH, so the writer's flush would wait forever.  Regions with an MPI
+// window therefore poke MPI's progress engine on these paths.
+void poke_progress(const Gmr* g);
+
+// ARMCI_Access_begin / ARMCI_Access_end on this process's slice holding `ptr`: nest (a region is not freed
+// inside), make remote updates completed before visible to local loads / local stores visible to later RMA.
+void access_begin(const char* call, void* ptr);
+void access_end(const char* call, void* ptr);
+
 // Adds `fn` to the functions called, in the order they were added, with each region just before it is
 // released (non-blocking requests drop their references).  Adding the same function again has no effect.
 void gmr_on_release(void (*fn)(Gmr*));

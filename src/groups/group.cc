@@ -153,6 +153,22 @@ void free_group(const char* call, ARMCI_Group* group) {
   clear(group);
 }
 
+void split_group(const char* call, const ARMCI_Group* parent, int color, int key, ARMCI_Group* out) {
+  check_group(call, parent, true);
+  ARMCIX_REQUIRE(out != nullptr, call, "argument 'new_group' is NULL");
+  MPI_Comm comm;
+  ARMCIX_MPI(MPI_Comm_split(parent->comm, color, key, &comm));
+  make_group(comm, out);
+}
+
+void dup_group(const char* call, const ARMCI_Group* parent, ARMCI_Group* out) {
+  check_group(call, parent, true);
+  ARMCIX_REQUIRE(out != nullptr, call, "argument 'new_group' is NULL");
+  MPI_Comm comm;
+  ARMCIX_MPI(MPI_Comm_dup(parent->comm, &comm));
+  make_group(comm, out);
+}
+
 void groups_initialize() {
   MPI_Comm dup;
   ARMCIX_MPI(MPI_Comm_dup(rt().world, &dup));

@@ -26,6 +26,10 @@ void make_group(MPI_Comm comm, ARMCI_Group* out);
 // with ARMCI_NONCOLLECTIVE_GROUPS=1, only among the members.
 void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* parent, ARMCI_Group* out);
 void free_group(const char* call, ARMCI_Group* group);
+// ARMCIX_Group_split / ARMCIX_Group_dup: MPI_Comm_split / MPI_Comm_dup of the parent's communicator
+// (collective over the parent).
+void split_group(const char* call, const ARMCI_Group* parent, int color, int key, ARMCI_Group* out);
+void dup_group(const char* call, const ARMCI_Group* parent, ARMCI_Group* out);
 
 // groups_initialize() / groups_finalize(): runtime/modules.h.
 

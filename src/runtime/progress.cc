@@ -58,6 +58,11 @@ bool progress_running() {
   return g_thread.joinable();
 }
 
+void progress_poke() {
+  int flag = 0;
+  ARMCIX_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt().world, &flag, MPI_STATUS_IGNORE));
+}
+
 void wait_for(const char* call, MPI_Request* req) {
   const int backoff_us = rt().config.wait_backoff_us;
   if (backoff_us <= 0) {

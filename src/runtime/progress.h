@@ -14,6 +14,10 @@ namespace armcix {
 // rank gives its core to the ranks that still compute instead of spinning against them.
 void wait_for(const char* call, MPI_Request* req);
 
+// Enters MPI's progress engine once (ARMCIX_Progress, and waits that poll memory instead of calling MPI):
+// a probe on the world communicator, which has no side effect.
+void progress_poke();
+
 // progress_start() / progress_stop(): the last / first entries of the module list (runtime/modules.h).
 bool progress_running();
 

@@ -23,12 +23,6 @@ SliceLock::~SliceLock() {
   __atomic_store_n(word_, 0u, __ATOMIC_RELEASE);
 }
 
-void poke_progress(const Gmr* g) {
-  if (g->win == MPI_WIN_NULL) return;
-  int flag = 0;
-  ARMCIX_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt().world, &flag, MPI_STATUS_IGNORE));
-}
-
 void local_accumulate(const GmrRef& r, const AccType& t, const void* scale, const void* src, std::size_t bytes) {
   SliceLock lock(r.gmr->slice_lock[r.win_rank]);
   scale_add(t, scale, src, mapped(r), bytes);

@@ -37,11 +37,6 @@ inline void after_local_store() {
   std::atomic_thread_fence(std::memory_order_release);
 }
 
-// A process that polls its own memory with loads (ARMCI_GetValue on a flag, Access_begin/end) would never
-// enter MPI; but MPI RMA aimed at it through a MPI_Win_create window (other nodes, or ARMCI_SHM=0) is
-// serviced by its progress engine in MPICH, so the writer's flush would wait forever.  Regions with an MPI
-// window therefore poke MPI's progress engine on these paths.
-void poke_progress(const Gmr* g);
 inline void before_local_load() {
   std::atomic_thread_fence(std::memory_order_acquire);
 }

@@ -258,35 +258,20 @@ void mutexes_finalize() {
   g_default = nullptr;
 }
 
-}  // namespace armcix
-
-using namespace armcix;
-
-extern "C" {
-
-armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group* pgroup) {
-  return &create_set("ARMCIX_Create_mutexes_hdl", count, pgroup)->pub;
+armcix_mutex_hdl_s* mutexes_create(const char* call, int count, const ARMCI_Group* group) {
+  return &create_set(call, count, group)->pub;
 }
-
-int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl) {
-  const char* call = "ARMCIX_Destroy_mutexes_hdl";
+void mutexes_destroy(const char* call, const armcix_mutex_hdl_s* hdl) {
   destroy_set(call, find_set(call, hdl));
-  return 0;
 }
-
-void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
-  const char* call = "ARMCIX_Lock_hdl";
+void mutex_lock(const char* call, const armcix_mutex_hdl_s* hdl, int mutex, int proc) {
   lock(call, find_set(call, hdl), mutex, proc);
 }
-
-int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
-  const char* call = "ARMCIX_Trylock_hdl";
-  return trylock(call, find_set(call, hdl), mutex, proc) ? 0 : 1;
+bool mutex_trylock(const char* call, const armcix_mutex_hdl_s* hdl, int mutex, int proc) {
+  return trylock(call, find_set(call, hdl), mutex, proc);
 }
-
-void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
-  const char* call = "ARMCIX_Unlock_hdl";
+void mutex_unlock(const char* call, const armcix_mutex_hdl_s* hdl, int mutex, int proc) {
   unlock(call, find_set(call, hdl), mutex, proc);
 }
 
-}  // extern "C"
+}  // namespace armcix

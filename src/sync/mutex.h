@@ -25,9 +25,21 @@
 // sees the data written under the lock.  Not thread-safe: one thread per process uses a set at a time, as in ARMCI-MPI.
 #pragma once
 
+#include <armci.h>
+#include <armcix.h>
+
 #include "runtime/config.h"
 
 namespace armcix {
+
+// The ARMCIX_*_mutexes_hdl sets (C entry points in api/); `hdl` is validated against the live sets.
+armcix_mutex_hdl_s* mutexes_create(const char* call, int count, const ARMCI_Group* group);
+void mutexes_destroy(const char* call, const armcix_mutex_hdl_s* hdl);
+void mutex_lock(const char* call, const armcix_mutex_hdl_s* hdl, int mutex, int proc);
+bool mutex_trylock(const char* call, const armcix_mutex_hdl_s* hdl, int mutex, int proc);  // false: busy
+void mutex_unlock(const char* call, const armcix_mutex_hdl_s* hdl, int mutex, int proc);
+
+// The default set on the world group (ARMCI_Create_mutexes, ARMCI_Lock, ...).
 
 int mutexes_create_default(const char* call, int count);
 int mutexes_destroy_default(const char* call);

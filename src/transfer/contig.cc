@@ -61,6 +61,11 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   target.copy_out_to(dst, bytes, req);
 }
 
+void put_flag(const char* call, int* flag, int value, int proc) {
+  fence_proc(proc);  // the data is remotely complete before the flag can be seen
+  put(call, &value, flag, sizeof(int), proc, nullptr);
+}
+
 void acc(const char* call, int datatype, const void* scale, const void* src, void* dst, int bytes, int proc,
          Request* req) {
   check_args(call, src, dst, bytes, proc);

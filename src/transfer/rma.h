@@ -15,6 +15,9 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
 void get(const char* call, const void* src, void* dst, int bytes, int proc, Request* req);
 void acc(const char* call, int datatype, const void* scale, const void* src, void* dst, int bytes, int proc,
          Request* req);
+// The flag half of ARMCI_Put_flag / ARMCI_PutS_flag: stores `value` at `flag` on proc once everything
+// issued to proc before is remotely complete, so that a reader who sees the flag sees the data.
+void put_flag(const char* call, int* flag, int value, int proc);
 
 // Strided: count[0] bytes per contiguous run, count[1..levels] repeat counts, strides in bytes.
 struct AccArgs {

@@ -1,0 +1,34 @@
+#include "sync/fence.h"
+
+#include <mpi.h>
+
+#include "gmr/ordering.h"
+#include "nb/request.h"
+#include "runtime/error.h"
+#include "runtime/progress.h"
+#include "runtime/runtime.h"
+
+namespace armcix {
+
+void fence(const char* call, int proc) {
+  require_initialized(call);
+  check_rank(call, "proc", proc);
+  wait_proc(proc);
+  fence_proc(proc);
+}
+
+void all_fence(const char* call) {
+  require_initialized(call);
+  wait_all();
+  fence_all();
+}
+
+void barrier(const char* call) {
+  all_fence(call);
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Ibarrier(rt().world, &req));
+  wait_for(call, &req);  // with back-off when the node is oversubscribed
+  sync_all_windows();    // local loads after the barrier see every rank's completed updates
+}
+
+}  // namespace armcix
