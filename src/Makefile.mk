@@ -18,6 +18,7 @@ src_libarmci_la_SOURCES = \
 	src/transfer/staging.cc src/transfer/staging.h \
 	src/transfer/contig.cc src/transfer/rma.h \
 	src/transfer/strided.cc src/transfer/strided_shape.h \
+	src/transfer/engine_choice.cc src/transfer/engine_choice.h \
 	src/transfer/iov.cc \
 	src/transfer/datatypes.cc src/transfer/datatypes.h \
 	src/transfer/conflict_tree.cc src/transfer/conflict_tree.h \

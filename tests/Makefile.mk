@@ -12,8 +12,10 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_conflict_tree.cc \
 	tests/unit/test_config.cc \
 	tests/unit/test_acc_types.cc \
-	tests/unit/test_reduce_ops.cc
-tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/transfer
+	tests/unit/test_reduce_ops.cc \
+	tests/unit/test_engine_choice.cc \
+	tests/unit/test_ordering.cc
+tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_unit_tests_LDADD = $(TEST_LIB) -lgtest_main $(GTEST_LIBS)
 
 MPI_TEST_MAIN = tests/mpi/mpi_test_main.cc tests/mpi/test_util.h

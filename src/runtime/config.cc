@@ -115,6 +115,19 @@ const char* name_of(const char* const (&names)[N], const E (&values)[N], E v) {
 
 }  // namespace
 
+const char* name_of(StridedMethod m) {
+  return name_of(kStridedNames, kStridedValues, m);
+}
+const char* name_of(IovMethod m) {
+  return name_of(kIovNames, kIovValues, m);
+}
+const char* name_of(ShrBufMethod m) {
+  return name_of(kShrNames, kShrValues, m);
+}
+const char* name_of(MutexMethod m) {
+  return name_of(kMutexNames, kMutexValues, m);
+}
+
 Config Config::from_environment() {
   Config c;
   read_bool("ARMCI_VERBOSE", &c.verbose);
@@ -149,13 +162,13 @@ std::vector<std::string> Config::describe() const {
   return {
       "ARMCI_USE_WIN_ALLOCATE=" + b(window_kind == WindowKind::Allocate) +
           (window_kind == WindowKind::Allocate ? "  (MPI_Win_allocate)" : "  (MPI_Alloc_mem + MPI_Win_create)"),
-      std::string("ARMCI_STRIDED_METHOD=") + name_of(kStridedNames, kStridedValues, strided_method),
-      std::string("ARMCI_IOV_METHOD=") + name_of(kIovNames, kIovValues, iov_method),
+      std::string("ARMCI_STRIDED_METHOD=") + name_of(strided_method),
+      std::string("ARMCI_IOV_METHOD=") + name_of(iov_method),
       "ARMCI_IOV_BATCHED_LIMIT=" + std::to_string(iov_batched_limit),
       "ARMCI_PACK_CHUNK=" + std::to_string(pack_chunk_bytes),
-      std::string("ARMCI_SHR_BUF_METHOD=") + name_of(kShrNames, kShrValues, shr_buf_method),
+      std::string("ARMCI_SHR_BUF_METHOD=") + name_of(shr_buf_method),
       "ARMCI_NONCOLLECTIVE_GROUPS=" + b(noncollective_groups),
-      std::string("ARMCI_MUTEX_METHOD=") + name_of(kMutexNames, kMutexValues, mutex_method),
+      std::string("ARMCI_MUTEX_METHOD=") + name_of(mutex_method),
       "ARMCI_SHM=" + b(shm),
       "ARMCI_NODE_SIZE=" + std::to_string(node_size) + (node_size ? "  (simulated nodes)" : "  (real nodes)"),
       "ARMCI_MAX_OUTSTANDING=" + std::to_string(max_outstanding),

@@ -40,6 +40,13 @@ struct Config {
   std::vector<std::string> describe() const;
 };
 
+// The environment-variable spelling of each method ("AUTO", "CONSRV", "MCS", ...), for messages and the
+// banner; one table per enum, in config.cc.
+const char* name_of(StridedMethod m);
+const char* name_of(IovMethod m);
+const char* name_of(ShrBufMethod m);
+const char* name_of(MutexMethod m);
+
 // Parsers, exposed for unit tests.  Each returns false on a malformed value.
 bool parse_bool(const char* text, bool* out);
 bool parse_int(const char* text, long min, long max, long* out);

@@ -48,10 +48,6 @@ MutexSet* g_default = nullptr;  // ARMCI_Create_mutexes' set, on the world group
 MutexQueuedHook g_hook = nullptr;
 void* g_hook_arg = nullptr;
 
-const char* method_name(MutexMethod m) {
-  return m == MutexMethod::Mcs ? "MCS" : "QUEUE";
-}
-
 MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
   require_initialized(call);
   ARMCIX_REQUIRE(count >= 0, call, "argument 'count' = %d must be >= 0", count);
@@ -82,8 +78,8 @@ MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
   bool node_local = true;
   for (int p = 0; p < n; ++p) {
     ARMCIX_REQUIRE(all[3 * p + 1] == mine[1], call,
-                   "ARMCI_MUTEX_METHOD differs between processes (%s here, %s on group rank %d)", method_name(method),
-                   method_name(static_cast<MutexMethod>(all[3 * p + 1])), p);
+                   "ARMCI_MUTEX_METHOD differs between processes (%s here, %s on group rank %d)", name_of(method),
+                   name_of(static_cast<MutexMethod>(all[3 * p + 1])), p);
     node_local = node_local && all[3 * p + 2] == 1;
     set->counts[p] = all[3 * p];
     set->offsets[p] = static_cast<int>(std::min<long long>(total, INT_MAX));

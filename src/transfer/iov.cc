@@ -1,6 +1,7 @@
-// I/O-vector put / get / accumulate (armci_giov_t descriptors) and its engines (ARMCI_IOV_METHOD):
-//   CONSRV   one operation and one local completion per segment; takes anything, including overlapping
-//            segments and segments in several allocations;
+// I/O-vector put / get / accumulate (armci_giov_t descriptors) and its engines (ARMCI_IOV_METHOD; which one
+// runs is choose_iov() in transfer/engine_choice.h):
+//   CONSRV   one blocking operation per segment; takes anything, including overlapping segments and
+//            segments in several allocations (a non-blocking call is complete when it returns);
 //   BATCHED  all operations of a descriptor, one completion (ARMCI_IOV_BATCHED_LIMIT caps ops per flush);
 //   DIRECT   one operation with indexed datatypes on both sides;
 //   AUTO     checks the descriptor (one allocation? written side free of overlap, by the AVL conflict tree)
@@ -15,6 +16,7 @@
 #include "acc/acc_types.h"
 #include "transfer/conflict_tree.h"
 #include "transfer/datatypes.h"
+#include "transfer/engine_choice.h"
 #include "gmr/ordering.h"
 #include "transfer/rma.h"
 #include "transfer/staging.h"
@@ -31,20 +33,6 @@ struct Desc {     // one validated descriptor, seen from this operation's point 
   int bytes;
   int n;
 };
-
-const char* method_name(IovMethod m) {
-  switch (m) {
-    case IovMethod::Auto:
-      return "AUTO";
-    case IovMethod::Consrv:
-      return "CONSRV";
-    case IovMethod::Batched:
-      return "BATCHED";
-    case IovMethod::Direct:
-      return "DIRECT";
-  }
-  return "?";
-}
 
 // The single region every remote segment lies in, or gmr == nullptr if they span several.  Fails (naming
 // the segment) if a segment is in none.
@@ -288,38 +276,40 @@ void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType
     ARMCIX_REQUIRE(d.remote[i] != nullptr, call, "argument 'iov[%d].%s[%d]' is NULL", idx, d.remote_name, i);
   }
   GmrRef r = single_region(call, d, proc, idx);
-  IovMethod m = rt().config.iov_method;
-  // Node-local target: segments are applied one after the other by load/store, in order, so overlap
-  // needs no check -- except that an explicitly chosen MPI engine rejects what it would reject on MPI.
-  const bool local = r.gmr && mapped(r) && (op != XferOp::Acc || local_atomics(r));
-  if (local && m == IovMethod::Auto) return local_engine(op, t, a ? a->scale : nullptr, d, r);
-  if (local && m == IovMethod::Consrv) return consrv_engine(call, op, a, d, proc);
+  const Config& cfg = rt().config;
+  IovFacts f;
+  f.one_region = r.gmr != nullptr;
+  f.node_local = f.one_region && mapped(r) && (op != XferOp::Acc || local_atomics(r));
+  const IovChecks need = iov_checks_needed(op, cfg, f.one_region, f.node_local);
   // The side that gets written must not overlap itself within one flush interval: the remote side of a
   // put, the local side of a get.  Accumulates to overlapping locations are fine (MPI orders them).
   int other = -1, clash = -1;
-  if (op == XferOp::Put) clash = first_overlap(d.remote, d.n, d.bytes, &other);
-  if (op == XferOp::Get) clash = first_overlap(d.local, d.n, d.bytes, &other);
-  if (m == IovMethod::Auto) {
-    if (!r.gmr || clash >= 0) return consrv_engine(call, op, a, d, proc);
-    // One datatype operation beat one operation per segment by 15-50x for 10,000 x 8 B on this MPICH
-    // (doc/performance.md), and is never worse than one flush interval of BATCHED.
-    m = IovMethod::Direct;
+  if (need.written_side) {
+    clash = first_overlap(op == XferOp::Put ? d.remote : d.local, d.n, d.bytes, &other);
+    f.written_overlaps = clash >= 0;
   }
-  if (m == IovMethod::Consrv) return consrv_engine(call, op, a, d, proc);
-  ARMCIX_REQUIRE(clash < 0, call,
-                 "segments %d and %d of 'iov[%d].%s' overlap; ARMCI_IOV_METHOD=%s cannot order "
-                 "them (use AUTO or CONSRV)",
-                 other, clash, idx, op == XferOp::Put ? d.remote_name : d.local_name, method_name(m));
-  ARMCIX_REQUIRE(r.gmr != nullptr, call,
-                 "the segments of 'iov[%d]' span several allocations; ARMCI_IOV_METHOD=%s "
-                 "needs one (use AUTO or CONSRV)",
-                 idx, method_name(m));
-  if (local) return local_engine(op, t, a ? a->scale : nullptr, d, r);
+  if (need.remote_side) {
+    int ignored;
+    f.remote_overlaps = first_overlap(d.remote, d.n, d.bytes, &ignored) >= 0;
+  }
   const void* scale = a ? a->scale : nullptr;
-  if (m == IovMethod::Batched) return batched_engine(op, t, scale, d, r, proc, req);
-  if (op == XferOp::Acc && first_overlap(d.remote, d.n, d.bytes, &other) >= 0)
-    return batched_engine(op, t, scale, d, r, proc, req);  // a datatype may not overlap itself
-  direct_engine(op, t, scale, d, r, req);
+  switch (choose_iov(op, cfg, f)) {
+    case IovEngine::Local:
+      return local_engine(op, t, scale, d, r);
+    case IovEngine::Consrv:
+      return consrv_engine(call, op, a, d, proc);
+    case IovEngine::Batched:
+      return batched_engine(op, t, scale, d, r, proc, req);
+    case IovEngine::Direct:
+      return direct_engine(op, t, scale, d, r, req);
+    case IovEngine::RejectOverlap:
+      fail(call, "segments %d and %d of 'iov[%d].%s' overlap; ARMCI_IOV_METHOD=%s cannot order them (use AUTO or CONSRV)",
+           other, clash, idx, op == XferOp::Put ? d.remote_name : d.local_name, name_of(cfg.iov_method));
+    case IovEngine::RejectSeveralRegions:
+      fail(call,
+           "the segments of 'iov[%d]' span several allocations; ARMCI_IOV_METHOD=%s needs one (use AUTO or CONSRV)",
+           idx, name_of(cfg.iov_method));
+  }
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
-// Strided put / get / accumulate and its engines (ARMCI_STRIDED_METHOD):
+// Strided put / get / accumulate and its engines (ARMCI_STRIDED_METHOD; which one runs is choose_strided()
+// in transfer/engine_choice.h):
 //   DIRECT  one MPI operation with derived datatypes (nested hvectors) on both sides;
 //   IOV     walk the segments with an odometer and issue one operation per segment, completed together;
 //   PACK    pack the local side into a bounded buffer and move it chunk by chunk, the target side
-//           described by an indexed datatype per chunk.
+//           described by an indexed datatype per chunk; each chunk completes locally before the buffer is
+//           packed again (not pipelined), so a non-blocking call is complete on return.
 #include <algorithm>
 #include <cstring>
 
@@ -12,6 +14,7 @@
 #include "shm/node_path.h"
 #include "acc/acc_types.h"
 #include "transfer/datatypes.h"
+#include "transfer/engine_choice.h"
 #include "gmr/ordering.h"
 #include "transfer/rma.h"
 #include "transfer/staging.h"
@@ -254,13 +257,12 @@ void local_engine(XferOp op, const AccType* t, const void* scale, const StridedS
 }
 
 // Packs segments of the local side into a bounded buffer (ARMCI_PACK_CHUNK) and moves it chunk by chunk;
-// target side: an indexed datatype per chunk.
-void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r,
-                 Request* req) {
+// target side: an indexed datatype per chunk.  Puts and accumulates of more than one chunk only
+// (choose_strided sends the rest to DIRECT).  Every chunk completes locally before the call returns, so a
+// non-blocking call through this engine is complete on return and needs no request.
+void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r) {
   const std::size_t seg = s.count[0];
-  const std::size_t chunk_bytes = std::max<std::size_t>(rt().config.pack_chunk_bytes, seg);
-  const std::size_t segs_per_chunk = std::max<std::size_t>(1, chunk_bytes / seg);
-  if (op == XferOp::Get || s.nseg <= segs_per_chunk) return direct_engine(op, t, scale, s, sd, r, req);
+  const std::size_t segs_per_chunk = pack_segments_per_chunk(s, rt().config);
   Gmr* g = r.gmr;
   const MPI_Aint lo = r.disp, hi = r.disp + static_cast<MPI_Aint>(s.rextent);
   prepare_op(g, r.win_rank, op, lo, hi);
@@ -298,7 +300,6 @@ void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedSh
   });
   if (in_chunk) send();
   note_issued(g, r.win_rank, op, lo, hi);
-  (void)req;  // every chunk is locally complete already
 }
 
 }  // namespace
@@ -330,34 +331,26 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   sd.local = static_cast<char*>(remote_is_dst ? const_cast<void*>(src) : dst);
   sd.remote = static_cast<char*>(remote_is_dst ? dst : const_cast<void*>(src));
   GmrRef r = gmr_resolve(call, remote_is_dst ? "dst_ptr" : "src_ptr", proc, sd.remote, s.rextent);
-  if (mapped(r) && (op != XferOp::Acc || local_atomics(r))) return local_engine(op, t, scale, s, sd, r);
-  if (s.nseg == 1) {  // contiguous after all: the plain operation is cheapest for every engine
-    switch (op) {
-      case XferOp::Put:
-        return put(call, src, dst, count[0], proc, req);
-      case XferOp::Get:
-        return get(call, src, dst, count[0], proc, req);
-      case XferOp::Acc:
-        return acc(call, accargs->datatype, scale, src, dst, count[0], proc, req);
-    }
-  }
-  switch (rt().config.strided_method) {
-    case StridedMethod::Auto:
-      // MPI path, from the quiet-machine tables in doc/performance.md (two runs): runs of 1 KiB and more
-      // move 1.3-2.2x faster as one operation per segment (IOV) than as one derived-datatype operation;
-      // accumulates of such runs gain from packing (PACK) once about 1 MiB moves (2x at 1024 x 1 KiB) and
-      // lose below it.  Shorter runs: DIRECT, which IOV trails by up to 28x at 16 B.
-      if (s.count[0] >= 1024 && s.nseg >= 16) {
-        if (op != XferOp::Acc) return iov_engine(op, t, scale, s, sd, r, req);
-        if (s.total_bytes() >= (std::size_t{1} << 20)) return pack_engine(op, t, scale, s, sd, r, req);
+  const bool node_local = mapped(r) && (op != XferOp::Acc || local_atomics(r));
+  switch (choose_strided(s, op, rt().config, node_local)) {
+    case StridedEngine::Local:
+      return local_engine(op, t, scale, s, sd, r);
+    case StridedEngine::Contiguous:
+      switch (op) {
+        case XferOp::Put:
+          return put(call, src, dst, count[0], proc, req);
+        case XferOp::Get:
+          return get(call, src, dst, count[0], proc, req);
+        case XferOp::Acc:
+          return acc(call, accargs->datatype, scale, src, dst, count[0], proc, req);
       }
+      return;
+    case StridedEngine::Direct:
       return direct_engine(op, t, scale, s, sd, r, req);
-    case StridedMethod::Direct:
-      return direct_engine(op, t, scale, s, sd, r, req);
-    case StridedMethod::Iov:
+    case StridedEngine::Iov:
       return iov_engine(op, t, scale, s, sd, r, req);
-    case StridedMethod::Pack:
-      return pack_engine(op, t, scale, s, sd, r, req);
+    case StridedEngine::Pack:
+      return pack_engine(op, t, scale, s, sd, r);
   }
 }
 

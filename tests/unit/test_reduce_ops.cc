@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../../src/msg/reduce_ops.h"
+#include "msg/reduce_ops.h"
 
 namespace armcix {
 namespace msg {

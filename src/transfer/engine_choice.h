@@ -1,0 +1,84 @@
+// Which engine moves a strided or I/O-vector transfer: pure functions of the transfer's shape, the
+// operation, the configuration and what the caller found out about the target, with no MPI and no
+// global state, so that every rule is unit-tested (tests/unit/test_engine_choice.cc).  Re-tuning AUTO
+// for another machine changes the thresholds in kStridedAuto, not control flow.
+//
+// Two engines complete a non-blocking call before it returns, which ARMCI allows (a handle may complete
+// early) but which takes away the overlap the caller asked for (doc/user-guide.md, "Engines"):
+//   IOV CONSRV   issues each segment as a blocking contiguous operation;
+//   strided PACK completes each chunk locally (MPI_Win_flush_local) before it packs the next one into the
+//                same buffer, so the call returns with every chunk locally complete.
+#pragma once
+
+#include <cstddef>
+
+#include "gmr/pending.h"  // XferOp
+#include "runtime/config.h"
+#include "transfer/strided_shape.h"
+
+namespace armcix {
+
+// ---- Strided (ARMCI_STRIDED_METHOD) --------------------------------------------------------------------
+
+enum class StridedEngine {
+  Local,       // node-local target: load/store, segment by segment
+  Contiguous,  // one segment after all: the plain put/get/acc, cheapest for every engine
+  Direct,      // one MPI operation, derived datatypes on both sides
+  Iov,         // one MPI operation per segment, completed together
+  Pack,        // local side packed into a bounded buffer, moved chunk by chunk
+};
+
+// The AUTO rule on the MPI path, from the quiet-machine tables in doc/performance.md (two runs): runs of
+// 1 KiB and more move 1.3-2.2x faster as one operation per segment (IOV) than as one derived-datatype
+// operation; accumulates of such runs gain from packing (PACK) once about 1 MiB moves (2x at 1024 x 1 KiB)
+// and lose below it.  Shorter runs: DIRECT, which IOV trails by up to 28x at 16 B.
+struct StridedAutoTuning {
+  int per_segment_min_run;                // bytes per run from which IOV / PACK beat DIRECT ...
+  std::size_t per_segment_min_segments;   // ... given at least this many runs
+  std::size_t pack_acc_min_bytes;         // accumulates of such runs: PACK from this total, DIRECT below
+};
+constexpr StridedAutoTuning kStridedAuto{1024, 16, std::size_t{1} << 20};
+
+// `node_local`: the target's slice is mapped into this process and, for an accumulate, its atomics may
+// use load/store (shm/node_path.h: mapped(), local_atomics()).  PACK falls back to DIRECT for gets (there
+// is nothing to pack on the origin side) and when everything fits in one chunk.
+StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, bool node_local);
+
+// Segments the PACK engine moves per chunk (ARMCI_PACK_CHUNK, at least one segment).
+std::size_t pack_segments_per_chunk(const StridedShape& s, const Config& c);
+
+// ---- I/O vector (ARMCI_IOV_METHOD), one descriptor --------------------------------------------------------
+
+enum class IovEngine {
+  Local,    // node-local target, one allocation: segments in order by load/store
+  Consrv,   // one blocking contiguous operation per segment (takes anything)
+  Batched,  // one MPI operation per segment, one completion
+  Direct,   // one MPI operation, indexed datatypes on both sides
+  RejectOverlap,         // explicit BATCHED/DIRECT: the written side overlaps itself, which they cannot order
+  RejectSeveralRegions,  // explicit BATCHED/DIRECT: the segments span several allocations
+};
+
+// What the caller found out about the descriptor.  The overlap checks cost O(n log n) (conflict tree), so
+// the caller runs only those iov_checks_needed() asks for; the others stay false and are not read.
+struct IovFacts {
+  bool one_region = false;        // every remote segment lies in one allocation
+  bool node_local = false;        // one_region, mapped here, and (acc) load/store atomics allowed
+  bool written_overlaps = false;  // put: remote segments overlap; get: local segments overlap (not for acc)
+  bool remote_overlaps = false;   // acc: remote segments overlap (an MPI datatype may not overlap itself)
+};
+struct IovChecks {
+  bool written_side = false;  // compute IovFacts::written_overlaps
+  bool remote_side = false;   // compute IovFacts::remote_overlaps
+};
+IovChecks iov_checks_needed(XferOp op, const Config& c, bool one_region, bool node_local);
+
+// AUTO takes the node-local engine when it can, else DIRECT when the descriptor is in one allocation and
+// its written side is free of overlap, else CONSRV: safe by default, unlike ARMCI-MPI.  An explicit method
+// is used as asked, except that a node-local target still goes by load/store (after the same checks as on
+// MPI), and an accumulate whose remote segments overlap goes BATCHED instead of DIRECT.
+IovEngine choose_iov(XferOp op, const Config& c, const IovFacts& f);
+
+const char* engine_name(StridedEngine e);
+const char* engine_name(IovEngine e);
+
+}  // namespace armcix

@@ -1,0 +1,201 @@
+// Engine choice (transfer/engine_choice.h): every rule of choose_strided and choose_iov, without MPI.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+
+#include "transfer/engine_choice.h"
+
+using armcix::choose_iov;
+using armcix::choose_strided;
+using armcix::Config;
+using armcix::engine_name;
+using armcix::IovEngine;
+using armcix::IovFacts;
+using armcix::IovMethod;
+using armcix::kStridedAuto;
+using armcix::StridedEngine;
+using armcix::StridedMethod;
+using armcix::StridedShape;
+using armcix::XferOp;
+
+namespace {
+
+const XferOp kOps[] = {XferOp::Put, XferOp::Get, XferOp::Acc};
+
+// A one-level shape: `segments` runs of `run` bytes (strides do not enter the choice).
+StridedShape shape(int run, std::size_t segments) {
+  StridedShape s;
+  s.levels = segments > 1 ? 1 : 0;
+  s.count[0] = run;
+  s.count[1] = static_cast<int>(segments);
+  s.nseg = segments;
+  s.lstride[0] = s.rstride[0] = run;
+  s.lextent = s.rextent = s.total_bytes();
+  return s;
+}
+
+Config strided_config(StridedMethod m, std::size_t pack_chunk = 64 * 1024) {
+  Config c;
+  c.strided_method = m;
+  c.pack_chunk_bytes = pack_chunk;
+  return c;
+}
+
+Config iov_config(IovMethod m) {
+  Config c;
+  c.iov_method = m;
+  return c;
+}
+
+}  // namespace
+
+// ---- strided ---------------------------------------------------------------------------------------------
+
+TEST(ChooseStrided, NodeLocalTargetGoesByLoadStoreWhateverTheMethod) {
+  for (StridedMethod m : {StridedMethod::Auto, StridedMethod::Direct, StridedMethod::Iov, StridedMethod::Pack})
+    for (XferOp op : kOps) {
+      EXPECT_EQ(choose_strided(shape(8, 100), op, strided_config(m), true), StridedEngine::Local);
+      EXPECT_EQ(choose_strided(shape(8, 1), op, strided_config(m), true), StridedEngine::Local);
+    }
+}
+
+TEST(ChooseStrided, OneSegmentIsThePlainOperationWhateverTheMethod) {
+  for (StridedMethod m : {StridedMethod::Auto, StridedMethod::Direct, StridedMethod::Iov, StridedMethod::Pack})
+    for (XferOp op : kOps)
+      EXPECT_EQ(choose_strided(shape(1 << 20, 1), op, strided_config(m), false), StridedEngine::Contiguous);
+}
+
+TEST(ChooseStrided, AutoShortRunsAreDirect) {
+  const int below = kStridedAuto.per_segment_min_run - 1;
+  for (XferOp op : kOps) {
+    EXPECT_EQ(choose_strided(shape(16, 4096), op, strided_config(StridedMethod::Auto), false), StridedEngine::Direct);
+    EXPECT_EQ(choose_strided(shape(below, 4096), op, strided_config(StridedMethod::Auto), false),
+              StridedEngine::Direct);
+  }
+}
+
+TEST(ChooseStrided, AutoLongRunsButFewSegmentsAreDirect) {
+  const std::size_t few = kStridedAuto.per_segment_min_segments - 1;
+  for (XferOp op : kOps)
+    EXPECT_EQ(choose_strided(shape(1 << 20, few), op, strided_config(StridedMethod::Auto), false),
+              StridedEngine::Direct);
+}
+
+TEST(ChooseStrided, AutoLongRunsPutAndGetPerSegment) {
+  const int run = kStridedAuto.per_segment_min_run;
+  const std::size_t n = kStridedAuto.per_segment_min_segments;
+  EXPECT_EQ(choose_strided(shape(run, n), XferOp::Put, strided_config(StridedMethod::Auto), false),
+            StridedEngine::Iov);
+  EXPECT_EQ(choose_strided(shape(run, n), XferOp::Get, strided_config(StridedMethod::Auto), false),
+            StridedEngine::Iov);
+}
+
+TEST(ChooseStrided, AutoLongRunAccumulatesPackFromTheThresholdAndAreDirectBelow) {
+  const int run = kStridedAuto.per_segment_min_run;  // 1 KiB
+  const std::size_t at = kStridedAuto.pack_acc_min_bytes / static_cast<std::size_t>(run);
+  EXPECT_EQ(choose_strided(shape(run, at), XferOp::Acc, strided_config(StridedMethod::Auto), false),
+            StridedEngine::Pack);
+  EXPECT_EQ(choose_strided(shape(run, at - 1), XferOp::Acc, strided_config(StridedMethod::Auto), false),
+            StridedEngine::Direct);
+}
+
+TEST(ChooseStrided, ExplicitMethodsAreUsedAsAsked) {
+  for (XferOp op : kOps) {
+    EXPECT_EQ(choose_strided(shape(16, 4096), op, strided_config(StridedMethod::Direct), false),
+              StridedEngine::Direct);
+    EXPECT_EQ(choose_strided(shape(1 << 16, 4096), op, strided_config(StridedMethod::Direct), false),
+              StridedEngine::Direct);
+    EXPECT_EQ(choose_strided(shape(16, 4096), op, strided_config(StridedMethod::Iov), false), StridedEngine::Iov);
+  }
+  EXPECT_EQ(choose_strided(shape(16, 4096), XferOp::Put, strided_config(StridedMethod::Pack, 4096), false),
+            StridedEngine::Pack);
+  EXPECT_EQ(choose_strided(shape(16, 4096), XferOp::Acc, strided_config(StridedMethod::Pack, 4096), false),
+            StridedEngine::Pack);
+}
+
+TEST(ChooseStrided, PackFallsBackToDirectForGetsAndSingleChunks) {
+  const Config c = strided_config(StridedMethod::Pack, 4096);
+  EXPECT_EQ(choose_strided(shape(16, 4096), XferOp::Get, c, false), StridedEngine::Direct);
+  // 4 KiB chunks of 16-byte runs: 256 runs fit in one chunk.
+  EXPECT_EQ(armcix::pack_segments_per_chunk(shape(16, 256), c), 256u);
+  EXPECT_EQ(choose_strided(shape(16, 256), XferOp::Put, c, false), StridedEngine::Direct);
+  EXPECT_EQ(choose_strided(shape(16, 257), XferOp::Put, c, false), StridedEngine::Pack);
+  // A run longer than the chunk is one chunk by itself.
+  EXPECT_EQ(armcix::pack_segments_per_chunk(shape(8192, 2), c), 1u);
+  EXPECT_EQ(choose_strided(shape(8192, 2), XferOp::Acc, c, false), StridedEngine::Pack);
+}
+
+// ---- I/O vector ------------------------------------------------------------------------------------------
+
+TEST(ChooseIov, ConsrvTakesEverything) {
+  const Config c = iov_config(IovMethod::Consrv);
+  for (XferOp op : kOps)
+    for (int bits = 0; bits < 16; ++bits) {
+      IovFacts f{(bits & 1) != 0, (bits & 3) == 3, (bits & 4) != 0, (bits & 8) != 0};
+      EXPECT_EQ(choose_iov(op, c, f), IovEngine::Consrv);
+    }
+}
+
+TEST(ChooseIov, AutoNodeLocalIsLocal) {
+  for (XferOp op : kOps) EXPECT_EQ(choose_iov(op, iov_config(IovMethod::Auto), {true, true, false, false}), IovEngine::Local);
+}
+
+TEST(ChooseIov, AutoSeveralRegionsOrOverlapIsConsrv) {
+  const Config c = iov_config(IovMethod::Auto);
+  for (XferOp op : kOps) EXPECT_EQ(choose_iov(op, c, {false, false, false, false}), IovEngine::Consrv);
+  EXPECT_EQ(choose_iov(XferOp::Put, c, {true, false, true, false}), IovEngine::Consrv);
+  EXPECT_EQ(choose_iov(XferOp::Get, c, {true, false, true, false}), IovEngine::Consrv);
+}
+
+TEST(ChooseIov, AutoSafeDescriptorIsDirectExceptOverlappingAccumulates) {
+  const Config c = iov_config(IovMethod::Auto);
+  for (XferOp op : kOps) EXPECT_EQ(choose_iov(op, c, {true, false, false, false}), IovEngine::Direct);
+  EXPECT_EQ(choose_iov(XferOp::Acc, c, {true, false, false, true}), IovEngine::Batched);
+}
+
+TEST(ChooseIov, ExplicitMpiMethodsRejectWhatTheyCannotOrder) {
+  for (IovMethod m : {IovMethod::Batched, IovMethod::Direct}) {
+    const Config c = iov_config(m);
+    EXPECT_EQ(choose_iov(XferOp::Put, c, {true, false, true, false}), IovEngine::RejectOverlap);
+    EXPECT_EQ(choose_iov(XferOp::Get, c, {true, true, true, false}), IovEngine::RejectOverlap);
+    // Overlap is reported before the several allocations.
+    EXPECT_EQ(choose_iov(XferOp::Put, c, {false, false, true, false}), IovEngine::RejectOverlap);
+    for (XferOp op : kOps) EXPECT_EQ(choose_iov(op, c, {false, false, false, false}), IovEngine::RejectSeveralRegions);
+  }
+}
+
+TEST(ChooseIov, ExplicitMpiMethodsOnANodeLocalTargetGoByLoadStore) {
+  for (IovMethod m : {IovMethod::Batched, IovMethod::Direct})
+    for (XferOp op : kOps) EXPECT_EQ(choose_iov(op, iov_config(m), {true, true, false, false}), IovEngine::Local);
+}
+
+TEST(ChooseIov, ExplicitBatchedAndDirect) {
+  for (XferOp op : kOps) {
+    EXPECT_EQ(choose_iov(op, iov_config(IovMethod::Batched), {true, false, false, false}), IovEngine::Batched);
+    EXPECT_EQ(choose_iov(op, iov_config(IovMethod::Direct), {true, false, false, false}), IovEngine::Direct);
+  }
+  // A datatype may not overlap itself: overlapping accumulates go per segment.
+  EXPECT_EQ(choose_iov(XferOp::Acc, iov_config(IovMethod::Direct), {true, false, false, true}), IovEngine::Batched);
+}
+
+// The caller runs only the overlap checks iov_checks_needed() asks for: the choice must not depend on the
+// facts it leaves out.
+TEST(ChooseIov, ChoiceDependsOnlyOnTheChecksAskedFor) {
+  for (IovMethod m : {IovMethod::Auto, IovMethod::Consrv, IovMethod::Batched, IovMethod::Direct})
+    for (XferOp op : kOps)
+      for (int where = 0; where < 3; ++where) {  // several regions / one region / one node-local region
+        const Config c = iov_config(m);
+        const bool one = where > 0, local = where == 2;
+        const armcix::IovChecks need = armcix::iov_checks_needed(op, c, one, local);
+        EXPECT_FALSE(op == XferOp::Acc && need.written_side);
+        EXPECT_FALSE(op != XferOp::Acc && need.remote_side);
+        for (int w = 0; w < 2; ++w)
+          for (int rm = 0; rm < 2; ++rm) {
+            IovFacts asked{one, local, need.written_side && w, need.remote_side && rm};
+            IovFacts all{one, local, op != XferOp::Acc && w, op == XferOp::Acc && rm};
+            EXPECT_EQ(choose_iov(op, c, asked), choose_iov(op, c, all))
+                << "method " << armcix::name_of(m) << " op " << static_cast<int>(op) << " where " << where << ": "
+                << engine_name(choose_iov(op, c, asked)) << " vs " << engine_name(choose_iov(op, c, all));
+          }
+      }
+}
