@@ -28,6 +28,4 @@ src_libarmci_la_SOURCES = \
 	src/profile/profiler.cc src/profile/profiler.h \
 	src/sync/mutex.cc src/sync/mutex.h \
 	src/sync/mutex_impl.h src/sync/mutex_mcs.cc src/sync/mutex_queue.cc src/sync/mutex_shm.cc
-# --- msg (helper) ---
 src_libarmci_la_SOURCES += src/msg/message.cc src/msg/reduce_ops.h
-# --- end msg ---

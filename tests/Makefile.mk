@@ -29,41 +29,29 @@ check_PROGRAMS += tests/mpi/test_shm
 tests_mpi_test_shm_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_shm.cc
 tests_mpi_test_shm_LDADD = $(MPI_TEST_LDADD)
 
-# --- msg (helper) ---
 check_PROGRAMS += tests/mpi/test_msg
 tests_mpi_test_msg_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_msg.cc
 tests_mpi_test_msg_LDADD = $(MPI_TEST_LDADD)
-# --- end msg ---
 
-# --- sync (helper) ---
 check_PROGRAMS += tests/mpi/test_sync
 tests_mpi_test_sync_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_sync.cc
 tests_mpi_test_sync_LDADD = $(MPI_TEST_LDADD)
-# --- end sync ---
 
-# --- strided (helper) ---
 check_PROGRAMS += tests/mpi/test_strided
 tests_mpi_test_strided_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_strided.cc
 tests_mpi_test_strided_LDADD = $(MPI_TEST_LDADD)
-# --- end strided ---
 
-# --- nb (helper) ---
 check_PROGRAMS += tests/mpi/test_nb
 tests_mpi_test_nb_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_nb.cc
 tests_mpi_test_nb_LDADD = $(MPI_TEST_LDADD)
-# --- end nb ---
 
-# --- groups (helper) ---
 check_PROGRAMS += tests/mpi/test_groups
 tests_mpi_test_groups_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_groups.cc
 tests_mpi_test_groups_LDADD = $(MPI_TEST_LDADD)
-# --- end groups ---
 
-# --- abi (helper) ---
 check_PROGRAMS += tests/mpi/test_abi
 tests_mpi_test_abi_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_abi.cc
 tests_mpi_test_abi_LDADD = $(MPI_TEST_LDADD)
-# --- end abi ---
 endif
 
 # Error paths that abort the job (the default ARMCI_Error behaviour), checked from outside.
@@ -96,7 +84,6 @@ tests_ga_ga_groups_LINK = $(CXXLINK)
 endif
 EXTRA_DIST += tests/ga/build.sh tests/ga/run.sh
 
-# --- parmci/profile (helper) ---
 # PARMCI interface: one C program that overrides ARMCI_Put, linked against libarmci.so (normal LDADD) and
 # against libarmci.a (-static in its LDFLAGS: libtool then links uninstalled libtool libraries statically).
 # The static one spells out its link command: a program's own _LINK does not pick up its _LDFLAGS.
@@ -116,7 +103,6 @@ tests_profile_profile_ops_SOURCES = tests/profile/profile_ops.c
 tests_profile_profile_ops_LDADD = $(TEST_LIB)
 tests_profile_profile_ops_LINK = $(CXXLINK)
 EXTRA_DIST += tests/profile/run_profile.sh
-# --- end parmci/profile ---
 
 check-programs: $(check_PROGRAMS)
 check-local: $(check_PROGRAMS)

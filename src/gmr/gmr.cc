@@ -25,7 +25,6 @@ using SliceKey = std::pair<int, uintptr_t>;
 std::map<SliceKey, Gmr*> g_slices;
 std::vector<Gmr*> g_regions;
 std::set<void*> g_local_allocations;  // ARMCI_Malloc_local blocks, so that Free_local can check its argument
-uint64_t g_next_serial = 1;
 std::vector<void (*)(Gmr*)> g_release_hooks;
 
 void run_release_hooks(Gmr* g) {
@@ -195,7 +194,6 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   g->comm = group->comm;
   g->nranks = group->size;
   g->my_rank = group->rank;
-  g->serial = g_next_serial++;
   g->grp_to_abs.assign(group->grp_to_abs, group->grp_to_abs + group->size);
   g->abs_to_win.assign(group->abs_to_grp, group->abs_to_grp + rt().nproc);
   g->size = sizes;
@@ -346,8 +344,8 @@ void access_begin(const char* call, void* ptr) {
 
 void access_end(const char* call, void* ptr) {
   Gmr* g = own_region(call, ptr);
-  ARMCIX_REQUIRE(g->access_depth > 0, call,
-                 "argument 'ptr' = %p: no ARMCI_Access_begin is open on this allocation", ptr);
+  ARMCIX_REQUIRE(g->access_depth > 0, call, "argument 'ptr' = %p: no ARMCI_Access_begin is open on this allocation",
+                 ptr);
   --g->access_depth;
   sync_region(g);  // publish local stores to later RMA
   poke_progress(g);
@@ -360,9 +358,6 @@ void gmr_on_release(void (*fn)(Gmr*)) {
 
 const std::vector<Gmr*>& gmr_all() {
   return g_regions;
-}
-std::size_t gmr_count() {
-  return g_regions.size();
 }
 
 void gmr_finalize() {

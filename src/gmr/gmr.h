@@ -35,10 +35,9 @@ struct Gmr {
   // (gmr/shm_cache.h).  capacity[r] >= size[r]; owner_base[r] is rank r's slice in r's address space.
   std::vector<MPI_Aint> capacity;
   std::vector<char*> owner_base;
-  std::vector<Pending> pending;       // window rank -> operations not yet complete
-  int pending_count = 0;              // number of window ranks with pending.any()
-  unsigned access_depth = 0;          // nesting of ARMCI_Access_begin on my own slice
-  uint64_t serial = 0;
+  std::vector<Pending> pending;  // window rank -> operations not yet complete
+  int pending_count = 0;         // number of window ranks with pending.any()
+  unsigned access_depth = 0;     // nesting of ARMCI_Access_begin on my own slice
 };
 
 struct GmrRef {  // a resolved remote address
@@ -80,7 +79,6 @@ void gmr_on_release(void (*fn)(Gmr*));
 
 // All live regions (for fences and barriers).
 const std::vector<Gmr*>& gmr_all();
-std::size_t gmr_count();
 // gmr_finalize(): runtime/modules.h.
 
 }  // namespace armcix

@@ -529,11 +529,7 @@ void armci_msg_abort(int code) {
   int rank = armcix::initialized() ? rt().me : -1;
   std::fprintf(stderr, "[%d] armci_msg_abort: aborting with code %d\n", rank, code);
   std::fflush(stderr);
-  int mpi_up = 0, mpi_down = 0;
-  MPI_Initialized(&mpi_up);
-  MPI_Finalized(&mpi_down);
-  if (mpi_up && !mpi_down) MPI_Abort(armcix::initialized() ? rt().world : MPI_COMM_WORLD, code);
-  std::_Exit(code);
+  armcix::abort_job(armcix::initialized() ? rt().world : MPI_COMM_WORLD, code);
 }
 
 double armci_timer(void) {

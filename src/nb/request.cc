@@ -4,10 +4,10 @@
 #include <memory>
 #include <vector>
 
+#include "gmr/ordering.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/runtime.h"
-#include "gmr/ordering.h"
 
 namespace armcix {
 

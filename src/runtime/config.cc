@@ -128,6 +128,12 @@ const char* name_of(MutexMethod m) {
   return name_of(kMutexNames, kMutexValues, m);
 }
 
+bool Config::progress_thread_requested() {
+  bool on = Config().progress_thread;
+  if (const char* v = env("ARMCI_PROGRESS_THREAD")) parse_bool(v, &on);
+  return on;
+}
+
 Config Config::from_environment() {
   Config c;
   read_bool("ARMCI_VERBOSE", &c.verbose);

@@ -19,7 +19,7 @@ struct Config {
   StridedMethod strided_method = StridedMethod::Auto;  // ARMCI_STRIDED_METHOD
   IovMethod iov_method = IovMethod::Auto;                // ARMCI_IOV_METHOD
   int iov_batched_limit = 0;                 // ARMCI_IOV_BATCHED_LIMIT: ops per flush in BATCHED (0 = unlimited)
-  std::size_t pack_chunk_bytes = 64 * 1024;  // ARMCI_PACK_CHUNK: pipeline chunk of the PACK engine
+  std::size_t pack_chunk_bytes = 64 * 1024;  // ARMCI_PACK_CHUNK: chunk of the PACK engine
   ShrBufMethod shr_buf_method = ShrBufMethod::NoGuard;  // ARMCI_SHR_BUF_METHOD
   bool noncollective_groups = false;                    // ARMCI_NONCOLLECTIVE_GROUPS
   MutexMethod mutex_method = MutexMethod::Mcs;          // ARMCI_MUTEX_METHOD (src/sync/mutex.h)
@@ -34,6 +34,9 @@ struct Config {
   int wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US: sleep between polls in our waits; -1 = auto (runtime.cc)
   int finalize_settle_ms = 20;  // ARMCI_FINALIZE_SETTLE_MS: pause after the last barrier (runtime.cc)
 
+  // ARMCI_PROGRESS_THREAD alone, for the thread level MPI must be started with (before the rest can be
+  // read: errors in it are reported by from_environment once MPI is up).  Malformed values read as false.
+  static bool progress_thread_requested();
   // Reads the environment.  Bad values are reported through fail() naming the variable.
   static Config from_environment();
   // "NAME=value" lines for the verbose banner, in a fixed order.

@@ -34,8 +34,18 @@ void mpi_failed(const char* mpi_call, int rc, const char* file, int line) {
   fail("MPI", "%s failed at %s:%d: %s", mpi_call, file, line, err);
 }
 
-void not_implemented(const char* call) {
-  fail(call, "not implemented in armci-x %s", ARMCIX_Version());
+void abort_job(MPI_Comm comm, int code) {
+  int mpi_up = 0, mpi_down = 0;
+  MPI_Initialized(&mpi_up);
+  MPI_Finalized(&mpi_down);
+  // Abort the whole job so that the other ranks do not hang waiting for this one.  The pause first gives
+  // the launcher (Hydra forwards stderr through its proxies) time to pass the message on before MPI_Abort
+  // tears the job down: once in a CI run the message of every rank was lost without it.
+  if (mpi_up && !mpi_down) {
+    usleep(100 * 1000);
+    MPI_Abort(comm, code);
+  }
+  std::_Exit(code);
 }
 
 }  // namespace armcix
@@ -53,17 +63,7 @@ void ARMCI_Error(const char* msg, int code) {
   int rank = armcix::initialized() ? armcix::rt().me : -1;
   std::fprintf(stderr, "[%d] ARMCI Error: %s (code %d)\n", rank, msg ? msg : "", code);
   std::fflush(stderr);
-  int mpi_up = 0, mpi_down = 0;
-  MPI_Initialized(&mpi_up);
-  MPI_Finalized(&mpi_down);
-  // Abort the whole job so that the other ranks do not hang waiting for this one.  The pause first gives
-  // the launcher (Hydra forwards stderr through its proxies) time to pass the message on before MPI_Abort
-  // tears the job down: once in a CI run the message of every rank was lost without it.
-  if (mpi_up && !mpi_down) {
-    usleep(100 * 1000);
-    MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
-  }
-  std::_Exit(code ? code : 1);
+  armcix::abort_job(MPI_COMM_WORLD, code ? code : 1);
 }
 
 }  // extern "C"

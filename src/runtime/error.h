@@ -14,8 +14,9 @@ namespace armcix {
 // Reports a failed MPI call (with MPI's own error string) through fail().
 [[noreturn]] void mpi_failed(const char* mpi_call, int rc, const char* file, int line);
 
-// Raised when an ARMCI entry point that belongs to unfinished work is called.
-[[noreturn]] void not_implemented(const char* call);
+// Ends the whole job: a pause that lets the launcher pass on what this rank wrote to stderr, then
+// MPI_Abort on `comm` if MPI is running, else _Exit.  The one abort path (ARMCI_Error, armci_msg_abort).
+[[noreturn]] void abort_job(MPI_Comm comm, int code);
 
 }  // namespace armcix
 

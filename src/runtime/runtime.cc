@@ -128,9 +128,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   MPI_Finalized(&mpi_down);
   if (mpi_down) fail("ARMCI_Init", "MPI has already been finalized");
   // The progress thread needs MPI_THREAD_MULTIPLE, which must be asked for when MPI starts.
-  bool want_progress = false;
-  if (const char* v = std::getenv("ARMCI_PROGRESS_THREAD")) parse_bool(v, &want_progress);
-  if (want_progress && requested < MPI_THREAD_MULTIPLE) requested = MPI_THREAD_MULTIPLE;
+  if (Config::progress_thread_requested() && requested < MPI_THREAD_MULTIPLE) requested = MPI_THREAD_MULTIPLE;
   if (!mpi_up) {
     ARMCIX_MPI(MPI_Init_thread(argc, argv, requested, &r.thread_level));
     r.we_initialized_mpi = true;

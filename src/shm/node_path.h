@@ -14,8 +14,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "gmr/gmr.h"
 #include "acc/acc_types.h"
+#include "gmr/gmr.h"
 
 namespace armcix {
 

@@ -14,6 +14,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "gmr/ordering.h"
 #include "groups/group.h"
 #include "nb/request.h"
 #include "runtime/error.h"
@@ -21,7 +22,6 @@
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
 #include "sync/mutex_impl.h"
-#include "gmr/ordering.h"
 
 namespace armcix {
 

@@ -10,10 +10,10 @@
 #include <cstdint>
 
 #include "gmr/gmr.h"
+#include "gmr/ordering.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
 #include "shm/node_path.h"
-#include "gmr/ordering.h"
 
 namespace armcix {
 

@@ -1,12 +1,12 @@
 // Contiguous put / get / accumulate.
 #include <cstring>
 
+#include "acc/acc_types.h"
+#include "gmr/ordering.h"
 #include "nb/request.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
 #include "shm/node_path.h"
-#include "acc/acc_types.h"
-#include "gmr/ordering.h"
 #include "transfer/rma.h"
 #include "transfer/staging.h"
 

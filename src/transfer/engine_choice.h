@@ -33,9 +33,9 @@ enum class StridedEngine {
 // operation; accumulates of such runs gain from packing (PACK) once about 1 MiB moves (2x at 1024 x 1 KiB)
 // and lose below it.  Shorter runs: DIRECT, which IOV trails by up to 28x at 16 B.
 struct StridedAutoTuning {
-  int per_segment_min_run;                // bytes per run from which IOV / PACK beat DIRECT ...
-  std::size_t per_segment_min_segments;   // ... given at least this many runs
-  std::size_t pack_acc_min_bytes;         // accumulates of such runs: PACK from this total, DIRECT below
+  int per_segment_min_run;               // bytes per run from which IOV / PACK beat DIRECT ...
+  std::size_t per_segment_min_segments;  // ... given at least this many runs
+  std::size_t pack_acc_min_bytes;        // accumulates of such runs: PACK from this total, DIRECT below
 };
 constexpr StridedAutoTuning kStridedAuto{1024, 16, std::size_t{1} << 20};
 
@@ -50,10 +50,10 @@ std::size_t pack_segments_per_chunk(const StridedShape& s, const Config& c);
 // ---- I/O vector (ARMCI_IOV_METHOD), one descriptor --------------------------------------------------------
 
 enum class IovEngine {
-  Local,    // node-local target, one allocation: segments in order by load/store
-  Consrv,   // one blocking contiguous operation per segment (takes anything)
-  Batched,  // one MPI operation per segment, one completion
-  Direct,   // one MPI operation, indexed datatypes on both sides
+  Local,                 // node-local target, one allocation: segments in order by load/store
+  Consrv,                // one blocking contiguous operation per segment (takes anything)
+  Batched,               // one MPI operation per segment, one completion
+  Direct,                // one MPI operation, indexed datatypes on both sides
   RejectOverlap,         // explicit BATCHED/DIRECT: the written side overlaps itself, which they cannot order
   RejectSeveralRegions,  // explicit BATCHED/DIRECT: the segments span several allocations
 };

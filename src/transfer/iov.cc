@@ -9,15 +9,15 @@
 #include <cstring>
 #include <vector>
 
+#include "acc/acc_types.h"
+#include "gmr/ordering.h"
 #include "nb/request.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
 #include "shm/node_path.h"
-#include "acc/acc_types.h"
 #include "transfer/conflict_tree.h"
 #include "transfer/datatypes.h"
 #include "transfer/engine_choice.h"
-#include "gmr/ordering.h"
 #include "transfer/rma.h"
 #include "transfer/staging.h"
 
@@ -303,7 +303,8 @@ void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType
     case IovEngine::Direct:
       return direct_engine(op, t, scale, d, r, req);
     case IovEngine::RejectOverlap:
-      fail(call, "segments %d and %d of 'iov[%d].%s' overlap; ARMCI_IOV_METHOD=%s cannot order them (use AUTO or CONSRV)",
+      fail(call,
+           "segments %d and %d of 'iov[%d].%s' overlap; ARMCI_IOV_METHOD=%s cannot order them (use AUTO or CONSRV)",
            other, clash, idx, op == XferOp::Put ? d.remote_name : d.local_name, name_of(cfg.iov_method));
     case IovEngine::RejectSeveralRegions:
       fail(call,

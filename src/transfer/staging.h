@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <memory>
 
-#include "gmr/gmr.h"
 #include "acc/acc_types.h"
+#include "gmr/gmr.h"
 
 namespace armcix {
 

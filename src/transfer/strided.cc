@@ -8,14 +8,14 @@
 #include <algorithm>
 #include <cstring>
 
+#include "acc/acc_types.h"
+#include "gmr/ordering.h"
 #include "nb/request.h"
 #include "runtime/error.h"
 #include "runtime/runtime.h"
 #include "shm/node_path.h"
-#include "acc/acc_types.h"
 #include "transfer/datatypes.h"
 #include "transfer/engine_choice.h"
-#include "gmr/ordering.h"
 #include "transfer/rma.h"
 #include "transfer/staging.h"
 #include "transfer/strided_shape.h"
@@ -68,6 +68,25 @@ struct Sides {  // the local and remote base addresses of the operation
   char* local;
   char* remote;
 };
+
+// A get that landed packed in `landing` (the local side is staged): copies it out into the strided local
+// side now (blocking) or when the request completes, which keeps the buffer alive until then.
+void scatter_after(const StridedShape& s, char* local, std::unique_ptr<char[]> landing, Request* req) {
+  const char* packed = landing.get();
+  auto scatter = [shape = s, local, packed] {
+    const char* in = packed;
+    for_each_segment(shape, [&](long loff, long) {
+      std::memcpy(local + loff, in, shape.count[0]);
+      in += shape.count[0];
+    });
+  };
+  if (req) {
+    request_on_complete(req, scatter);
+    request_keep(req, std::move(landing));
+  } else {
+    scatter();
+  }
+}
 
 // One operation, datatypes on both sides.
 void direct_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r,
@@ -138,22 +157,7 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
         MPI_Get(target.ptr, static_cast<int>(s.total_bytes()), MPI_BYTE, r.win_rank, r.disp, 1, rtype.get(), g->win));
     complete_local(g, r.win_rank, req);
     note_issued(g, r.win_rank, XferOp::Get, lo, hi, req != nullptr);
-    StridedShape shape = s;
-    char* local = sd.local;
-    const char* packed = target.owned.get();
-    auto scatter = [shape, local, packed] {
-      const char* in = packed;
-      for_each_segment(shape, [&](long loff, long) {
-        std::memcpy(local + loff, in, shape.count[0]);
-        in += shape.count[0];
-      });
-    };
-    if (req) {
-      request_on_complete(req, scatter);
-      request_keep(req, std::move(target.owned));
-    } else {
-      scatter();
-    }
+    scatter_after(s, sd.local, std::move(target.owned), req);
     return;
   }
   prepare_op(g, r.win_rank, XferOp::Get, lo, hi);
@@ -213,24 +217,7 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   complete_local(g, r.win_rank, req);
   note_issued(g, r.win_rank, op, lo, hi, req != nullptr);
   packed.hand_to(req);
-  if (landing.owned) {
-    StridedShape shape = s;
-    char* local = sd.local;
-    const char* in0 = landing.owned.get();
-    auto scatter = [shape, local, in0] {
-      const char* in = in0;
-      for_each_segment(shape, [&](long loff, long) {
-        std::memcpy(local + loff, in, shape.count[0]);
-        in += shape.count[0];
-      });
-    };
-    if (req) {
-      request_on_complete(req, scatter);
-      request_keep(req, std::move(landing.owned));
-    } else {
-      scatter();
-    }
-  }
+  if (landing.owned) scatter_after(s, sd.local, std::move(landing.owned), req);
 }
 
 // Node-local target: copy (or accumulate) segment by segment with loads and stores.

@@ -84,10 +84,8 @@ TEST(ChooseStrided, AutoLongRunsButFewSegmentsAreDirect) {
 TEST(ChooseStrided, AutoLongRunsPutAndGetPerSegment) {
   const int run = kStridedAuto.per_segment_min_run;
   const std::size_t n = kStridedAuto.per_segment_min_segments;
-  EXPECT_EQ(choose_strided(shape(run, n), XferOp::Put, strided_config(StridedMethod::Auto), false),
-            StridedEngine::Iov);
-  EXPECT_EQ(choose_strided(shape(run, n), XferOp::Get, strided_config(StridedMethod::Auto), false),
-            StridedEngine::Iov);
+  EXPECT_EQ(choose_strided(shape(run, n), XferOp::Put, strided_config(StridedMethod::Auto), false), StridedEngine::Iov);
+  EXPECT_EQ(choose_strided(shape(run, n), XferOp::Get, strided_config(StridedMethod::Auto), false), StridedEngine::Iov);
 }
 
 TEST(ChooseStrided, AutoLongRunAccumulatesPackFromTheThresholdAndAreDirectBelow) {
@@ -101,8 +99,7 @@ TEST(ChooseStrided, AutoLongRunAccumulatesPackFromTheThresholdAndAreDirectBelow)
 
 TEST(ChooseStrided, ExplicitMethodsAreUsedAsAsked) {
   for (XferOp op : kOps) {
-    EXPECT_EQ(choose_strided(shape(16, 4096), op, strided_config(StridedMethod::Direct), false),
-              StridedEngine::Direct);
+    EXPECT_EQ(choose_strided(shape(16, 4096), op, strided_config(StridedMethod::Direct), false), StridedEngine::Direct);
     EXPECT_EQ(choose_strided(shape(1 << 16, 4096), op, strided_config(StridedMethod::Direct), false),
               StridedEngine::Direct);
     EXPECT_EQ(choose_strided(shape(16, 4096), op, strided_config(StridedMethod::Iov), false), StridedEngine::Iov);
@@ -137,7 +134,8 @@ TEST(ChooseIov, ConsrvTakesEverything) {
 }
 
 TEST(ChooseIov, AutoNodeLocalIsLocal) {
-  for (XferOp op : kOps) EXPECT_EQ(choose_iov(op, iov_config(IovMethod::Auto), {true, true, false, false}), IovEngine::Local);
+  for (XferOp op : kOps)
+    EXPECT_EQ(choose_iov(op, iov_config(IovMethod::Auto), {true, true, false, false}), IovEngine::Local);
 }
 
 TEST(ChooseIov, AutoSeveralRegionsOrOverlapIsConsrv) {
