@@ -4,7 +4,8 @@
 // for another machine changes the thresholds in kStridedAuto, not control flow.
 //
 // Two engines complete a non-blocking call before it returns, which ARMCI allows (a handle may complete
-// early) but which takes away the overlap the caller asked for (doc/user-guide.md, "Engines"):
+// early) but which takes away the overlap the caller asked for (doc/user-guide.md, "Engines and
+// non-blocking calls"):
 //   IOV CONSRV   issues each segment as a blocking contiguous operation;
 //   strided PACK completes each chunk locally (MPI_Win_flush_local) before it packs the next one into the
 //                same buffer, so the call returns with every chunk locally complete.
