@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "conflict_tree.h"
+#include "transfer/conflict_tree.h"
 
 namespace {
 

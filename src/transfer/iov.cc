@@ -251,11 +251,12 @@ void local_engine(XferOp op, const AccType* t, const void* scale, const Desc& d,
   }
 }
 
-void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType* t, const armci_giov_t& v, int idx,
-                    int proc, Request* req) {
+// Validates descriptor `idx` (naming `call`) and views it from this operation's side; false if it moves
+// nothing.
+bool read_descriptor(const char* call, XferOp op, const AccType* t, const armci_giov_t& v, int idx, Desc* out) {
   ARMCIX_REQUIRE(v.bytes >= 0, call, "argument 'iov[%d].bytes' = %d is negative", idx, v.bytes);
   ARMCIX_REQUIRE(v.ptr_array_len >= 0, call, "argument 'iov[%d].ptr_array_len' = %d is negative", idx, v.ptr_array_len);
-  if (v.bytes == 0 || v.ptr_array_len == 0) return;
+  if (v.bytes == 0 || v.ptr_array_len == 0) return false;
   ARMCIX_REQUIRE(v.src_ptr_array != nullptr, call, "argument 'iov[%d].src_ptr_array' is NULL", idx);
   ARMCIX_REQUIRE(v.dst_ptr_array != nullptr, call, "argument 'iov[%d].dst_ptr_array' is NULL", idx);
   if (t)
@@ -263,7 +264,7 @@ void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType
                    "argument 'iov[%d].bytes' = %d is not a multiple of the %s "
                    "element size (%d)",
                    idx, v.bytes, t->name, t->elem_bytes);
-  Desc d;
+  Desc& d = *out;
   bool remote_is_dst = op != XferOp::Get;
   d.local = remote_is_dst ? v.src_ptr_array : v.dst_ptr_array;
   d.remote = remote_is_dst ? v.dst_ptr_array : v.src_ptr_array;
@@ -275,6 +276,14 @@ void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType
     ARMCIX_REQUIRE(d.local[i] != nullptr, call, "argument 'iov[%d].%s[%d]' is NULL", idx, d.local_name, i);
     ARMCIX_REQUIRE(d.remote[i] != nullptr, call, "argument 'iov[%d].%s[%d]' is NULL", idx, d.remote_name, i);
   }
+  return true;
+}
+
+// One descriptor: validate, find out what the engine choice needs to know, run the chosen engine.
+void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType* t, const armci_giov_t& v, int idx,
+                    int proc, Request* req) {
+  Desc d;
+  if (!read_descriptor(call, op, t, v, idx, &d)) return;
   GmrRef r = single_region(call, d, proc, idx);
   const Config& cfg = rt().config;
   IovFacts f;
