@@ -16,7 +16,6 @@
 #include "runtime/error.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
-#include "shm/node_path.h"
 #include "sync/fence.h"
 #include "sync/mutex.h"
 #include "sync/rmw.h"
