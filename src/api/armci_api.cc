@@ -309,7 +309,7 @@ int PARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int
 }
 int PARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int proc) {
   ProfScope prof(ProfKind::Put, size > 0 ? size : 0);
-  ARMCIX_REQUIRE(flag != nullptr, "ARMCI_Put_flag", "argument 'flag' is NULL");
+  check_remote("ARMCI_Put_flag", "flag", flag, sizeof(int), proc);
   put("ARMCI_Put_flag", src, dst, size, proc, nullptr);
   fence_proc(proc);  // the data is remotely complete before the flag can be seen
   put("ARMCI_Put_flag", &value, flag, sizeof(int), proc, nullptr);
@@ -346,7 +346,7 @@ int PARMCI_AccS(int datatype, void* scale, void* src, int src_stride[], void* ds
 int PARMCI_PutS_flag(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int* flag,
                      int value, int proc) {
   ProfScope prof(ProfKind::PutS, strided_bytes(count, levels));
-  ARMCIX_REQUIRE(flag != nullptr, "ARMCI_PutS_flag", "argument 'flag' is NULL");
+  check_remote("ARMCI_PutS_flag", "flag", flag, sizeof(int), proc);
   strided("ARMCI_PutS_flag", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
   fence_proc(proc);
   put("ARMCI_PutS_flag", &value, flag, sizeof(int), proc, nullptr);

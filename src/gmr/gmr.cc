@@ -149,9 +149,11 @@ GmrRef gmr_find(int proc, const void* addr) {
   if (it->first.first != proc) return {nullptr, -1, 0};
   Gmr* g = it->second;
   int wr = g->abs_to_win[proc];
-  MPI_Aint off = static_cast<MPI_Aint>(a - it->first.second);
-  if (off >= g->size[wr]) return {nullptr, -1, 0};
-  return {g, wr, off};
+  // Unsigned: an address far above the slice (a garbage or wrapped pointer such as 0xABAB...AB or
+  // ~0 - 7) is more than 2^63 bytes past its base, which as a signed offset would be negative and pass.
+  uintptr_t off = a - it->first.second;
+  if (off >= static_cast<uintptr_t>(g->size[wr])) return {nullptr, -1, 0};
+  return {g, wr, static_cast<MPI_Aint>(off)};
 }
 
 GmrRef gmr_resolve(const char* call, const char* arg, int proc, const void* addr, std::size_t bytes) {

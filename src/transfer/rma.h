@@ -14,6 +14,11 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
 void acc(const char* call, int datatype, const void* scale, const void* src, void* dst, int bytes, int proc,
          Request* req);
 
+// Validates a remote operand that a call writes after its main transfer (the flag of ARMCI_Put_flag and
+// ARMCI_PutS_flag): rank, NULL, and that [addr, addr + bytes) lies in ARMCI_Malloc memory on `proc`, so
+// that a bad flag fails before any byte of the data moves.
+void check_remote(const char* call, const char* arg, const void* addr, int bytes, int proc);
+
 // Strided: count[0] bytes per contiguous run, count[1..levels] repeat counts, strides in bytes.
 enum class XferOp { Put, Get, Acc };
 struct AccArgs {
