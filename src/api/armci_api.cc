@@ -12,9 +12,11 @@
 #include "groups/group.h"
 #include "nb/request.h"
 #include "profile/profiler.h"
+#include "runtime/collective_check.h"
 #include "runtime/error.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
+#include "runtime/window.h"
 #include "shm/node_path.h"
 #include "sync/mutex.h"
 #include "sync/rmw.h"
@@ -143,9 +145,11 @@ int ARMCI_Free_group(void* ptr, ARMCI_Group* group) {
 void* PARMCI_Malloc_local(armci_size_t bytes) {
   require_initialized("ARMCI_Malloc_local");
   ARMCIX_REQUIRE(bytes >= 0, "ARMCI_Malloc_local", "argument 'bytes' = %ld is negative", static_cast<long>(bytes));
-  void* p = nullptr;
+  ARMCIX_REQUIRE(bytes <= node_memory_limit(false), "ARMCI_Malloc_local",
+                 "argument 'bytes' = %ld is more than the %ld bytes this node can hold (RAM + swap)",
+                 static_cast<long>(bytes), static_cast<long>(node_memory_limit(false)));
   // MPI memory: registered with the network where that matters, so it is a fast RMA origin.
-  ARMCIX_MPI(MPI_Alloc_mem(static_cast<MPI_Aint>(bytes ? bytes : 1), MPI_INFO_NULL, &p));
+  void* p = alloc_mem_or_fail("ARMCI_Malloc_local", static_cast<MPI_Aint>(bytes ? bytes : 1));
   g_local_allocations.insert(p);
   return p;
 }
@@ -173,9 +177,7 @@ void PARMCI_Barrier(void) {
   require_initialized("ARMCI_Barrier");
   wait_all();
   fence_all();
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Ibarrier(rt().world, &req));
-  wait_for("ARMCI_Barrier", &req);
+  collective_barrier("ARMCI_Barrier", Collective::Barrier, rt().world);
   sync_all_windows();  // local loads after the barrier see every rank's completed updates
 }
 void PARMCI_Fence(int proc) {

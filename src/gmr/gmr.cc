@@ -7,6 +7,7 @@
 
 #include "gmr/shm_cache.h"
 #include "groups/group.h"
+#include "runtime/collective_check.h"
 #include "runtime/error.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
@@ -139,6 +140,42 @@ bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>&
   return true;
 }
 
+// What every member contributes to an allocation: its slice size, what its node can hold, and the
+// allocation's serial it proposes (the region takes the largest, so all members agree on it).
+struct SliceRequest {
+  MPI_Aint bytes, node_capacity, serial;
+};
+
+// Fails on every member alike (all see the same gathered requests) if the slices on some node add up to
+// more than that node can hold.
+void check_node_capacity(const char* call, const ARMCI_Group* group, const std::vector<SliceRequest>& req) {
+  const Runtime& r = rt();
+  std::map<int, std::pair<MPI_Aint, MPI_Aint>> per_node;  // node -> (bytes asked, capacity)
+  std::map<int, int> first_rank;                          // node -> lowest absolute rank asking there
+  for (int g = 0; g < group->size; ++g) {
+    const int abs = group->grp_to_abs[g];
+    const int node = r.node_of[abs];
+    auto it = per_node.find(node);
+    if (it == per_node.end()) {
+      per_node[node] = {0, req[g].node_capacity};
+      first_rank[node] = abs;
+      it = per_node.find(node);
+    }
+    MPI_Aint& sum = it->second.first;
+    const MPI_Aint cap = it->second.second < req[g].node_capacity ? it->second.second : req[g].node_capacity;
+    it->second.second = cap;
+    sum = req[g].bytes > cap - sum ? cap + 1 : sum + req[g].bytes;  // saturate instead of overflowing
+    if (sum > cap) {
+      const bool own = req[g].bytes > cap;
+      fail(call,
+           "argument 'bytes' = %ld on process %d: %s more than the %ld bytes the node of process %d can hold "
+           "(RAM + swap%s)",
+           static_cast<long>(req[g].bytes), abs, own ? "is" : "brings the slices on its node to",
+           static_cast<long>(cap), first_rank[node], r.config.shm ? ", and the size of /dev/shm" : "");
+    }
+  }
+}
+
 }  // namespace
 
 GmrRef gmr_find(int proc, const void* addr) {
@@ -172,13 +209,22 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   check_group(call, group, true);
   ARMCIX_REQUIRE(base_ptrs != nullptr, call, "argument 'ptr_arr' is NULL");
   ARMCIX_REQUIRE(bytes >= 0, call, "argument 'bytes' = %ld is negative", static_cast<long>(bytes));
+  collective_check(call, Collective::Malloc, group->comm, "", kAnyObject);
   const Config& cfg = rt().config;
 
-  std::vector<MPI_Aint> sizes(group->size);
   MPI_Aint mine = static_cast<MPI_Aint>(bytes);
+  SliceRequest my_request{mine, node_memory_limit(cfg.shm), static_cast<MPI_Aint>(g_next_serial)};
+  std::vector<SliceRequest> requests(group->size);
   MPI_Request req;
-  ARMCIX_MPI(MPI_Iallgather(&mine, 1, MPI_AINT, sizes.data(), 1, MPI_AINT, group->comm, &req));
+  ARMCIX_MPI(MPI_Iallgather(&my_request, 3, MPI_AINT, requests.data(), 3, MPI_AINT, group->comm, &req));
   wait_for(call, &req);  // with back-off: every rank is here before the window collectives below spin
+  check_node_capacity(call, group, requests);
+  std::vector<MPI_Aint> sizes(group->size);
+  MPI_Aint serial = 0;
+  for (int r = 0; r < group->size; ++r) {
+    sizes[r] = requests[r].bytes;
+    serial = std::max(serial, requests[r].serial);
+  }
   bool any = std::any_of(sizes.begin(), sizes.end(), [](MPI_Aint s) { return s > 0; });
   if (!any) {  // nothing to expose: no window, every base is NULL, ARMCI_Free(NULL) is a no-op
     std::fill(base_ptrs, base_ptrs + group->size, nullptr);
@@ -189,7 +235,8 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   g->comm = group->comm;
   g->nranks = group->size;
   g->my_rank = group->rank;
-  g->serial = g_next_serial++;
+  g->serial = static_cast<uint64_t>(serial);  // the same on every member (ARMCI_CHECK_COLLECTIVES names it)
+  g_next_serial = g->serial + 1;
   g->grp_to_abs.assign(group->grp_to_abs, group->grp_to_abs + group->size);
   g->abs_to_win.assign(group->abs_to_grp, group->abs_to_grp + rt().nproc);
   g->size = sizes;
@@ -265,6 +312,9 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
                    "ARMCI_Access_end",
                    ptr);
   }
+  // Every member names the same allocation (its serial, the same on all members), or the collective
+  // below would free different windows on different ranks.
+  collective_check(call, Collective::Free, group->comm, "allocation", g ? static_cast<long>(g->serial) : kAnyObject);
   // Ranks whose slice was empty pass NULL: the lowest group rank with a real pointer broadcasts the
   // (absolute rank, base) pair that names the region.
   int leader = ptr ? group->rank : group->size;
