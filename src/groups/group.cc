@@ -126,10 +126,11 @@ void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* 
   }
   MPI_Comm comm = MPI_COMM_NULL;
   if (!rt().config.noncollective_groups) {
-    // Collective over the parent: every member must pass the same list (else MPI_Comm_create hangs).
+    // Collective over the parent: the lists must be identical or disjoint, as MPI_Comm_create requires (GA
+    // creates one group per node with disjoint lists); anything else hangs there.
     unsigned long h = 1469598103934665603ul;  // FNV-1a over the list
     for (int x : list) h = (h ^ static_cast<unsigned>(x)) * 1099511628211ul;
-    collective_check(call, Collective::GroupCreate, parent->comm, "pid_list", static_cast<long>(h >> 1), true);
+    collective_check_lists(call, Collective::GroupCreate, parent->comm, list.data(), n, static_cast<long>(h >> 1));
   }
   if (rt().config.noncollective_groups) {
     // Only the members take part; a non-member that calls anyway gets the same non-member handle as on

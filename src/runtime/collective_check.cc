@@ -165,6 +165,53 @@ void collective_check(const char* call, Collective kind, MPI_Comm comm, const ch
   agree(call, kind, comm, what, object, fingerprint);
 }
 
+void collective_check_lists(const char* call, Collective kind, MPI_Comm comm, const int* members, int n,
+                            long fingerprint) {
+  if (!rt().config.check_collectives) return;
+  agree(call, kind, comm, "", kAnyObject, false);  // first: everyone is in this call at all
+  MPI_Comm cc = check_comm_of(comm);
+  // Members as ranks of the check communicator (the world's duplicate may order them differently).
+  std::vector<int> mine(members, members + n);
+  if (cc == g_world_check) {
+    MPI_Group from, to;
+    ARMCIX_MPI(MPI_Comm_group(comm, &from));
+    ARMCIX_MPI(MPI_Comm_group(cc, &to));
+    ARMCIX_MPI(MPI_Group_translate_ranks(from, n, members, to, mine.data()));
+    ARMCIX_MPI(MPI_Group_free(&from));
+    ARMCIX_MPI(MPI_Group_free(&to));
+  }
+  int size = 0;
+  ARMCIX_MPI(MPI_Comm_size(cc, &size));
+  std::vector<long> prints(size);
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Iallgather(&fingerprint, 1, MPI_LONG, prints.data(), 1, MPI_LONG, cc, &req));
+  wait_agreement(call, &req, cc);
+  // The first member of my list whose own list differs from mine; then everyone learns every answer.
+  int bad = -1;
+  for (int q : mine)
+    if (prints[q] != fingerprint) {
+      bad = q;
+      break;
+    }
+  std::vector<int> bads(size);
+  ARMCIX_MPI(MPI_Iallgather(&bad, 1, MPI_INT, bads.data(), 1, MPI_INT, cc, &req));
+  wait_agreement(call, &req, cc);
+  for (int p = 0; p < size; ++p) {
+    if (bads[p] < 0) continue;
+    MPI_Group cg, wg;
+    int pair[2] = {p, bads[p]}, abs[2] = {p, bads[p]};
+    ARMCIX_MPI(MPI_Comm_group(cc, &cg));
+    ARMCIX_MPI(MPI_Comm_group(rt().world, &wg));
+    ARMCIX_MPI(MPI_Group_translate_ranks(cg, 2, pair, wg, abs));
+    ARMCIX_MPI(MPI_Group_free(&cg));
+    ARMCIX_MPI(MPI_Group_free(&wg));
+    fail(call,
+         "collective calls do not match (ARMCI_CHECK_COLLECTIVES): processes %d and %d call %s with a different "
+         "pid_list, and process %d's list names process %d (the lists must be identical or disjoint)",
+         abs[0], abs[1], kind_name(static_cast<long>(kind)), abs[0], abs[1]);
+  }
+}
+
 void collective_barrier(const char* call, Collective kind, MPI_Comm comm) {
   if (rt().config.check_collectives) return agree(call, kind, comm, "", kAnyObject, false);
   MPI_Request req;

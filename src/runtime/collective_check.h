@@ -22,6 +22,13 @@ constexpr long kAnyObject = -1;
 void collective_check(const char* call, Collective kind, MPI_Comm comm, const char* what, long object,
                       bool fingerprint = false);
 
+// For calls whose argument is a list of members that may differ between processes as long as the lists
+// are identical or disjoint (ARMCI_Group_create, as MPI_Comm_create): every process passes its list
+// (`members`, ranks in `comm`) and a fingerprint of it; fails on every process if some process's list
+// names a process whose list is different.  A no-op when checks are off.
+void collective_check_lists(const char* call, Collective kind, MPI_Comm comm, const int* members, int n,
+                            long fingerprint);
+
 // A barrier over `comm` that is also the agreement (the allreduce synchronises as a barrier does), so
 // that ARMCI_Barrier and ARMCI_Finalize pay nothing extra for the check.
 void collective_barrier(const char* call, Collective kind, MPI_Comm comm);

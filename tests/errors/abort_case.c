@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int is(const char* c, const char* name) {
   return strcmp(c, name) == 0;
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
     setenv("ARMCI_SHM", shm && strcmp(shm, "0") == 0 ? "1" : "0", 1);
   }
   if (is(c, "window_kind_differs") && me == 1) setenv("ARMCI_USE_WIN_ALLOCATE", "1", 1);
+  if (is(c, "free_one_rank_timeout")) setenv("ARMCI_COLLECTIVE_TIMEOUT", "3", 1);
   ARMCI_Init();
   void* ptrs[64];
   ARMCI_Malloc(ptrs, 64);
@@ -68,6 +70,10 @@ int main(int argc, char** argv) {
   if (is(c, "free_one_rank_only")) {
     if (me == 0) ARMCI_Free(ptrs[me]);
     ARMCI_Finalize(); /* rank 1 goes straight on */
+  }
+  if (is(c, "free_one_rank_timeout")) {
+    if (me == 0) ARMCI_Free(ptrs[me]);
+    sleep(60); /* rank 1 computes on and never calls another ARMCI collective */
   }
   if (is(c, "free_different_allocations")) {
     void* second[64];

@@ -1456,6 +1456,8 @@ TEST(BadInput, GarbageAndWrappingRemoteAddresses) {
 TEST(BadInput, PutFlagChecksTheFlagBeforeMovingData) {
   const int np = nproc(), r = me();
   GlobalMem mem(64);
+  std::memset(mem.mine(), 0, 64);  // ARMCI_Malloc memory is not zeroed on every path
+  ARMCI_Barrier();
   const int t = (r + 1) % np;
   char data[16];
   std::memset(data, 0x5a, sizeof data);
