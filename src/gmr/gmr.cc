@@ -209,15 +209,20 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   check_group(call, group, true);
   ARMCIX_REQUIRE(base_ptrs != nullptr, call, "argument 'ptr_arr' is NULL");
   ARMCIX_REQUIRE(bytes >= 0, call, "argument 'bytes' = %ld is negative", static_cast<long>(bytes));
-  collective_check(call, Collective::Malloc, group->comm, "", kAnyObject);
   const Config& cfg = rt().config;
 
+  // One allgather (which also carries the ARMCI_CHECK_COLLECTIVES agreement): every member's slice size,
+  // what its node can hold, and the serial it proposes.  With back-off: every rank is here before the
+  // window collectives below spin.
   MPI_Aint mine = static_cast<MPI_Aint>(bytes);
-  SliceRequest my_request{mine, node_memory_limit(cfg.shm), static_cast<MPI_Aint>(g_next_serial)};
+  std::vector<long> gathered;
+  collective_gather(
+      call, Collective::Malloc, group->comm, "", kAnyObject,
+      {static_cast<long>(mine), static_cast<long>(node_memory_limit(cfg.shm)), static_cast<long>(g_next_serial)},
+      &gathered);
   std::vector<SliceRequest> requests(group->size);
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Iallgather(&my_request, 3, MPI_AINT, requests.data(), 3, MPI_AINT, group->comm, &req));
-  wait_for(call, &req);  // with back-off: every rank is here before the window collectives below spin
+  for (int r = 0; r < group->size; ++r)
+    requests[r] = {gathered[kGatherPayload * r], gathered[kGatherPayload * r + 1], gathered[kGatherPayload * r + 2]};
   check_node_capacity(call, group, requests);
   std::vector<MPI_Aint> sizes(group->size);
   MPI_Aint serial = 0;
@@ -277,6 +282,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
 
   std::vector<MPI_Aint> bases(g->nranks);
   MPI_Aint my_base = reinterpret_cast<MPI_Aint>(base);
+  MPI_Request req;
   ARMCIX_MPI(MPI_Iallgather(&my_base, 1, MPI_AINT, bases.data(), 1, MPI_AINT, group->comm, &req));
   wait_for(call, &req);
   g->base.resize(g->nranks);
@@ -312,19 +318,18 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
                    "ARMCI_Access_end",
                    ptr);
   }
-  // Every member names the same allocation (its serial, the same on all members), or the collective
-  // below would free different windows on different ranks.
-  collective_check(call, Collective::Free, group->comm, "allocation", g ? static_cast<long>(g->serial) : kAnyObject);
-  // Ranks whose slice was empty pass NULL: the lowest group rank with a real pointer broadcasts the
-  // (absolute rank, base) pair that names the region.
-  int leader = ptr ? group->rank : group->size;
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Iallreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, group->comm, &req));
-  wait_for(call, &req);               // with back-off: every rank is here before MPI_Win_free's barrier spins
+  // Ranks whose slice was empty pass NULL: the lowest group rank with a real pointer names the region by
+  // (absolute rank, base), gathered from everyone in one allgather (with back-off: every rank is here
+  // before MPI_Win_free's barrier spins).  With ARMCI_CHECK_COLLECTIVES the same allgather verifies that
+  // every member frees the same allocation (its serial, the same on all members): otherwise the
+  // collectives below would free different windows on different ranks.
+  std::vector<long> gathered;
+  collective_gather(call, Collective::Free, group->comm, "allocation", g ? static_cast<long>(g->serial) : kAnyObject,
+                    {ptr ? 1L : 0L, static_cast<long>(reinterpret_cast<uintptr_t>(ptr)), 0}, &gathered);
+  int leader = 0;
+  while (leader < group->size && gathered[kGatherPayload * leader] == 0) ++leader;
   if (leader == group->size) return;  // every slice empty: nothing was allocated
-  MPI_Aint key = reinterpret_cast<MPI_Aint>(ptr);
-  ARMCIX_MPI(MPI_Ibcast(&key, 1, MPI_AINT, leader, group->comm, &req));
-  wait_for(call, &req);
+  const MPI_Aint key = static_cast<MPI_Aint>(gathered[kGatherPayload * leader + 1]);
   if (!g) {
     GmrRef ref = gmr_find(group->grp_to_abs[leader], reinterpret_cast<void*>(key));
     ARMCIX_REQUIRE(ref.gmr != nullptr && ref.disp == 0, call,

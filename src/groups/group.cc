@@ -152,7 +152,7 @@ void free_group(const char* call, ARMCI_Group* group) {
   check_group(call, group, false);
   if (group->grp_to_abs == nullptr) return clear(group);  // non-member handle
   ARMCIX_REQUIRE(group->grp_to_abs != g_world.grp_to_abs, call, "the world group cannot be freed");
-  collective_check(call, Collective::GroupFree, group->comm, "", kAnyObject);
+  collective_check(call, Collective::GroupFree, group->comm);
   g_live.erase(group->grp_to_abs);
   if (group->comm == g_default.comm) g_default = g_world;
   ARMCIX_MPI(MPI_Comm_free(&group->comm));

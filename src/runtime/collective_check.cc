@@ -1,9 +1,7 @@
 #include "runtime/collective_check.h"
 
 #include <chrono>
-#include <climits>
 #include <thread>
-#include <vector>
 
 #include "runtime/error.h"
 #include "runtime/progress.h"
@@ -13,41 +11,47 @@ namespace armcix {
 
 namespace {
 
-// Agreement traffic runs on private duplicates, so that it can never match another collective of the
-// application or of the library.  Every communicator spanning all processes shares one duplicate of the
-// world (ARMCI_Malloc uses the world group's communicator, ARMCI_Barrier the runtime's: a rank in one and a
-// rank in the other must still meet); a group's duplicate is cached on its communicator.
+// The private duplicate a communicator's agreements run on, cached as an attribute of it.  Every
+// communicator congruent to the world (same processes, same order: ARMCI's world group and the runtime's
+// communicator) shares one duplicate of the world, so that ARMCI_Malloc on the world group and
+// ARMCI_Barrier meet; a group gets its own duplicate, freed with the group's communicator.
+struct CheckComm {
+  MPI_Comm comm;
+  bool owned;  // false: the shared world duplicate
+};
 MPI_Comm g_world_check = MPI_COMM_NULL;
 int g_keyval = MPI_KEYVAL_INVALID;
 
 int free_check_comm(MPI_Comm, int, void* attr, void*) {
-  auto* c = static_cast<MPI_Comm*>(attr);
-  int rc = MPI_Comm_free(c);
+  auto* c = static_cast<CheckComm*>(attr);
+  int rc = c->owned ? MPI_Comm_free(&c->comm) : MPI_SUCCESS;
   delete c;
   return rc;
 }
 
 MPI_Comm check_comm_of(MPI_Comm comm) {
-  int size = 0;
-  ARMCIX_MPI(MPI_Comm_size(comm, &size));
-  if (size == rt().nproc) {
-    if (g_world_check == MPI_COMM_NULL) {
-      ARMCIX_MPI(MPI_Comm_dup(rt().world, &g_world_check));
-      ARMCIX_MPI(MPI_Comm_set_errhandler(g_world_check, MPI_ERRORS_RETURN));
-    }
-    return g_world_check;
-  }
   if (g_keyval == MPI_KEYVAL_INVALID)
     ARMCIX_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_check_comm, &g_keyval, nullptr));
   void* attr = nullptr;
   int found = 0;
   ARMCIX_MPI(MPI_Comm_get_attr(comm, g_keyval, &attr, &found));
-  if (found) return *static_cast<MPI_Comm*>(attr);
-  auto* c = new MPI_Comm;
-  ARMCIX_MPI(MPI_Comm_dup(comm, c));
-  ARMCIX_MPI(MPI_Comm_set_errhandler(*c, MPI_ERRORS_RETURN));
+  if (found) return static_cast<CheckComm*>(attr)->comm;
+  int cmp = MPI_UNEQUAL;
+  ARMCIX_MPI(MPI_Comm_compare(comm, rt().world, &cmp));
+  auto* c = new CheckComm{MPI_COMM_NULL, false};
+  if (cmp == MPI_IDENT || cmp == MPI_CONGRUENT) {
+    if (g_world_check == MPI_COMM_NULL) {
+      ARMCIX_MPI(MPI_Comm_dup(rt().world, &g_world_check));
+      ARMCIX_MPI(MPI_Comm_set_errhandler(g_world_check, MPI_ERRORS_RETURN));
+    }
+    c->comm = g_world_check;
+  } else {
+    ARMCIX_MPI(MPI_Comm_dup(comm, &c->comm));
+    ARMCIX_MPI(MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN));
+    c->owned = true;
+  }
   ARMCIX_MPI(MPI_Comm_set_attr(comm, g_keyval, c));
-  return *c;
+  return c->comm;
 }
 
 const char* kind_name(long kind) {
@@ -95,116 +99,101 @@ void wait_agreement(const char* call, MPI_Request* req, MPI_Comm cc) {
   }
 }
 
-// Every member saw the disagreement in the allreduce, so every member gathers the details and fails
-// with the same two processes named.
-[[noreturn]] void report_mismatch(const char* call, long my_kind, const char* what, long my_object, bool fingerprint,
-                                  MPI_Comm cc) {
-  int n = 0;
-  ARMCIX_MPI(MPI_Comm_size(cc, &n));
-  long mine[2] = {my_kind, my_object};
-  std::vector<long> all(2 * static_cast<std::size_t>(n));
-  ARMCIX_MPI(MPI_Allgather(mine, 2, MPI_LONG, all.data(), 2, MPI_LONG, cc));
-  int a = 0, b = -1;
-  for (int p = 1; p < n && b < 0; ++p)
-    if (all[2 * p] != all[0]) b = p;
-  if (b < 0) {  // same call everywhere: two processes naming different objects
-    a = -1;
-    for (int p = 0; p < n && b < 0; ++p) {
-      if (all[2 * p + 1] == kAnyObject) continue;
-      if (a < 0)
-        a = p;
-      else if (all[2 * p + 1] != all[2 * a + 1])
-        b = p;
-    }
-  }
-  if (a < 0 || b < 0) fail(call, "internal error: collective check saw a disagreement it cannot find");
-  // Absolute ranks for the message.
+// World ranks of ranks a and b of `cc`.
+void world_ranks(MPI_Comm cc, int a, int b, int* abs) {
   MPI_Group cg, wg;
-  int pair[2] = {a, b}, abs[2] = {a, b};
+  int pair[2] = {a, b};
   ARMCIX_MPI(MPI_Comm_group(cc, &cg));
   ARMCIX_MPI(MPI_Comm_group(rt().world, &wg));
   ARMCIX_MPI(MPI_Group_translate_ranks(cg, 2, pair, wg, abs));
   ARMCIX_MPI(MPI_Group_free(&cg));
   ARMCIX_MPI(MPI_Group_free(&wg));
-  if (all[2 * a] != all[2 * b])
+}
+
+constexpr int kRecord = 2 + kGatherPayload;  // kind, object, payload
+
+// Every member holds every record, so every member finds the same two processes and fails alike.
+void verify_records(const char* call, const char* what, const std::vector<long>& rec, int n, MPI_Comm cc) {
+  int a = 0, b = -1;
+  for (int p = 1; p < n && b < 0; ++p)
+    if (rec[kRecord * p] != rec[0]) b = p;
+  if (b >= 0) {
+    int abs[2];
+    world_ranks(cc, a, b, abs);
     fail(call,
          "collective calls do not match (ARMCI_CHECK_COLLECTIVES): process %d is in %s while process %d is in "
          "%s; every process of the group must make the same collective calls in the same order",
-         abs[0], kind_name(all[2 * a]), abs[1], kind_name(all[2 * b]));
-  if (fingerprint)
-    fail(call,
-         "collective calls do not match (ARMCI_CHECK_COLLECTIVES): processes %d and %d call %s with a different "
-         "%s; every process must pass the same",
-         abs[0], abs[1], kind_name(all[2 * a]), what);
+         abs[0], kind_name(rec[kRecord * a]), abs[1], kind_name(rec[kRecord * b]));
+  }
+  a = -1;
+  for (int p = 0; p < n && b < 0; ++p) {
+    const long obj = rec[kRecord * p + 1];
+    if (obj == kAnyObject) continue;
+    if (a < 0)
+      a = p;
+    else if (obj != rec[kRecord * a + 1])
+      b = p;
+  }
+  if (b < 0) return;
+  int abs[2];
+  world_ranks(cc, a, b, abs);
   fail(call,
        "collective calls do not match (ARMCI_CHECK_COLLECTIVES): process %d calls %s on %s %ld while process %d "
        "calls it on %s %ld",
-       abs[0], kind_name(all[2 * a]), what, all[2 * a + 1], abs[1], what, all[2 * b + 1]);
-}
-
-void agree(const char* call, Collective kind, MPI_Comm comm, const char* what, long object, bool fingerprint) {
-  MPI_Comm cc = check_comm_of(comm);
-  const long k = static_cast<long>(kind);
-  const bool has = object != kAnyObject;
-  // One MIN reduction gives the minimum and (negated) the maximum of the call and of the object; a process
-  // without an object contributes the neutral LONG_MAX to both.
-  long v[4] = {k, has ? object : LONG_MAX, -k, has ? -object : LONG_MAX};
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Iallreduce(MPI_IN_PLACE, v, 4, MPI_LONG, MPI_MIN, cc, &req));
-  wait_agreement(call, &req, cc);
-  const bool same_kind = v[0] == -v[2];
-  const bool same_object = v[1] == LONG_MAX || v[1] == -v[3];
-  if (!same_kind || !same_object) report_mismatch(call, k, what, object, fingerprint, cc);
+       abs[0], kind_name(rec[0]), what, rec[kRecord * a + 1], abs[1], what, rec[kRecord * b + 1]);
 }
 
 }  // namespace
 
-void collective_check(const char* call, Collective kind, MPI_Comm comm, const char* what, long object,
-                      bool fingerprint) {
+void collective_gather(const char* call, Collective kind, MPI_Comm comm, const char* what, long object,
+                       const long (&payload)[kGatherPayload], std::vector<long>* out) {
+  int n = 0;
+  ARMCIX_MPI(MPI_Comm_size(comm, &n));
+  out->resize(static_cast<std::size_t>(n) * kGatherPayload);
+  MPI_Request req;
+  if (!rt().config.check_collectives) {
+    ARMCIX_MPI(MPI_Iallgather(payload, kGatherPayload, MPI_LONG, out->data(), kGatherPayload, MPI_LONG, comm, &req));
+    wait_for(call, &req);
+    return;
+  }
+  // Ranks of the check communicator are those of `comm` (a duplicate, or the world's for a congruent one).
+  MPI_Comm cc = check_comm_of(comm);
+  long mine[kRecord] = {static_cast<long>(kind), object};
+  for (int i = 0; i < kGatherPayload; ++i) mine[2 + i] = payload[i];
+  std::vector<long> rec(static_cast<std::size_t>(n) * kRecord);
+  ARMCIX_MPI(MPI_Iallgather(mine, kRecord, MPI_LONG, rec.data(), kRecord, MPI_LONG, cc, &req));
+  wait_agreement(call, &req, cc);
+  verify_records(call, what, rec, n, cc);
+  for (int p = 0; p < n; ++p)
+    for (int i = 0; i < kGatherPayload; ++i) (*out)[kGatherPayload * p + i] = rec[kRecord * p + 2 + i];
+}
+
+void collective_check(const char* call, Collective kind, MPI_Comm comm) {
   if (!rt().config.check_collectives) return;
-  agree(call, kind, comm, what, object, fingerprint);
+  std::vector<long> ignored;
+  collective_gather(call, kind, comm, "", kAnyObject, {0, 0, 0}, &ignored);
 }
 
 void collective_check_lists(const char* call, Collective kind, MPI_Comm comm, const int* members, int n,
                             long fingerprint) {
   if (!rt().config.check_collectives) return;
-  agree(call, kind, comm, "", kAnyObject, false);  // first: everyone is in this call at all
-  MPI_Comm cc = check_comm_of(comm);
-  // Members as ranks of the check communicator (the world's duplicate may order them differently).
-  std::vector<int> mine(members, members + n);
-  if (cc == g_world_check) {
-    MPI_Group from, to;
-    ARMCIX_MPI(MPI_Comm_group(comm, &from));
-    ARMCIX_MPI(MPI_Comm_group(cc, &to));
-    ARMCIX_MPI(MPI_Group_translate_ranks(from, n, members, to, mine.data()));
-    ARMCIX_MPI(MPI_Group_free(&from));
-    ARMCIX_MPI(MPI_Group_free(&to));
-  }
-  int size = 0;
-  ARMCIX_MPI(MPI_Comm_size(cc, &size));
-  std::vector<long> prints(size);
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Iallgather(&fingerprint, 1, MPI_LONG, prints.data(), 1, MPI_LONG, cc, &req));
-  wait_agreement(call, &req, cc);
+  std::vector<long> prints;  // per rank: fingerprint, 0, 0
+  collective_gather(call, kind, comm, "", kAnyObject, {fingerprint, 0, 0}, &prints);
   // The first member of my list whose own list differs from mine; then everyone learns every answer.
   int bad = -1;
-  for (int q : mine)
-    if (prints[q] != fingerprint) {
-      bad = q;
-      break;
-    }
+  for (int i = 0; i < n && bad < 0; ++i)
+    if (prints[kGatherPayload * members[i]] != fingerprint) bad = members[i];
+  MPI_Comm cc = check_comm_of(comm);
+  int size = 0;
+  ARMCIX_MPI(MPI_Comm_size(cc, &size));
   std::vector<int> bads(size);
+  MPI_Request req;
   ARMCIX_MPI(MPI_Iallgather(&bad, 1, MPI_INT, bads.data(), 1, MPI_INT, cc, &req));
   wait_agreement(call, &req, cc);
   for (int p = 0; p < size; ++p) {
     if (bads[p] < 0) continue;
-    MPI_Group cg, wg;
-    int pair[2] = {p, bads[p]}, abs[2] = {p, bads[p]};
-    ARMCIX_MPI(MPI_Comm_group(cc, &cg));
-    ARMCIX_MPI(MPI_Comm_group(rt().world, &wg));
-    ARMCIX_MPI(MPI_Group_translate_ranks(cg, 2, pair, wg, abs));
-    ARMCIX_MPI(MPI_Group_free(&cg));
-    ARMCIX_MPI(MPI_Group_free(&wg));
+    int abs[2];
+    world_ranks(cc, p, bads[p], abs);
     fail(call,
          "collective calls do not match (ARMCI_CHECK_COLLECTIVES): processes %d and %d call %s with a different "
          "pid_list, and process %d's list names process %d (the lists must be identical or disjoint)",
@@ -213,13 +202,15 @@ void collective_check_lists(const char* call, Collective kind, MPI_Comm comm, co
 }
 
 void collective_barrier(const char* call, Collective kind, MPI_Comm comm) {
-  if (rt().config.check_collectives) return agree(call, kind, comm, "", kAnyObject, false);
+  if (rt().config.check_collectives) return collective_check(call, kind, comm);
   MPI_Request req;
   ARMCIX_MPI(MPI_Ibarrier(comm, &req));
   wait_for(call, &req);
 }
 
 void collective_check_finalize() {
+  // The world duplicate is not owned by any attribute; the runtime's communicators are freed after this,
+  // and their attributes only delete their records.
   if (g_world_check != MPI_COMM_NULL) ARMCIX_MPI(MPI_Comm_free(&g_world_check));
   if (g_keyval != MPI_KEYVAL_INVALID) ARMCIX_MPI(MPI_Comm_free_keyval(&g_keyval));
 }

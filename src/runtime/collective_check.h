@@ -1,11 +1,14 @@
-// ARMCI_CHECK_COLLECTIVES: before an ARMCI collective does any of its own communication, the members
-// agree on which call it is and on which object it acts (one small allreduce on a private duplicate of the
-// communicator).  A disagreement -- ARMCI_Free of different allocations, ARMCI_Group_create with
-// different lists, one rank in ARMCI_Free while the other is in ARMCI_Barrier or ARMCI_Finalize -- ends in
-// ARMCI_Error on every member, naming both sides, instead of a hang or a wrong region freed.
+// ARMCI_CHECK_COLLECTIVES: an ARMCI collective's first exchange also carries which call it is and which
+// object it acts on, and every member verifies them.  A disagreement -- ARMCI_Free of different
+// allocations, ARMCI_Group_create with conflicting lists, one rank in ARMCI_Free while the other is in
+// ARMCI_Barrier or ARMCI_Finalize -- ends in ARMCI_Error on every member, naming both sides, instead of a
+// hang or a wrong region freed.  The exchange runs on a private duplicate of the communicator, so that
+// different ARMCI collectives meet there, and never an application's.
 #pragma once
 
 #include <mpi.h>
+
+#include <vector>
 
 namespace armcix {
 
@@ -16,11 +19,19 @@ enum class Collective { Malloc = 1, Free, GroupCreate, GroupFree, CreateMutexes,
 // No object to compare (e.g. ARMCI_Free(NULL) on a rank whose slice was empty): any object agrees.
 constexpr long kAnyObject = -1;
 
-// Agrees on (kind, object) over `comm` when ARMCI_CHECK_COLLECTIVES is on; fails naming `call`, the
-// object kind (`what`, e.g. "allocation") and two disagreeing processes.  A no-op when checks are off.
-// `object` must be >= 0 or kAnyObject; a `fingerprint` (a hash of an argument) is compared but not printed.
-void collective_check(const char* call, Collective kind, MPI_Comm comm, const char* what, long object,
-                      bool fingerprint = false);
+// Longs of caller data each member contributes to collective_gather.
+constexpr int kGatherPayload = 3;
+
+// Gathers every member's `payload` over `comm` (out: kGatherPayload longs per rank of `comm`, in rank
+// order).  With ARMCI_CHECK_COLLECTIVES on, the same allgather carries (kind, object) and fails naming
+// `call`, the object kind `what` (e.g. "allocation") and two disagreeing processes; `object` is >= 0 or
+// kAnyObject.  Off: a plain allgather on `comm`.
+void collective_gather(const char* call, Collective kind, MPI_Comm comm, const char* what, long object,
+                       const long (&payload)[kGatherPayload], std::vector<long>* out);
+
+// The agreement alone (no payload), for collectives whose own first exchange is not a gather.  A no-op
+// when checks are off.
+void collective_check(const char* call, Collective kind, MPI_Comm comm);
 
 // For calls whose argument is a list of members that may differ between processes as long as the lists
 // are identical or disjoint (ARMCI_Group_create, as MPI_Comm_create): every process passes its list
@@ -29,8 +40,8 @@ void collective_check(const char* call, Collective kind, MPI_Comm comm, const ch
 void collective_check_lists(const char* call, Collective kind, MPI_Comm comm, const int* members, int n,
                             long fingerprint);
 
-// A barrier over `comm` that is also the agreement (the allreduce synchronises as a barrier does), so
-// that ARMCI_Barrier and ARMCI_Finalize pay nothing extra for the check.
+// A barrier over `comm`; with checks on, the agreement is the barrier (an allgather synchronises as a
+// barrier does), so that ARMCI_Barrier and ARMCI_Finalize make one collective either way.
 void collective_barrier(const char* call, Collective kind, MPI_Comm comm);
 
 // Frees the private duplicate of the world communicator and the attribute key (ARMCI_Finalize).

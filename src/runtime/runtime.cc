@@ -208,7 +208,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   discover_topology(r);
   resolve_wait_backoff(r);
   for (Hook h : init_hooks()) h();
-  collective_check("ARMCI_Init", Collective::Barrier, r.world, "", kAnyObject);  // makes the check communicator
+  collective_check("ARMCI_Init", Collective::Barrier, r.world);  // makes the check communicator
   progress_start();
   if (r.config.verbose && r.me == 0) print_banner(r);
 }

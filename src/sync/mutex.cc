@@ -56,7 +56,7 @@ MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
   require_initialized(call);
   ARMCIX_REQUIRE(count >= 0, call, "argument 'count' = %d must be >= 0", count);
   check_group(call, group, true);
-  collective_check(call, Collective::CreateMutexes, group->comm, "", kAnyObject);
+  collective_check(call, Collective::CreateMutexes, group->comm);
   const MutexMethod method = rt().config.mutex_method;
 
   auto set = std::make_unique<MutexSet>();
@@ -139,7 +139,7 @@ void destroy_set(const char* call, MutexSet* set) {
          "destroying the mutexes",
          m, p, set->held.size());
   }
-  collective_check(call, Collective::DestroyMutexes, set->comm, "", kAnyObject);
+  collective_check(call, Collective::DestroyMutexes, set->comm);
   release_set(call, set);
 }
 
