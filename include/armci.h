@@ -17,7 +17,7 @@ extern "C" {
 
 #define ARMCI_MPI 3
 
-/* Strided operations take stride_levels in 0 .. ARMCI_MAX_STRIDE_LEVEL-1. */
+/* Strided operations take stride_levels in 0 .. ARMCI_MAX_STRIDE_LEVEL (as classic ARMCI). */
 #define ARMCI_MAX_STRIDE_LEVEL 8
 
 enum  ARMCI_Acc_e { ARMCI_ACC_INT /*     int */, ARMCI_ACC_LNG /*           long */,

@@ -11,6 +11,7 @@ src_libarmci_la_SOURCES = \
 	src/runtime/error.cc src/runtime/error.h \
 	src/runtime/progress.cc src/runtime/progress.h \
 	src/runtime/window.cc src/runtime/window.h \
+	src/runtime/collective_check.cc src/runtime/collective_check.h \
 	src/groups/group.cc src/groups/group.h \
 	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/pending.h src/gmr/shm_cache.cc src/gmr/shm_cache.h \
 	src/acc/acc_types.cc src/acc/acc_types.h \

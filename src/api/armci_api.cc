@@ -13,6 +13,7 @@
 #include "groups/group.h"
 #include "nb/request.h"
 #include "profile/profiler.h"
+#include "runtime/collective_check.h"
 #include "runtime/error.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
@@ -253,7 +254,7 @@ int PARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int
 }
 int PARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int proc) {
   ProfScope prof(ProfKind::Put, size > 0 ? size : 0);
-  ARMCIX_REQUIRE(flag != nullptr, "ARMCI_Put_flag", "argument 'flag' is NULL");
+  check_remote("ARMCI_Put_flag", "flag", flag, sizeof(int), proc);
   put("ARMCI_Put_flag", src, dst, size, proc, nullptr);
   put_flag("ARMCI_Put_flag", flag, value, proc);
   return 0;
@@ -289,7 +290,7 @@ int PARMCI_AccS(int datatype, void* scale, void* src, int src_stride[], void* ds
 int PARMCI_PutS_flag(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int* flag,
                      int value, int proc) {
   ProfScope prof(ProfKind::PutS, strided_bytes(count, levels));
-  ARMCIX_REQUIRE(flag != nullptr, "ARMCI_PutS_flag", "argument 'flag' is NULL");
+  check_remote("ARMCI_PutS_flag", "flag", flag, sizeof(int), proc);
   strided("ARMCI_PutS_flag", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
   put_flag("ARMCI_PutS_flag", flag, value, proc);
   return 0;

@@ -9,6 +9,7 @@
 #include "gmr/ordering.h"
 #include "gmr/shm_cache.h"
 #include "groups/group.h"
+#include "runtime/collective_check.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/progress.h"
@@ -146,6 +147,42 @@ bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>&
   return true;
 }
 
+// What every member contributes to an allocation: its slice size, what its node can hold, and the
+// allocation's serial it proposes (the region takes the largest, so all members agree on it).
+struct SliceRequest {
+  MPI_Aint bytes, node_capacity, serial;
+};
+
+// Fails on every member alike (all see the same gathered requests) if the slices on some node add up to
+// more than that node can hold.
+void check_node_capacity(const char* call, const ARMCI_Group* group, const std::vector<SliceRequest>& req) {
+  const Runtime& r = rt();
+  std::map<int, std::pair<MPI_Aint, MPI_Aint>> per_node;  // node -> (bytes asked, capacity)
+  std::map<int, int> first_rank;                          // node -> lowest absolute rank asking there
+  for (int g = 0; g < group->size; ++g) {
+    const int abs = group->grp_to_abs[g];
+    const int node = r.node_of[abs];
+    auto it = per_node.find(node);
+    if (it == per_node.end()) {
+      per_node[node] = {0, req[g].node_capacity};
+      first_rank[node] = abs;
+      it = per_node.find(node);
+    }
+    MPI_Aint& sum = it->second.first;
+    const MPI_Aint cap = it->second.second < req[g].node_capacity ? it->second.second : req[g].node_capacity;
+    it->second.second = cap;
+    sum = req[g].bytes > cap - sum ? cap + 1 : sum + req[g].bytes;  // saturate instead of overflowing
+    if (sum > cap) {
+      const bool own = req[g].bytes > cap;
+      fail(call,
+           "argument 'bytes' = %ld on process %d: %s more than the %ld bytes the node of process %d can hold "
+           "(RAM + swap%s)",
+           static_cast<long>(req[g].bytes), abs, own ? "is" : "brings the slices on its node to",
+           static_cast<long>(cap), first_rank[node], r.config.shm ? ", and the size of /dev/shm" : "");
+    }
+  }
+}
+
 }  // namespace
 
 GmrRef gmr_find(int proc, const void* addr) {
@@ -156,9 +193,11 @@ GmrRef gmr_find(int proc, const void* addr) {
   if (it->first.first != proc) return {nullptr, -1, 0};
   Gmr* g = it->second;
   int wr = g->abs_to_win[proc];
-  MPI_Aint off = static_cast<MPI_Aint>(a - it->first.second);
-  if (off >= g->size[wr]) return {nullptr, -1, 0};
-  return {g, wr, off};
+  // Unsigned: an address far above the slice (a garbage or wrapped pointer such as 0xABAB...AB or
+  // ~0 - 7) is more than 2^63 bytes past its base, which as a signed offset would be negative and pass.
+  uintptr_t off = a - it->first.second;
+  if (off >= static_cast<uintptr_t>(g->size[wr])) return {nullptr, -1, 0};
+  return {g, wr, static_cast<MPI_Aint>(off)};
 }
 
 GmrRef gmr_resolve(const char* call, const char* arg, int proc, const void* addr, std::size_t bytes) {
@@ -179,11 +218,25 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   ARMCIX_REQUIRE(bytes >= 0, call, "argument 'bytes' = %ld is negative", static_cast<long>(bytes));
   const Config& cfg = rt().config;
 
-  std::vector<MPI_Aint> sizes(group->size);
+  // One allgather (which also carries the ARMCI_CHECK_COLLECTIVES agreement): every member's slice size,
+  // what its node can hold, and the serial it proposes.  With back-off: every rank is here before the
+  // window collectives below spin.
   MPI_Aint mine = static_cast<MPI_Aint>(bytes);
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Iallgather(&mine, 1, MPI_AINT, sizes.data(), 1, MPI_AINT, group->comm, &req));
-  wait_for(call, &req);  // with back-off: every rank is here before the window collectives below spin
+  std::vector<long> gathered;
+  collective_gather(
+      call, Collective::Malloc, group->comm, "", kAnyObject,
+      {static_cast<long>(mine), static_cast<long>(node_memory_limit(cfg.shm)), static_cast<long>(g_next_serial)},
+      &gathered);
+  std::vector<SliceRequest> requests(group->size);
+  for (int r = 0; r < group->size; ++r)
+    requests[r] = {gathered[kGatherPayload * r], gathered[kGatherPayload * r + 1], gathered[kGatherPayload * r + 2]};
+  check_node_capacity(call, group, requests);
+  std::vector<MPI_Aint> sizes(group->size);
+  MPI_Aint serial = 0;
+  for (int r = 0; r < group->size; ++r) {
+    sizes[r] = requests[r].bytes;
+    serial = std::max(serial, requests[r].serial);
+  }
   bool any = std::any_of(sizes.begin(), sizes.end(), [](MPI_Aint s) { return s > 0; });
   if (!any) {  // nothing to expose: no window, every base is NULL, ARMCI_Free(NULL) is a no-op
     std::fill(base_ptrs, base_ptrs + group->size, nullptr);
@@ -194,6 +247,8 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   g->comm = group->comm;
   g->nranks = group->size;
   g->my_rank = group->rank;
+  g->serial = static_cast<uint64_t>(serial);  // the same on every member (ARMCI_CHECK_COLLECTIVES names it)
+  g_next_serial = g->serial + 1;
   g->grp_to_abs.assign(group->grp_to_abs, group->grp_to_abs + group->size);
   g->abs_to_win.assign(group->abs_to_grp, group->abs_to_grp + rt().nproc);
   g->size = sizes;
@@ -234,6 +289,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
 
   std::vector<MPI_Aint> bases(g->nranks);
   MPI_Aint my_base = reinterpret_cast<MPI_Aint>(base);
+  MPI_Request req;
   ARMCIX_MPI(MPI_Iallgather(&my_base, 1, MPI_AINT, bases.data(), 1, MPI_AINT, group->comm, &req));
   wait_for(call, &req);
   g->base.resize(g->nranks);
@@ -269,16 +325,18 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
                    "ARMCI_Access_end",
                    ptr);
   }
-  // Ranks whose slice was empty pass NULL: the lowest group rank with a real pointer broadcasts the
-  // (absolute rank, base) pair that names the region.
-  int leader = ptr ? group->rank : group->size;
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Iallreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, group->comm, &req));
-  wait_for(call, &req);               // with back-off: every rank is here before MPI_Win_free's barrier spins
+  // Ranks whose slice was empty pass NULL: the lowest group rank with a real pointer names the region by
+  // (absolute rank, base), gathered from everyone in one allgather (with back-off: every rank is here
+  // before MPI_Win_free's barrier spins).  With ARMCI_CHECK_COLLECTIVES the same allgather verifies that
+  // every member frees the same allocation (its serial, the same on all members): otherwise the
+  // collectives below would free different windows on different ranks.
+  std::vector<long> gathered;
+  collective_gather(call, Collective::Free, group->comm, "allocation", g ? static_cast<long>(g->serial) : kAnyObject,
+                    {ptr ? 1L : 0L, static_cast<long>(reinterpret_cast<uintptr_t>(ptr)), 0}, &gathered);
+  int leader = 0;
+  while (leader < group->size && gathered[kGatherPayload * leader] == 0) ++leader;
   if (leader == group->size) return;  // every slice empty: nothing was allocated
-  MPI_Aint key = reinterpret_cast<MPI_Aint>(ptr);
-  ARMCIX_MPI(MPI_Ibcast(&key, 1, MPI_AINT, leader, group->comm, &req));
-  wait_for(call, &req);
+  const MPI_Aint key = static_cast<MPI_Aint>(gathered[kGatherPayload * leader + 1]);
   if (!g) {
     GmrRef ref = gmr_find(group->grp_to_abs[leader], reinterpret_cast<void*>(key));
     ARMCIX_REQUIRE(ref.gmr != nullptr && ref.disp == 0, call,
@@ -305,8 +363,11 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
 void* local_alloc(const char* call, armci_size_t bytes) {
   require_initialized(call);
   ARMCIX_REQUIRE(bytes >= 0, call, "argument 'bytes' = %ld is negative", static_cast<long>(bytes));
-  void* p = nullptr;
-  ARMCIX_MPI(MPI_Alloc_mem(static_cast<MPI_Aint>(bytes ? bytes : 1), MPI_INFO_NULL, &p));
+  ARMCIX_REQUIRE(bytes <= node_memory_limit(false), call,
+                 "argument 'bytes' = %ld is more than the %ld bytes this node can hold (RAM + swap)",
+                 static_cast<long>(bytes), static_cast<long>(node_memory_limit(false)));
+  // MPI memory: registered with the network where that matters, so it is a fast RMA origin.
+  void* p = alloc_mem_or_fail(call, static_cast<MPI_Aint>(bytes ? bytes : 1));
   g_local_allocations.insert(p);
   return p;
 }

@@ -38,6 +38,7 @@ struct Gmr {
   std::vector<Pending> pending;  // window rank -> operations not yet complete
   int pending_count = 0;         // number of window ranks with pending.any()
   unsigned access_depth = 0;     // nesting of ARMCI_Access_begin on my own slice
+  uint64_t serial = 0;           // allocation number, equal on every member (ARMCI_CHECK_COLLECTIVES)
 };
 
 struct GmrRef {  // a resolved remote address

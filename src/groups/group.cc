@@ -6,6 +6,7 @@
 #include <set>
 #include <vector>
 
+#include "runtime/collective_check.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/runtime.h"
@@ -125,6 +126,13 @@ void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* 
     member |= list[i] == parent->rank;
   }
   MPI_Comm comm = MPI_COMM_NULL;
+  if (!rt().config.noncollective_groups) {
+    // Collective over the parent: the lists must be identical or disjoint, as MPI_Comm_create requires (GA
+    // creates one group per node with disjoint lists); anything else hangs there.
+    unsigned long h = 1469598103934665603ul;  // FNV-1a over the list
+    for (int x : list) h = (h ^ static_cast<unsigned>(x)) * 1099511628211ul;
+    collective_check_lists(call, Collective::GroupCreate, parent->comm, list.data(), n, static_cast<long>(h >> 1));
+  }
   if (rt().config.noncollective_groups) {
     // Only the members take part; a non-member that calls anyway gets the same non-member handle as on
     // the collective path (as in ARMCI-MPI, and GA's pgroup_create calls on every process).
@@ -145,6 +153,7 @@ void free_group(const char* call, ARMCI_Group* group) {
   check_group(call, group, false);
   if (group->grp_to_abs == nullptr) return clear(group);  // non-member handle
   ARMCIX_REQUIRE(group->grp_to_abs != g_world.grp_to_abs, call, "the world group cannot be freed");
+  collective_check(call, Collective::GroupFree, group->comm);
   g_live.erase(group->grp_to_abs);
   if (group->comm == g_default.comm) g_default = g_world;
   ARMCIX_MPI(MPI_Comm_free(&group->comm));

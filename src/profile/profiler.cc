@@ -137,7 +137,7 @@ void prof_record(ProfKind k, std::size_t bytes, double seconds) {
 }
 
 std::size_t strided_bytes(const int* count, int levels) {
-  if (!count || levels < 0 || levels >= ARMCI_MAX_STRIDE_LEVEL) return 0;
+  if (!count || levels < 0 || levels > ARMCI_MAX_STRIDE_LEVEL) return 0;
   std::size_t n = 1;
   for (int i = 0; i <= levels; ++i) n *= count[i] > 0 ? static_cast<std::size_t>(count[i]) : 0;
   return n;

@@ -160,6 +160,8 @@ Config Config::from_environment() {
   if (const char* v = env("ARMCI_PROFILE_FILE")) c.profile_file = v;
   read_int("ARMCI_WAIT_BACKOFF_US", 0, 100000, &c.wait_backoff_us);
   read_int("ARMCI_FINALIZE_SETTLE_MS", 0, 10000, &c.finalize_settle_ms);
+  read_bool("ARMCI_CHECK_COLLECTIVES", &c.check_collectives);
+  read_int("ARMCI_COLLECTIVE_TIMEOUT", 0, 1 << 20, &c.collective_timeout_s);
   return c;
 }
 
@@ -185,6 +187,22 @@ std::vector<std::string> Config::describe() const {
       "ARMCI_PROFILE_FILE=" + profile_file,
       "ARMCI_WAIT_BACKOFF_US=" + std::to_string(wait_backoff_us),
       "ARMCI_FINALIZE_SETTLE_MS=" + std::to_string(finalize_settle_ms),
+      "ARMCI_CHECK_COLLECTIVES=" + b(check_collectives),
+      "ARMCI_COLLECTIVE_TIMEOUT=" + std::to_string(collective_timeout_s),
+  };
+}
+
+std::vector<std::pair<const char*, long>> Config::must_agree() const {
+  // Each of these selects which collective MPI calls an ARMCI collective makes (window kind, shared or
+  // not, node split, group creation, mutex algorithm, the agreement itself): different values on two
+  // processes leave them in different collectives, which hangs.
+  return {
+      {"ARMCI_SHM", shm ? 1 : 0},
+      {"ARMCI_NODE_SIZE", node_size},
+      {"ARMCI_USE_WIN_ALLOCATE", window_kind == WindowKind::Allocate ? 1 : 0},
+      {"ARMCI_NONCOLLECTIVE_GROUPS", noncollective_groups ? 1 : 0},
+      {"ARMCI_MUTEX_METHOD (0 = MCS, 1 = QUEUE)", static_cast<long>(mutex_method)},
+      {"ARMCI_CHECK_COLLECTIVES", check_collectives ? 1 : 0},
   };
 }
 

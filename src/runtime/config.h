@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace armcix {
@@ -33,6 +34,8 @@ struct Config {
   std::string profile_file;                             // ARMCI_PROFILE_FILE
   int wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US: sleep between polls in our waits; -1 = auto (runtime.cc)
   int finalize_settle_ms = 20;  // ARMCI_FINALIZE_SETTLE_MS: pause after the last barrier (runtime.cc)
+  bool check_collectives = true;  // ARMCI_CHECK_COLLECTIVES: agree on call and object first (collective_check.h)
+  int collective_timeout_s = 0;   // ARMCI_COLLECTIVE_TIMEOUT: give up on a collective check after s (0: never)
 
   // ARMCI_PROGRESS_THREAD alone, for the thread level MPI must be started with (before the rest can be
   // read: errors in it are reported by from_environment once MPI is up).  Malformed values read as false.
@@ -41,6 +44,9 @@ struct Config {
   static Config from_environment();
   // "NAME=value" lines for the verbose banner, in a fixed order.
   std::vector<std::string> describe() const;
+  // The settings every process must share (a mismatch makes collectives hang or diverge), by variable
+  // name, each as a number; initialize() compares them across processes.
+  std::vector<std::pair<const char*, long>> must_agree() const;
 };
 
 // The environment-variable spelling of each method ("AUTO", "CONSRV", "MCS", ...), for messages and the

@@ -3,12 +3,16 @@
 #include <armci.h>
 #include <armcix.h>
 #include <sched.h>
+#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
+#include "runtime/collective_check.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/progress.h"
@@ -73,6 +77,29 @@ void resolve_wait_backoff(Runtime& r) {
   ARMCIX_MPI(MPI_Allreduce(&mine, &r.config.wait_backoff_us, 1, MPI_INT, MPI_MAX, r.world));
 }
 
+// The settings that must be the same everywhere (Config::must_agree), compared in one reduction: MIN over
+// the values and their negations gives each one's minimum and maximum.  On a difference every process
+// gathers the values (all saw it, so all take part) and fails naming the variable and two processes.
+void check_settings_agree(const Runtime& r) {
+  const auto settings = r.config.must_agree();
+  const int n = static_cast<int>(settings.size());
+  std::vector<long> v(2 * n);
+  for (int i = 0; i < n; ++i) v[i] = settings[i].second, v[n + i] = -settings[i].second;
+  ARMCIX_MPI(MPI_Allreduce(MPI_IN_PLACE, v.data(), 2 * n, MPI_LONG, MPI_MIN, r.world));
+  int bad = -1;
+  for (int i = 0; i < n && bad < 0; ++i)
+    if (v[i] != -v[n + i]) bad = i;
+  if (bad < 0) return;
+  const long mine = settings[bad].second;
+  std::vector<long> all(r.nproc);
+  ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_LONG, all.data(), 1, MPI_LONG, r.world));
+  int other = 0;
+  while (other < r.nproc && all[other] == all[0]) ++other;
+  fail("ARMCI_Init",
+       "environment variable %s must be the same on every process: it is %ld on process 0 but %ld on process %d",
+       settings[bad].first, all[0], all[other], other);
+}
+
 }  // namespace
 
 bool group_is_node_local(const int* abs_ranks, int n) {
@@ -100,6 +127,23 @@ void print_banner(const Runtime& r) {
 }
 
 }  // namespace
+
+MPI_Aint node_memory_limit(bool shared) {
+  const MPI_Aint kMax = std::numeric_limits<MPI_Aint>::max();
+  MPI_Aint cap = kMax;
+  struct sysinfo si;
+  if (sysinfo(&si) == 0) {
+    unsigned long long units = static_cast<unsigned long long>(si.totalram) + si.totalswap;
+    unsigned long long bytes = units * (si.mem_unit ? si.mem_unit : 1);
+    if (bytes > 0 && bytes < static_cast<unsigned long long>(kMax)) cap = static_cast<MPI_Aint>(bytes);
+  }
+  struct statvfs vfs;
+  if (shared && statvfs("/dev/shm", &vfs) == 0) {
+    unsigned long long bytes = static_cast<unsigned long long>(vfs.f_blocks) * vfs.f_frsize;
+    if (bytes > 0 && bytes < static_cast<unsigned long long>(cap)) cap = static_cast<MPI_Aint>(bytes);
+  }
+  return cap;
+}
 
 Runtime& rt() {
   return g_runtime;
@@ -143,8 +187,10 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));
   r.init_count = 1;  // from here on errors name the ARMCI call rather than "not initialized"
   r.config = Config::from_environment();
+  check_settings_agree(r);
   discover_topology(r);
   resolve_wait_backoff(r);
+  collective_check("ARMCI_Init", Collective::Barrier, r.world);  // makes the check communicator
   initialize_modules();  // the progress thread last
   if (r.config.verbose && r.me == 0) print_banner(r);
 }
@@ -154,9 +200,12 @@ void finalize() {
   require_initialized("ARMCI_Finalize");
   if (--r.init_count > 0) return;
   r.init_count = 1;  // keep entry points usable while modules tear down
-  ARMCIX_MPI(MPI_Barrier(r.world));
+  // The first step of the collective tear-down; with ARMCI_CHECK_COLLECTIVES also the check that no process
+  // is still in another ARMCI collective (e.g. an ARMCI_Free the others skipped).
+  collective_barrier("ARMCI_Finalize", Collective::Finalize, r.world);
   finalize_modules();  // the progress thread first
   ARMCIX_MPI(MPI_Barrier(r.world));
+  collective_check_finalize();
   ARMCIX_MPI(MPI_Comm_free(&r.node_comm));
   ARMCIX_MPI(MPI_Comm_free(&r.world));
   // Debian's MPICH 4.0.2 over UCX 1.13's tcp transport hangs in MPI_Finalize in about one run in four

@@ -34,6 +34,11 @@ bool initialized();
 // node (real or simulated): such a group needs no MPI window and no network mutex.
 bool group_is_node_local(const int* abs_ranks, int n);
 
+// The most memory one allocation may take on this node, in bytes: RAM + swap, and with `shared` also the
+// size of /dev/shm, where MPI's shared-memory windows live.  Asking MPI for more hangs
+// (MPI_Win_allocate_shared, MPICH 4.0.2) or crashes it, so allocations check against this first.
+MPI_Aint node_memory_limit(bool shared);
+
 // Entry-point guard: fails with "<call>: ARMCI is not initialized" when called before ARMCI_Init.
 void require_initialized(const char* call);
 

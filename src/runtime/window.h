@@ -18,6 +18,10 @@ struct RmaWindow {
 };
 RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Comm comm, unsigned char fill = 0);
 
+// MPI_Alloc_mem of `bytes`, failing through ARMCI_Error naming `call` when MPI cannot allocate them (MPI
+// reports that on MPI_COMM_WORLD, whose error handler is the application's: by default fatal, silently).
+void* alloc_mem_or_fail(const char* call, MPI_Aint bytes);
+
 // MPI_Win_free, then the memory if it was ours.
 void free_rma_window(RmaWindow& w);
 

@@ -4,6 +4,7 @@
 
 #include "gmr/ordering.h"
 #include "nb/request.h"
+#include "runtime/collective_check.h"
 #include "runtime/error.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
@@ -25,9 +26,9 @@ void all_fence(const char* call) {
 
 void barrier(const char* call) {
   all_fence(call);
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Ibarrier(rt().world, &req));
-  wait_for(call, &req);  // with back-off when the node is oversubscribed
+  // With ARMCI_CHECK_COLLECTIVES the barrier is also the agreement that every process is in ARMCI_Barrier;
+  // either way it waits with back-off when the node is oversubscribed.
+  collective_barrier(call, Collective::Barrier, rt().world);
   sync_all_windows();    // local loads after the barrier see every rank's completed updates
 }
 

@@ -17,6 +17,7 @@
 #include "gmr/ordering.h"
 #include "groups/group.h"
 #include "nb/request.h"
+#include "runtime/collective_check.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/progress.h"
@@ -52,6 +53,7 @@ MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
   require_initialized(call);
   ARMCIX_REQUIRE(count >= 0, call, "argument 'count' = %d must be >= 0", count);
   check_group(call, group, true);
+  collective_check(call, Collective::CreateMutexes, group->comm);
   const MutexMethod method = rt().config.mutex_method;
 
   auto set = std::make_unique<MutexSet>();
@@ -134,6 +136,7 @@ void destroy_set(const char* call, MutexSet* set) {
          "destroying the mutexes",
          m, p, set->held.size());
   }
+  collective_check(call, Collective::DestroyMutexes, set->comm);
   release_set(call, set);
 }
 

@@ -26,6 +26,13 @@ void check_args(const char* call, const void* src, const void* dst, int bytes, i
 
 }  // namespace
 
+void check_remote(const char* call, const char* arg, const void* addr, int bytes, int proc) {
+  require_initialized(call);
+  check_rank(call, "proc", proc);
+  ARMCIX_REQUIRE(addr != nullptr, call, "argument '%s' is NULL", arg);
+  gmr_resolve(call, arg, proc, addr, static_cast<std::size_t>(bytes));
+}
+
 void put(const char* call, const void* src, void* dst, int bytes, int proc, Request* req) {
   check_args(call, src, dst, bytes, proc);
   if (bytes == 0) return;

@@ -19,6 +19,11 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
 // issued to proc before is remotely complete, so that a reader who sees the flag sees the data.
 void put_flag(const char* call, int* flag, int value, int proc);
 
+// Validates a remote operand that a call writes after its main transfer (the flag of ARMCI_Put_flag and
+// ARMCI_PutS_flag): rank, NULL, and that [addr, addr + bytes) lies in ARMCI_Malloc memory on `proc`, so
+// that a bad flag fails before any byte of the data moves.
+void check_remote(const char* call, const char* arg, const void* addr, int bytes, int proc);
+
 // Strided: count[0] bytes per contiguous run, count[1..levels] repeat counts, strides in bytes.
 struct AccArgs {
   int datatype;

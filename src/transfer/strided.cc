@@ -24,8 +24,9 @@ namespace armcix {
 
 StridedShape make_shape(const char* call, const int* local_stride, const char* local_name, const int* remote_stride,
                         const char* remote_name, const int* count, int levels) {
-  ARMCIX_REQUIRE(levels >= 0 && levels < ARMCI_MAX_STRIDE_LEVEL, call,
-                 "argument 'stride_levels' = %d is out of range (0..%d)", levels, ARMCI_MAX_STRIDE_LEVEL - 1);
+  // ARMCI_MAX_STRIDE_LEVEL itself is legal, as in classic ARMCI (count[] then has 9 entries).
+  ARMCIX_REQUIRE(levels >= 0 && levels <= ARMCI_MAX_STRIDE_LEVEL, call,
+                 "argument 'stride_levels' = %d is out of range (0..%d)", levels, ARMCI_MAX_STRIDE_LEVEL);
   ARMCIX_REQUIRE(count != nullptr, call, "argument 'count' is NULL");
   if (levels > 0) {
     ARMCIX_REQUIRE(local_stride != nullptr, call, "argument '%s' is NULL", local_name);

@@ -1,33 +1,104 @@
 /* Runs one bad-input case with ARMCI's default error handling (no handler installed): ARMCI_Error must
- * print a message naming the call and the argument and abort the whole job, never hang.  The test
- * driver (tests/errors/run_abort_cases.sh) checks the exit status and the message.
- * Usage: abort_case CASE   (CASE: put_bad_rank | get_unallocated | acc_bad_type | not_initialized) */
+ * print a message naming the call and the argument (or the disagreeing processes) and abort the whole
+ * job, never hang or crash.  The test driver (tests/errors/run_abort_cases.sh) checks the exit status,
+ * the message and the time bound.
+ * Usage: abort_case CASE   (the cases are the strcmp()s below) */
 #include <armci.h>
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+static int is(const char* c, const char* name) {
+  return strcmp(c, name) == 0;
+}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const char* c = argc > 1 ? argv[1] : "";
-  if (strcmp(c, "not_initialized") == 0) {
+  if (is(c, "not_initialized")) {
     void* ptrs[64];
     ARMCI_Malloc(ptrs, 8); /* before ARMCI_Init */
   }
-  ARMCI_Init();
   int me, n;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &n);
+  /* A setting that must agree, different on one rank (the environment of mpiexec is everyone's). */
+  if (is(c, "shm_differs") && me == 1) {
+    const char* shm = getenv("ARMCI_SHM");
+    setenv("ARMCI_SHM", shm && strcmp(shm, "0") == 0 ? "1" : "0", 1);
+  }
+  if (is(c, "window_kind_differs") && me == 1) setenv("ARMCI_USE_WIN_ALLOCATE", "1", 1);
+  if (is(c, "free_one_rank_timeout")) setenv("ARMCI_COLLECTIVE_TIMEOUT", "3", 1);
+  ARMCI_Init();
   void* ptrs[64];
   ARMCI_Malloc(ptrs, 64);
   double buf[8] = {0};
+  void* garbage = (void*)(uintptr_t)0xABABABABABABABABull;
+  void* wrapping = (void*)(~(uintptr_t)0 - 7);
+  int t = n - 1; /* a peer: on one node, the node-local path; with ARMCI_SHM=0, MPI */
   if (me == 0) {
-    if (strcmp(c, "put_bad_rank") == 0) ARMCI_Put(buf, ptrs[0], 8, n + 5);
-    if (strcmp(c, "get_unallocated") == 0) ARMCI_Get(buf + 1, buf, 8, n - 1);
-    if (strcmp(c, "acc_bad_type") == 0) {
+    if (is(c, "put_bad_rank")) ARMCI_Put(buf, ptrs[0], 8, n + 5);
+    if (is(c, "get_unallocated")) ARMCI_Get(buf + 1, buf, 8, n - 1);
+    if (is(c, "acc_bad_type")) {
       double one = 1.0;
       ARMCI_Acc(42, &one, buf, ptrs[n - 1], 8, n - 1);
     }
+    if (is(c, "put_wrapping")) ARMCI_Put(buf, wrapping, 64, t);
+    if (is(c, "put_garbage")) ARMCI_Put(buf, garbage, 64, t);
+    if (is(c, "get_garbage")) ARMCI_Get(garbage, buf, 64, t);
+    if (is(c, "rmw_garbage")) {
+      int loc = 0;
+      ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &loc, (void*)(uintptr_t)0xABABABABABABABA8ull, 1, t);
+    }
+    if (is(c, "puts_garbage")) {
+      int count[2] = {8, 4}, stride[1] = {16};
+      ARMCI_PutS(buf, stride, garbage, stride, count, 1, t);
+    }
+    if (is(c, "put_flag_bad_flag")) {
+      int flag = 0;
+      ARMCI_Put_flag(buf, ptrs[t], 8, &flag, 1, t);
+    }
+  }
+  /* Huge allocations: 16 TiB on every rank, or on one rank only. */
+  if (is(c, "malloc_huge")) ARMCI_Malloc(ptrs + 32, (armci_size_t)1 << 44);
+  if (is(c, "malloc_huge_one_rank")) ARMCI_Malloc(ptrs + 32, me == 0 ? (armci_size_t)1 << 44 : 64);
+  if (is(c, "malloc_local_huge") && me == 0) ARMCI_Malloc_local((armci_size_t)1 << 44);
+  /* Mismatched collectives. */
+  if (is(c, "free_one_rank_only")) {
+    if (me == 0) ARMCI_Free(ptrs[me]);
+    ARMCI_Finalize(); /* rank 1 goes straight on */
+  }
+  if (is(c, "free_one_rank_timeout")) {
+    if (me == 0) ARMCI_Free(ptrs[me]);
+    sleep(60); /* rank 1 computes on and never calls another ARMCI collective */
+  }
+  if (is(c, "free_different_allocations")) {
+    void* second[64];
+    ARMCI_Malloc(second, 64);
+    ARMCI_Free(me == 0 ? ptrs[me] : second[me]);
+  }
+  if (is(c, "group_create_different_lists")) {
+    ARMCI_Group g;
+    int list0[1] = {0}, list_all[2] = {0, 1};
+    if (me == 0)
+      ARMCI_Group_create(1, list0, &g);
+    else
+      ARMCI_Group_create(2, list_all, &g);
+  }
+  if (is(c, "free_vs_barrier")) {
+    if (me == 0)
+      ARMCI_Free(ptrs[me]);
+    else
+      ARMCI_Barrier();
+  }
+  if (is(c, "mutexes_vs_malloc")) {
+    if (me == 0)
+      ARMCI_Create_mutexes(1);
+    else
+      ARMCI_Malloc(ptrs + 32, 8);
   }
   /* Only reached if no error was raised; rank != 0 would wait here forever without the abort. */
   ARMCI_Barrier();

@@ -1,24 +1,52 @@
 #!/usr/bin/env bash
-# The default ARMCI_Error path: each bad-input case must abort the job (non-zero exit, no hang) with a
-# message naming the ARMCI call and the argument.
+# The default ARMCI_Error path: each bad-input case must abort the job (non-zero exit, no hang, no crash)
+# within a time bound, with a message naming the ARMCI call and the argument or the disagreeing
+# processes.  Every case runs on the node-local path (default) and through MPI (ARMCI_SHM=0).
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="${ARMCIX_BUILDDIR:-$here/../..}/tests/errors/abort_case"
 np="${ARMCIX_TEST_NP:-2}"
+bound="${ABORT_CASE_SECONDS:-30}"  # generous for a loaded 2-core machine; a hang is what it catches
 passed=0 failed=0
 check() {  # case, expected substrings...
   local c="$1"; shift
-  local out rc
-  out="$(timeout 60 ${MPIEXEC:-mpiexec.mpich} -n "$np" "$bin" "$c" 2>&1)"; rc=$?
-  local ok=1
-  [ $rc -ne 0 ] && [ $rc -ne 124 ] || ok=0
-  for want in "$@"; do grep -qF -- "$want" <<< "$out" || ok=0; done
-  if [ $ok = 1 ]; then echo "PASS abort case $c"; passed=$((passed + 1))
-  else echo "FAIL abort case $c (exit $rc)"; echo "$out" | tail -n 15 | sed 's/^/    | /'; failed=$((failed + 1)); fi
+  for shm in 1 0; do
+    local out rc
+    out="$(ARMCI_SHM=$shm timeout "$bound" ${MPIEXEC:-mpiexec.mpich} -n "$np" "$bin" "$c" 2>&1)"; rc=$?
+    local ok=1
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] || ok=0
+    grep -qE "Segmentation|SIGSEGV|signal 11|Bus error" <<< "$out" && ok=0
+    for want in "$@"; do grep -qF -- "$want" <<< "$out" || ok=0; done
+    if [ $ok = 1 ]; then echo "PASS abort case $c (ARMCI_SHM=$shm)"; passed=$((passed + 1))
+    else echo "FAIL abort case $c (ARMCI_SHM=$shm, exit $rc$([ $rc = 124 ] && echo ': timed out'))"
+      echo "$out" | tail -n 15 | sed 's/^/    | /'; failed=$((failed + 1)); fi
+  done
 }
 check put_bad_rank "ARMCI Error" "ARMCI_Put" "'proc'"
 check get_unallocated "ARMCI Error" "ARMCI_Get" "'src'" "not inside memory allocated with ARMCI_Malloc"
 check acc_bad_type "ARMCI Error" "ARMCI_Acc" "'datatype' = 42"
 check not_initialized "ARMCI Error" "ARMCI_Malloc" "not initialized"
+# Garbage and wrapping remote addresses (issue 19, item 1).
+check put_wrapping "ARMCI Error" "ARMCI_Put" "'dst'" "not inside memory allocated with ARMCI_Malloc"
+check put_garbage "ARMCI Error" "ARMCI_Put" "'dst'" "not inside memory allocated with ARMCI_Malloc"
+check get_garbage "ARMCI Error" "ARMCI_Get" "'src'" "not inside memory allocated with ARMCI_Malloc"
+check rmw_garbage "ARMCI Error" "ARMCI_Rmw" "'prem'" "not inside memory allocated with ARMCI_Malloc"
+check puts_garbage "ARMCI Error" "ARMCI_PutS" "'dst_ptr'" "not inside memory allocated with ARMCI_Malloc"
+# A flag not from ARMCI_Malloc names 'flag' (item 3).
+check put_flag_bad_flag "ARMCI Error" "ARMCI_Put_flag" "'flag'" "not inside memory allocated with ARMCI_Malloc"
+# Sizes the node cannot hold (item 2): the same clear error on every rank.
+check malloc_huge "[0] ARMCI Error" "[1] ARMCI Error" "ARMCI_Malloc" "'bytes' = 17592186044416" "can hold"
+check malloc_huge_one_rank "ARMCI Error" "ARMCI_Malloc" "'bytes' = 17592186044416 on process 0" "can hold"
+check malloc_local_huge "ARMCI Error" "ARMCI_Malloc_local" "'bytes' = 17592186044416"
+# Mismatched collectives (item 4).
+check free_one_rank_only "ARMCI Error" "process 0 is in ARMCI_Free while process 1 is in ARMCI_Finalize"
+check free_one_rank_timeout "[0] ARMCI Error" "ARMCI_Free" "entered this collective call within 3 s"
+check free_different_allocations "ARMCI Error" "ARMCI_Free" "process 0 calls ARMCI_Free on allocation 1 while process 1 calls it on allocation 2"
+check group_create_different_lists "ARMCI Error" "ARMCI_Group_create" "processes 1 and 0 call ARMCI_Group_create with a different pid_list"
+check free_vs_barrier "ARMCI Error" "process 0 is in ARMCI_Free while process 1 is in ARMCI_Barrier"
+check mutexes_vs_malloc "ARMCI Error" "process 0 is in ARMCI_Create_mutexes while process 1 is in ARMCI_Malloc"
+# Settings that must agree (item 4).
+check shm_differs "ARMCI Error" "ARMCI_Init" "ARMCI_SHM must be the same on every process" "process 1"
+check window_kind_differs "ARMCI Error" "ARMCI_Init" "ARMCI_USE_WIN_ALLOCATE must be the same on every process" "process 1"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -1415,6 +1415,65 @@ TEST(BadInput, RmwMisalignedOrUnknownAddress) {
   ARMCI_Barrier();
 }
 
+// Addresses far above every allocation (garbage such as 0xABAB...AB, or ~0 - 7 that wraps when a size is
+// added) are more than 2^63 bytes past the last slice: a signed offset from that slice goes negative and
+// once slipped past the range check into memcpy (node path) or MPI_Put (MPI path).
+TEST(BadInput, GarbageAndWrappingRemoteAddresses) {
+  const int np = nproc(), r = me();
+  GlobalMem mem(64);
+  const int t = (r + 1) % np;
+  char loc[64] = {};
+  int iloc = 0, one = 1;
+  void* const wrapping = reinterpret_cast<void*>(~uintptr_t{0} - 7);
+  void* const garbage = reinterpret_cast<void*>(uintptr_t{0xABABABABABABABABull});
+  void* const garbage8 = reinterpret_cast<void*>(uintptr_t{0xABABABABABABABA8ull});
+  for (int target : {t, r}) {
+    SCOPED_TRACE(testing::Message() << "target " << target);
+    EXPECT_ARMCI_ERROR(ARMCI_Put(loc, wrapping, 64, target), "ARMCI_Put", "'dst'", "not inside");
+    EXPECT_ARMCI_ERROR(ARMCI_Put(loc, garbage, 64, target), "ARMCI_Put", "'dst'", "not inside");
+    EXPECT_ARMCI_ERROR(ARMCI_Get(garbage, loc, 64, target), "ARMCI_Get", "'src'", "not inside");
+    EXPECT_ARMCI_ERROR(ARMCI_Get(wrapping, loc, 8, target), "ARMCI_Get", "'src'", "not inside");
+    EXPECT_ARMCI_ERROR(ARMCI_Acc(ARMCI_ACC_INT, &one, loc, garbage8, 8, target), "ARMCI_Acc", "'dst'");
+    EXPECT_ARMCI_ERROR(ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &iloc, garbage8, 1, target), "ARMCI_Rmw", "'prem'");
+    long lloc = 0;
+    EXPECT_ARMCI_ERROR(ARMCI_Rmw(ARMCI_SWAP_LONG, &lloc, garbage8, 1, target), "ARMCI_Rmw", "'prem'");
+    EXPECT_ARMCI_ERROR(ARMCI_PutValueInt(1, garbage, target), "ARMCI_PutValueInt", "'dst'");
+    EXPECT_ARMCI_ERROR(ARMCI_GetValueLong(garbage8, target), "ARMCI_GetValueLong", "'src'");
+    int count[2] = {8, 2}, stride[1] = {16};
+    EXPECT_ARMCI_ERROR(ARMCI_PutS(loc, stride, garbage, stride, count, 1, target), "ARMCI_PutS", "'dst_ptr'");
+    EXPECT_ARMCI_ERROR(ARMCI_GetS(wrapping, stride, loc, stride, count, 1, target), "ARMCI_GetS", "'src_ptr'");
+    void* srcs[1] = {loc};
+    void* dsts[1] = {garbage};
+    armci_giov_t v{srcs, dsts, 8, 1};
+    EXPECT_ARMCI_ERROR(ARMCI_PutV(&v, 1, target), "ARMCI_PutV", "dst_ptr_array[0]");
+    EXPECT_ARMCI_ERROR(ARMCI_Access_begin(garbage), "ARMCI_Access_begin", "'ptr'");
+  }
+  EXPECT_ARMCI_ERROR(ARMCI_Free(garbage), "ARMCI_Free", "'ptr'");
+  ARMCI_Barrier();
+}
+
+// The flag is validated before the data moves: a bad flag leaves the target's data untouched.
+TEST(BadInput, PutFlagChecksTheFlagBeforeMovingData) {
+  const int np = nproc(), r = me();
+  GlobalMem mem(64);
+  std::memset(mem.mine(), 0, 64);  // ARMCI_Malloc memory is not zeroed on every path
+  ARMCI_Barrier();
+  const int t = (r + 1) % np;
+  char data[16];
+  std::memset(data, 0x5a, sizeof data);
+  int stack_flag = 0;
+  EXPECT_ARMCI_ERROR(ARMCI_Put_flag(data, mem.at(t), 16, &stack_flag, 1, t), "ARMCI_Put_flag", "'flag'", "not inside");
+  EXPECT_ARMCI_ERROR(ARMCI_Put_flag(data, mem.at(t), 16, nullptr, 1, t), "ARMCI_Put_flag", "'flag'", "NULL");
+  EXPECT_ARMCI_ERROR(ARMCI_Put_flag(data, mem.at(t), 16, reinterpret_cast<int*>(mem.at(t) + 62), 1, t),
+                     "ARMCI_Put_flag", "'flag'", "past the end");
+  int count[2] = {8, 2}, stride[1] = {8};
+  EXPECT_ARMCI_ERROR(ARMCI_PutS_flag(data, stride, mem.at(t), stride, count, 1, &stack_flag, 1, t), "ARMCI_PutS_flag",
+                     "'flag'", "not inside");
+  ARMCI_Barrier();
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(mem.mine()[i], 0) << "byte " << i << " was written by a failed put";
+  ARMCI_Barrier();
+}
+
 TEST(BadInput, NotInitialisedIsNotReportedWhileInitialised) {
   // Errors name the failing call, never "not initialized", while the runtime is up.
   char buf[8];

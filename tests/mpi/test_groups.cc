@@ -297,6 +297,24 @@ TEST(Groups, OddEvenSubgroups) {
   release(&ho);
 }
 
+// One call in which each process passes its own parity class: the lists differ between processes but are
+// disjoint, which MPI_Comm_create allows and GA does (a group per node); the collective check accepts it.
+TEST(Groups, DisjointListsInOneCall) {
+  const int n = nproc(), r = me();
+  std::vector<int> mine;
+  for (int p = r % 2; p < n; p += 2) mine.push_back(p);
+  ARMCI_Group g;
+  ARMCI_Group_create(static_cast<int>(mine.size()), mine.data(), &g);
+  int size = -1, rank = -1;
+  ARMCI_Group_size(&g, &size);
+  ARMCI_Group_rank(&g, &rank);
+  EXPECT_EQ(size, static_cast<int>(mine.size()));
+  EXPECT_EQ(rank, r / 2);
+  EXPECT_EQ(ARMCI_Absolute_id(&g, rank), r);
+  ARMCI_Group_free(&g);
+  ARMCI_Barrier();
+}
+
 // Group rank i is the i-th entry of the list, whatever its order.
 TEST(Groups, ListOrderDefinesGroupRanks) {
   const int n = nproc();

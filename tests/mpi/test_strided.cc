@@ -1406,6 +1406,45 @@ TEST(LocalStrided, ReadAndWriteMatchReference) {
   }
 }
 
+// ARMCI_MAX_STRIDE_LEVEL (8) levels is legal, as in classic ARMCI: 2^8 segments of 8 bytes, the remote side
+// with a gap after every segment.  Put, read back with GetS and a plain Get of the whole slice (gaps
+// untouched), then AccS doubles it.
+TEST(Strided, EightLevelsAsClassicArmci) {
+  const int np = nproc(), r = me();
+  const int t = (r + 1) % np;
+  constexpr int L = ARMCI_MAX_STRIDE_LEVEL;
+  constexpr int kSlice = 4096;
+  std::vector<void*> ptrs(np);
+  ASSERT_EQ(ARMCI_Malloc(ptrs.data(), kSlice), 0);
+  std::memset(ptrs[r], 0, kSlice);
+  ARMCI_Barrier();
+  int count[L + 1], ls[L], rs[L];
+  count[0] = 8;
+  for (int i = 1; i <= L; ++i) count[i] = 2;
+  for (int i = 0; i < L; ++i) {
+    ls[i] = 8 << i;   // compact: 2 KiB in all
+    rs[i] = 16 << i;  // 8-byte gap after each segment: spans 4088 bytes
+  }
+  std::vector<double> src(256), back(256, -1.0);
+  for (int k = 0; k < 256; ++k) src[k] = 1000.0 * r + k;
+  ASSERT_EQ(ARMCI_PutS(src.data(), ls, ptrs[t], rs, count, L, t), 0);
+  ASSERT_EQ(ARMCI_GetS(ptrs[t], rs, back.data(), ls, count, L, t), 0);
+  EXPECT_EQ(back, src);
+  // Segment k lands at remote offset 16 * k (k's bits select the strides); odd 8-byte words stay zero.
+  std::vector<double> image(kSlice / sizeof(double), -1.0);
+  ASSERT_EQ(ARMCI_Get(ptrs[t], image.data(), kSlice, t), 0);
+  for (int k = 0; k < 256; ++k) {
+    EXPECT_EQ(image[2 * k], src[k]) << "segment " << k;
+    EXPECT_EQ(image[2 * k + 1], 0.0) << "gap after segment " << k;
+  }
+  double one = 1.0;
+  ASSERT_EQ(ARMCI_AccS(ARMCI_ACC_DBL, &one, src.data(), ls, ptrs[t], rs, count, L, t), 0);
+  ASSERT_EQ(ARMCI_GetS(ptrs[t], rs, back.data(), ls, count, L, t), 0);
+  for (int k = 0; k < 256; ++k) EXPECT_EQ(back[k], 2 * src[k]) << "segment " << k;
+  ARMCI_Barrier();
+  ARMCI_Free(ptrs[r]);
+}
+
 // ---- zero-sized transfers ----------------------------------------------------------------------------------
 
 TEST(Strided, ZeroCountsMoveNothing) {
@@ -1486,9 +1525,9 @@ TEST(BadInput, StridedCallsNameTheCallAndArgument) {
     int c[ARMCI_MAX_STRIDE_LEVEL + 2] = {8, 1, 1, 1, 1, 1, 1, 1, 1, 1};
     int s[ARMCI_MAX_STRIDE_LEVEL + 1] = {8, 8, 8, 8, 8, 8, 8, 8, 8};
     EXPECT_ARMCI_ERROR(ARMCI_PutS(loc, s, rem, s, c, -1, p), "ARMCI_PutS", "'stride_levels' = -1");
-    EXPECT_ARMCI_ERROR(ARMCI_PutS(loc, s, rem, s, c, 8, p), "ARMCI_PutS", "'stride_levels' = 8");
-    EXPECT_ARMCI_ERROR(ARMCI_GetS(rem, s, loc, s, c, 8, p), "ARMCI_GetS", "'stride_levels' = 8");
-    EXPECT_ARMCI_ERROR(ARMCI_AccS(ARMCI_ACC_DBL, &two, loc, s, rem, s, c, 8, p), "ARMCI_AccS", "'stride_levels' = 8");
+    EXPECT_ARMCI_ERROR(ARMCI_PutS(loc, s, rem, s, c, 9, p), "ARMCI_PutS", "'stride_levels' = 9", "(0..8)");
+    EXPECT_ARMCI_ERROR(ARMCI_GetS(rem, s, loc, s, c, 9, p), "ARMCI_GetS", "'stride_levels' = 9");
+    EXPECT_ARMCI_ERROR(ARMCI_AccS(ARMCI_ACC_DBL, &two, loc, s, rem, s, c, 9, p), "ARMCI_AccS", "'stride_levels' = 9");
   }
   // NULL arrays and pointers.
   EXPECT_ARMCI_ERROR(ARMCI_PutS(loc, ok_s, rem, ok_s, nullptr, 1, p), "ARMCI_PutS", "'count' is NULL");
@@ -1648,7 +1687,7 @@ TEST(BadInput, LocalStridedNameTheCallAndArgument) {
   EXPECT_ARMCI_ERROR(armci_read_strided(nullptr, 2, stride, count, buf), "armci_read_strided", "'ptr' is NULL");
   EXPECT_ARMCI_ERROR(armci_read_strided(region, 2, stride, count, nullptr), "armci_read_strided", "'buf' is NULL");
   EXPECT_ARMCI_ERROR(armci_read_strided(region, 2, small, count, buf), "armci_read_strided", "'stride_arr[0]' = 8");
-  EXPECT_ARMCI_ERROR(armci_read_strided(region, 8, stride, count, buf), "armci_read_strided", "'stride_levels' = 8");
+  EXPECT_ARMCI_ERROR(armci_read_strided(region, 9, stride, count, buf), "armci_read_strided", "'stride_levels' = 9");
   EXPECT_ARMCI_ERROR(armci_read_strided(region, 2, stride, nullptr, buf), "armci_read_strided", "'count' is NULL");
   EXPECT_ARMCI_ERROR(armci_write_strided(nullptr, 2, stride, count, buf), "armci_write_strided", "'ptr' is NULL");
   EXPECT_ARMCI_ERROR(armci_write_strided(region, 2, stride, count, nullptr), "armci_write_strided", "'buf' is NULL");

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "runtime/config.h"
 
@@ -132,4 +133,42 @@ TEST(ConfigEnvironment, MalformedNewSettingsNameTheVariable) {
     EXPECT_NE(msg.find(k.value), std::string::npos) << msg;
     EXPECT_NE(msg.find(k.expect), std::string::npos) << msg;
   }
+}
+
+TEST(ConfigEnvironment, CollectiveCheckSettings) {
+  armcix::Config defaults = armcix::Config::from_environment();
+  EXPECT_TRUE(defaults.check_collectives);
+  EXPECT_EQ(defaults.collective_timeout_s, 0);
+  {
+    ScopedEnv a("ARMCI_CHECK_COLLECTIVES", "0"), b("ARMCI_COLLECTIVE_TIMEOUT", "5");
+    armcix::Config cfg = armcix::Config::from_environment();
+    EXPECT_FALSE(cfg.check_collectives);
+    EXPECT_EQ(cfg.collective_timeout_s, 5);
+  }
+  {
+    ScopedEnv a("ARMCI_COLLECTIVE_TIMEOUT", "-1");
+    std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_COLLECTIVE_TIMEOUT"), std::string::npos) << msg;
+  }
+  {
+    ScopedEnv a("ARMCI_CHECK_COLLECTIVES", "sometimes");
+    std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_CHECK_COLLECTIVES"), std::string::npos) << msg;
+  }
+}
+
+// The settings compared across processes at ARMCI_Init: every one that selects collective MPI calls.
+TEST(ConfigEnvironment, SettingsThatMustAgree) {
+  armcix::Config c;
+  std::vector<std::string> names;
+  for (const auto& s : c.must_agree()) names.emplace_back(s.first);
+  for (const char* want : {"ARMCI_SHM", "ARMCI_NODE_SIZE", "ARMCI_USE_WIN_ALLOCATE", "ARMCI_NONCOLLECTIVE_GROUPS",
+                           "ARMCI_MUTEX_METHOD", "ARMCI_CHECK_COLLECTIVES"}) {
+    bool found = false;
+    for (const std::string& n : names) found |= n.rfind(want, 0) == 0;
+    EXPECT_TRUE(found) << want;
+  }
+  armcix::Config other = c;
+  other.shm = !c.shm;
+  EXPECT_NE(other.must_agree()[0].second, c.must_agree()[0].second);
 }
