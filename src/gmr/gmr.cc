@@ -25,6 +25,7 @@ namespace {
 using SliceKey = std::pair<int, uintptr_t>;
 std::map<SliceKey, Gmr*> g_slices;
 std::vector<Gmr*> g_regions;
+uint64_t g_next_serial = 1;  // the next allocation number (equal on all members: collectives run in one order)
 std::set<void*> g_local_allocations;  // ARMCI_Malloc_local blocks, so that Free_local can check its argument
 std::vector<void (*)(Gmr*)> g_release_hooks;
 
