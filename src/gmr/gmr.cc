@@ -95,16 +95,28 @@ const NodeComm& node_comm_of(const ARMCI_Group* group) {
   return *nc;
 }
 
+// An MPI allocation that failed although the size check passed (memory taken by others meanwhile, or an
+// MPI limit): named after the ARMCI call and its argument rather than the MPI call alone.
+void check_allocation(const char* call, int rc, const char* mpi_call, MPI_Aint bytes) {
+  if (rc == MPI_SUCCESS) return;
+  char err[MPI_MAX_ERROR_STRING] = "";
+  int len = 0;
+  MPI_Error_string(rc, err, &len);
+  fail(call, "argument 'bytes' = %ld: %s could not allocate this process's slice: %s", static_cast<long>(bytes),
+       mpi_call, err);
+}
+
 // Allocates my slice in a shared-memory window over the group's members on my node and maps every
 // node peer's slice.  Returns my slice's user base (NULL if empty).
-void* map_node_slices(Gmr* g, const ARMCI_Group* group, MPI_Aint mine) {
+void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint mine) {
   const NodeComm& nc = node_comm_of(group);
   MPI_Comm node = nc.comm;
   MPI_Info info;
   ARMCIX_MPI(MPI_Info_create(&info));
   ARMCIX_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));  // each slice on its owner's pages
   char* seg = nullptr;
-  ARMCIX_MPI(MPI_Win_allocate_shared(mine > 0 ? mine + kSliceHeader : 0, 1, info, node, &seg, &g->shm_win));
+  check_allocation(call, MPI_Win_allocate_shared(mine > 0 ? mine + kSliceHeader : 0, 1, info, node, &seg, &g->shm_win),
+                   "MPI_Win_allocate_shared", mine);
   ARMCIX_MPI(MPI_Info_free(&info));
   ARMCIX_MPI(MPI_Win_set_errhandler(g->shm_win, MPI_ERRORS_RETURN));
   if (mine > 0) *reinterpret_cast<uint32_t*>(seg) = 0;  // peers use it only after ARMCI_Malloc returns
@@ -268,13 +280,13 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   ARMCIX_MPI(MPI_Info_set(info, "accumulate_ordering", "rar,raw,war,waw"));
   void* base = nullptr;
   if (cfg.shm) {
-    base = map_node_slices(g, group, mine);
+    base = map_node_slices(call, g, group, mine);
     // A group inside one node needs no MPI window at all; one that spans nodes exposes the same memory
     // to the other nodes.  Every member computes the same answer, so the collective below is matched.
     g->atomics_via_mpi = !node_only;
     if (g->atomics_via_mpi) ARMCIX_MPI(MPI_Win_create(base, mine, 1, info, group->comm, &g->win));
   } else if (cfg.window_kind == WindowKind::Allocate) {
-    ARMCIX_MPI(MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win));
+    check_allocation(call, MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win), "MPI_Win_allocate", mine);
   } else {
     RmaWindow w = create_rma_window(mine, 1, info, group->comm);
     base = w.base;
