@@ -4,7 +4,8 @@
 # simulated nodes, GA integration, error paths; tests/classic and tests/gasuite: re-created classic ARMCI,
 # ARMCI-MPI and GA test programs), then valgrind memcheck on the 2-rank runs of the main MPI test programs
 # and an AddressSanitizer/UBSan build of the unit, msg, core, strided, IOV, sync, nb, node-path and group
-# tests (both also on four classic programs).  Closing line: "N passed, N failed".
+# tests (both also on four classic programs); then the whole suite again built against Open MPI
+# (ARMCIX_SKIP_OPENMPI=1 leaves that stage out).  Closing line: "N passed, N failed".
 set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 "$repo/tools/install-deps.sh" || exit 1
@@ -12,6 +13,8 @@ start=$(date +%s)
 build="$("$repo/tools/build.sh" | tail -n 1)" || exit 1
 cd "$build"
 total_pass=0 total_fail=0
+# Manifest lines the Open MPI stage leaves out, and why: none so far (see the stage below).
+openmpi_exclude='^$'
 tally() {  # adds a check.sh run's closing line to the totals
   local line; line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)"
   [ -n "$line" ] || { total_fail=$((total_fail + 1)); return; }
@@ -33,6 +36,21 @@ if [ "${ARMCIX_SKIP_MEMCHECK:-0}" != 1 ]; then
     (cd "$asan" && ASAN_OPTIONS=detect_leaks=0 "$repo/tests/check.sh" --filter '^(unit|msg|core|strided|iov-batched|sync|nb|shm|groups|classic-(armci-test|nb|msg|mutex))\.np2$') | tee asan.out
     tally asan.out
   fi
+fi
+if [ "${ARMCIX_SKIP_OPENMPI:-0}" != 1 ]; then
+  # The same suite built against Open MPI 4.1 (configure --with-mpi=openmpi: mpicc.openmpi, GA's
+  # libga-openmpi.a, MPIEXEC with --allow-run-as-root --oversubscribe).  Left out, with the reason:
+  # OPENMPI_EXCLUDE below.  Settings a user needs on Open MPI are in doc/user-guide.md ("Known MPI problems").
+  echo "== Open MPI build and test suite"
+  ompi_start=$(date +%s)
+  ompi="$(ARMCIX_BUILD="$build-openmpi" "$repo/tools/build.sh" --with-mpi=openmpi | tail -n 1)" ||
+    { echo "FAIL Open MPI build"; total_fail=$((total_fail + 1)); ompi=""; }
+  if [ -n "$ompi" ]; then
+    (cd "$ompi" && "$repo/tests/check.sh" --exclude "${OPENMPI_EXCLUDE:-$openmpi_exclude}" ${ARMCIX_CHECK_ARGS:-}) |
+      tee openmpi.out
+    tally openmpi.out
+  fi
+  echo "== Open MPI stage took $(( $(date +%s) - ompi_start )) s"
 fi
 echo "== finished in $(( $(date +%s) - start )) s"
 echo "$total_pass passed, $total_fail failed"
