@@ -3,7 +3,8 @@
 # everything is present).  Uses sudo when not run as root.
 set -euo pipefail
 pkgs=(build-essential mpich libmpich-dev autoconf automake libtool pkg-config googletest libgtest-dev valgrind
-      libglobalarrays-dev libarmci-mpi-dev libscalapack-mpich-dev gfortran)
+      libglobalarrays-dev libarmci-mpi-dev libscalapack-mpich-dev gfortran
+      libopenmpi-dev openmpi-bin libscalapack-openmpi-dev)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 [ ${#missing[@]} -eq 0 ] && exit 0

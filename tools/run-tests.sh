@@ -4,7 +4,8 @@
 # simulated nodes, GA integration, error paths; tests/classic and tests/gasuite: re-created classic ARMCI,
 # ARMCI-MPI and GA test programs), then valgrind memcheck on the 2-rank runs of the main MPI test programs
 # and an AddressSanitizer/UBSan build of the unit, msg, core, strided, IOV, sync, nb, node-path and group
-# tests (both also on four classic programs).  Closing line: "N passed, N failed".
+# tests (both also on four classic programs); then the whole suite again built against Open MPI
+# (ARMCIX_SKIP_OPENMPI=1 leaves that stage out).  Closing line: "N passed, N failed".
 set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 "$repo/tools/install-deps.sh" || exit 1
@@ -12,6 +13,15 @@ start=$(date +%s)
 build="$("$repo/tools/build.sh" | tail -n 1)" || exit 1
 cd "$build"
 total_pass=0 total_fail=0
+# Manifest lines the Open MPI stage leaves out, and why:
+# - the eight "-tcp" lines: they differ from their "-nodes" twins only by UCX_TLS=tcp,self, which steers
+#   MPICH's UCX device; Open MPI here uses ob1/vader and osc/rdma, not UCX, so they would run the same
+#   thing again (core-tcp and strided-tcp: 2 and 4 minutes under load);
+# - sync-queue.np4: the QUEUE mutex's busy trylock loop (test_sync, TrylockAndLockExcludeEachOther) against
+#   exclusive MPI_Win_lock epochs starves in Open MPI 4.1's osc/rdma lock (sched_yield loops in
+#   ompi_osc_rdma_lock_atomic/unlock_atomic): 182 s once, over 60 s at 3 and 4 ranks in other runs;
+#   OMPI_MCA_osc=pt2pt passes it in 11 s.  sync-queue.np2 stays in (doc/user-guide.md).
+openmpi_exclude='^((shm|core|strided|nb|groups|msg|sync)-tcp\.np[0-9]+|sync-queue\.np4)$'
 tally() {  # adds a check.sh run's closing line to the totals
   local line; line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)"
   [ -n "$line" ] || { total_fail=$((total_fail + 1)); return; }
@@ -33,6 +43,24 @@ if [ "${ARMCIX_SKIP_MEMCHECK:-0}" != 1 ]; then
     (cd "$asan" && ASAN_OPTIONS=detect_leaks=0 "$repo/tests/check.sh" --filter '^(unit|msg|core|strided|iov-batched|sync|nb|shm|groups|classic-(armci-test|nb|msg|mutex))\.np2$') | tee asan.out
     tally asan.out
   fi
+fi
+if [ "${ARMCIX_SKIP_OPENMPI:-0}" != 1 ]; then
+  # The same suite built against Open MPI 4.1 (configure --with-mpi=openmpi: mpicc.openmpi, GA's
+  # libga-openmpi.a, MPIEXEC with --allow-run-as-root --oversubscribe).  Left out, with the reasons:
+  # openmpi_exclude above (the environment variable OPENMPI_EXCLUDE replaces it).  Settings a user needs on
+  # Open MPI are in doc/user-guide.md ("Known MPI problems").
+  echo "== Open MPI build and test suite"
+  ompi_start=$(date +%s)
+  ompi="$(ARMCIX_BUILD="$build-openmpi" "$repo/tools/build.sh" --with-mpi=openmpi | tail -n 1)" ||
+    { echo "FAIL Open MPI build"; total_fail=$((total_fail + 1)); ompi=""; }
+  if [ -n "$ompi" ]; then
+    # Yield while waiting, as Open MPI does by itself only when it knows the node is oversubscribed: on a
+    # machine shared with other jobs even 2-rank runs otherwise spin against their own peer.
+    (cd "$ompi" && OMPI_MCA_mpi_yield_when_idle=1 "$repo/tests/check.sh" --exclude "${OPENMPI_EXCLUDE:-$openmpi_exclude}" ${ARMCIX_CHECK_ARGS:-}) |
+      tee openmpi.out
+    tally openmpi.out
+  fi
+  echo "== Open MPI stage took $(( $(date +%s) - ompi_start )) s"
 fi
 echo "== finished in $(( $(date +%s) - start )) s"
 echo "$total_pass passed, $total_fail failed"

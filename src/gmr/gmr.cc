@@ -284,9 +284,13 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
     // A group inside one node needs no MPI window at all; one that spans nodes exposes the same memory
     // to the other nodes.  Every member computes the same answer, so the collective below is matched.
     g->atomics_via_mpi = !node_only;
-    if (g->atomics_via_mpi) ARMCIX_MPI(MPI_Win_create(base, mine, 1, info, group->comm, &g->win));
+    if (g->atomics_via_mpi)
+      run_window_collective(group->comm,
+                            [&] { ARMCIX_MPI(MPI_Win_create(base, mine, 1, info, group->comm, &g->win)); });
   } else if (cfg.window_kind == WindowKind::Allocate) {
-    check_allocation(call, MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win), "MPI_Win_allocate", mine);
+    run_window_collective(group->comm, [&] {
+      check_allocation(call, MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win), "MPI_Win_allocate", mine);
+    });
   } else {
     RmaWindow w = create_rma_window(mine, 1, info, group->comm);
     base = w.base;

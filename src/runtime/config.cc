@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "runtime/error.h"
+#include "runtime/window.h"
 
 namespace armcix {
 
@@ -137,9 +138,15 @@ bool Config::progress_thread_requested() {
 Config Config::from_environment() {
   Config c;
   read_bool("ARMCI_VERBOSE", &c.verbose);
-  bool use_allocate = c.window_kind == WindowKind::Allocate;
+  // Defaults per MPI (doc/user-guide.md, "Known MPI problems"): MPICH 4.0.2 needs MPI_Win_create windows
+  // for correct atomics (issue 6110); on Open MPI 4.1 MPI_Win_allocate puts node peers' memory in one
+  // segment that osc/rdma reaches directly, and window creation needs the node gate (issue 7393).
+  const bool open_mpi = mpi_is_open_mpi();
+  bool use_allocate = open_mpi;
   read_bool("ARMCI_USE_WIN_ALLOCATE", &use_allocate);
   c.window_kind = use_allocate ? WindowKind::Allocate : WindowKind::Create;
+  c.window_gate = open_mpi;
+  read_bool("ARMCI_WINDOW_GATE", &c.window_gate);
   read_enum("ARMCI_STRIDED_METHOD", kStridedNames, kStridedValues, &c.strided_method);
   read_enum("ARMCI_IOV_METHOD", kIovNames, kIovValues, &c.iov_method);
   read_int("ARMCI_IOV_BATCHED_LIMIT", 0, 1 << 30, &c.iov_batched_limit);
@@ -170,6 +177,7 @@ std::vector<std::string> Config::describe() const {
   return {
       "ARMCI_USE_WIN_ALLOCATE=" + b(window_kind == WindowKind::Allocate) +
           (window_kind == WindowKind::Allocate ? "  (MPI_Win_allocate)" : "  (MPI_Alloc_mem + MPI_Win_create)"),
+      "ARMCI_WINDOW_GATE=" + b(window_gate),
       std::string("ARMCI_STRIDED_METHOD=") + name_of(strided_method),
       std::string("ARMCI_IOV_METHOD=") + name_of(iov_method),
       "ARMCI_IOV_BATCHED_LIMIT=" + std::to_string(iov_batched_limit),

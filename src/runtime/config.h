@@ -17,6 +17,7 @@ enum class MutexMethod { Mcs, Queue };
 struct Config {
   bool verbose = false;                                  // ARMCI_VERBOSE: banner with every effective setting on rank 0
   WindowKind window_kind = WindowKind::Create;           // ARMCI_USE_WIN_ALLOCATE (see doc/design.md: MPICH 6110)
+  bool window_gate = false;                              // ARMCI_WINDOW_GATE: serialized window creation (window.h)
   StridedMethod strided_method = StridedMethod::Auto;  // ARMCI_STRIDED_METHOD
   IovMethod iov_method = IovMethod::Auto;                // ARMCI_IOV_METHOD
   int iov_batched_limit = 0;                 // ARMCI_IOV_BATCHED_LIMIT: ops per flush in BATCHED (0 = unlimited)

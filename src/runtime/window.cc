@@ -1,26 +1,135 @@
 #include "runtime/window.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <random>
 
 #include "runtime/error.h"
+#include "runtime/runtime.h"
 
 namespace armcix {
+
+bool mpi_is_open_mpi() {
+  static int cached = -1;
+  if (cached < 0) {
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0;
+    ARMCIX_MPI(MPI_Get_library_version(version, &len));  // allowed before MPI_Init and after MPI_Finalize
+    cached = std::strstr(version, "Open MPI") != nullptr ? 1 : 0;
+  }
+  return cached == 1;
+}
+
+namespace {
+
+// What this rank does about the gate for windows on one communicator, cached on it as an attribute.
+struct GateRole {
+  bool gated = false;  // some node holds two or more of the communicator's ranks (osc/rdma makes a segment)
+  bool leads = false;  // I am the lowest rank of the communicator on my node, and it has others here
+};
+int g_role_keyval = MPI_KEYVAL_INVALID;
+
+int delete_role(MPI_Comm, int, void* attr, void*) {
+  delete static_cast<GateRole*>(attr);
+  return MPI_SUCCESS;
+}
+
+const GateRole& role_on(MPI_Comm comm) {
+  if (g_role_keyval == MPI_KEYVAL_INVALID)
+    ARMCIX_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_role, &g_role_keyval, nullptr));
+  void* attr = nullptr;
+  int found = 0;
+  ARMCIX_MPI(MPI_Comm_get_attr(comm, g_role_keyval, &attr, &found));
+  if (found) return *static_cast<GateRole*>(attr);
+  auto* role = new GateRole;
+  int size = 0, job_size = 0;
+  ARMCIX_MPI(MPI_Comm_size(comm, &size));
+  ARMCIX_MPI(MPI_Comm_size(MPI_COMM_WORLD, &job_size));
+  // A communicator of every process in the job has a context id no other one shares, and one with a
+  // single rank per node makes no node segment: neither needs the gate.
+  if (size < job_size) {
+    int rank = 0, here_rank = 0, here_size = 0;
+    ARMCIX_MPI(MPI_Comm_rank(comm, &rank));
+    MPI_Comm here;  // real shared memory, not ARMCI_NODE_SIZE's simulated nodes: the segment is real
+    ARMCIX_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &here));
+    ARMCIX_MPI(MPI_Comm_rank(here, &here_rank));
+    ARMCIX_MPI(MPI_Comm_size(here, &here_size));
+    ARMCIX_MPI(MPI_Comm_free(&here));
+    role->leads = here_size > 1 && here_rank == 0;
+    int leads = role->leads ? 1 : 0, any = 0;
+    ARMCIX_MPI(MPI_Allreduce(&leads, &any, 1, MPI_INT, MPI_MAX, comm));
+    role->gated = any != 0;
+  }
+  ARMCIX_MPI(MPI_Comm_set_attr(comm, g_role_keyval, role));
+  return *role;
+}
+
+// The node's gate: an advisory lock on a file in /dev/shm (node-local), one per user.  Jobs of one user
+// share it, which only delays a window creation that overlaps another job's.
+int gate_fd() {
+  static int fd = -1;
+  if (fd < 0) {
+    char path[128];
+    const char* dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    std::snprintf(path, sizeof path, "%s/armcix-window-gate.%u", dir, static_cast<unsigned>(getuid()));
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) fail("ARMCI_Malloc", "cannot open the window-creation lock file %s: %s", path, std::strerror(errno));
+  }
+  return fd;
+}
+
+}  // namespace
+
+void run_window_collective(MPI_Comm comm, const std::function<void()>& create) {
+  if (!rt().config.window_gate) return create();
+  const GateRole& role = role_on(comm);
+  if (!role.gated) return create();
+  // All or nothing: each node leader tries the lock without blocking, and the creation goes ahead only if
+  // every one of them got it.  Otherwise all let go and try again after a random pause, so that two groups
+  // that each hold one node cannot wait for each other for ever.
+  static std::minstd_rand jitter(static_cast<unsigned>(getpid()));
+  for (int attempt = 0;; ++attempt) {
+    int held = role.leads ? (flock(gate_fd(), LOCK_EX | LOCK_NB) == 0 ? 1 : 0) : 1;
+    if (role.leads && !held && errno != EWOULDBLOCK)
+      fail("ARMCI_Malloc", "flock on the window-creation lock file failed: %s", std::strerror(errno));
+    int all = 0;
+    ARMCIX_MPI(MPI_Allreduce(&held, &all, 1, MPI_INT, MPI_MIN, comm));
+    if (all) break;
+    if (held && role.leads) flock(gate_fd(), LOCK_UN);
+    const unsigned cap_us = 100u << (attempt < 6 ? attempt : 6);
+    usleep(50 + jitter() % cap_us);
+  }
+  create();
+  // Open MPI's leader unlinks the segment file inside the creation call, before it returns.
+  if (role.leads) flock(gate_fd(), LOCK_UN);
+}
 
 RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Comm comm, unsigned char fill) {
   RmaWindow w;
   int size = 0;
   ARMCIX_MPI(MPI_Comm_size(comm, &size));
-  if (size == 1) {
-    // Nobody else can reach the memory, so it may be filled after the window is made.
-    ARMCIX_MPI(MPI_Win_allocate(bytes, disp_unit, info, comm, &w.base, &w.win));
+  // MPICH: MPI_Win_create, whatever ARMCI_USE_WIN_ALLOCATE says (its atomics on MPI_Win_allocate windows
+  // are wrong between ranks of one node, MPICH issue 6110, and these windows serve atomics).  Open MPI:
+  // the kind ARMCI_USE_WIN_ALLOCATE chooses (MPI_Win_allocate by default, config.cc).
+  const bool allocate = size == 1 || (mpi_is_open_mpi() && rt().config.window_kind == WindowKind::Allocate);
+  if (allocate) {
+    // With one process nobody else can reach the memory before it is filled; with several, the fill
+    // happens before a barrier that every user of the window passes before its first access.
+    run_window_collective(comm, [&] { ARMCIX_MPI(MPI_Win_allocate(bytes, disp_unit, info, comm, &w.base, &w.win)); });
     if (bytes > 0) std::memset(w.base, fill, static_cast<std::size_t>(bytes));
+    if (size > 1) ARMCIX_MPI(MPI_Barrier(comm));
   } else {
     if (bytes > 0) {
       w.base = alloc_mem_or_fail("MPI_Alloc_mem (RMA window)", bytes);
       std::memset(w.base, fill, static_cast<std::size_t>(bytes));
     }
     w.alloc_mem = w.base;
-    ARMCIX_MPI(MPI_Win_create(w.base, bytes, disp_unit, info, comm, &w.win));
+    run_window_collective(comm, [&] { ARMCIX_MPI(MPI_Win_create(w.base, bytes, disp_unit, info, comm, &w.win)); });
   }
   if (bytes == 0) w.base = nullptr;
   return w;

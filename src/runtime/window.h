@@ -3,14 +3,17 @@
 
 #include <mpi.h>
 
+#include <functional>
+
 namespace armcix {
 
 // A window over `bytes` of fresh memory that this process exposes on `comm`, for RMA and MPI atomics,
-// every byte set to `fill` before the window exists (afterwards another process may already be writing
-// or fetching there).  Normally MPI_Alloc_mem + MPI_Win_create: MPICH 4.0.2's atomics on MPI_Win_allocate windows are
-// wrong between ranks of one node (MPICH issue 6110; doc/design.md).  On a one-process communicator it is
-// MPI_Win_allocate instead: Open MPI 4.1's osc/ucx fails MPI_Win_create there (MPI_ERR_WIN), and with one
-// process the MPICH problem cannot arise.
+// every byte set to `fill` before any other process can reach it.  On MPICH it is MPI_Alloc_mem +
+// MPI_Win_create: MPICH 4.0.2's atomics on MPI_Win_allocate windows are wrong between ranks of one node
+// (MPICH issue 6110; doc/design.md).  On Open MPI it follows ARMCI_USE_WIN_ALLOCATE (default
+// MPI_Win_allocate, whose memory node peers reach directly instead of through single-copy reads).  On a
+// one-process communicator it is always MPI_Win_allocate: Open MPI 4.1's osc/ucx fails MPI_Win_create
+// there (MPI_ERR_WIN), and with one process the MPICH problem cannot arise.
 struct RmaWindow {
   void* base = nullptr;       // the exposed memory (nullptr when bytes == 0)
   void* alloc_mem = nullptr;  // memory to MPI_Free_mem after MPI_Win_free (nullptr: the window owns it)
@@ -21,6 +24,18 @@ RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Co
 // MPI_Alloc_mem of `bytes`, failing through ARMCI_Error naming `call` when MPI cannot allocate them (MPI
 // reports that on MPI_COMM_WORLD, whose error handler is the application's: by default fatal, silently).
 void* alloc_mem_or_fail(const char* call, MPI_Aint bytes);
+
+// True if the MPI library is Open MPI (MPI_Get_library_version; callable before MPI_Init).
+bool mpi_is_open_mpi();
+
+// Runs `create`, a window-creating collective over `comm` (MPI_Win_create / _allocate / _create_dynamic),
+// so that no two communicators create windows on one node at the same time when ARMCI_WINDOW_GATE is on
+// (the default on Open MPI).  Why: Open MPI 4.1's osc/rdma names the shared-memory segment of a new window
+// after the node, the job and the communicator's context id only, and disjoint communicators (from one
+// MPI_Comm_split, or groups made independently) share context ids; two such windows made at once on one
+// node then map the same file (Open MPI issue 7393: "unlink(2) /dev/shm/osc_rdma...: No such file",
+// MPI_ERR_WIN, wrong addresses read through CMA).  Collective over `comm`; no-op wrapper elsewhere.
+void run_window_collective(MPI_Comm comm, const std::function<void()>& create);
 
 // MPI_Win_free, then the memory if it was ours.
 void free_rma_window(RmaWindow& w);

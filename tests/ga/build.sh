@@ -4,16 +4,22 @@
 #
 # usage: tests/ga/build.sh OUTDIR ["LIB_LINK_FLAGS"]
 #
-#   LIB_LINK_FLAGS  how to link the ARMCI library; default "-larmci-mpich"
-#                   (Debian's ARMCI-MPI). For armci-x pass e.g.
+#   LIB_LINK_FLAGS  how to link the ARMCI library; default Debian's ARMCI-MPI
+#                   ("-larmci-mpich", or "-larmci" with GA_MPI=openmpi). For armci-x pass e.g.
 #                   "/path/to/libarmci.a -lstdc++" or "-L/path -larmci -lstdc++".
 #
 # Environment overrides:
-#   MPICC       MPI C compiler               (default: mpicc.mpich)
+#   GA_MPI      mpich or openmpi: which of Debian's GA builds (libga-mpich.a,
+#               libga-openmpi.a) and MPI the defaults below use (default: mpich)
+#   MPICC       MPI C compiler               (default: mpicc.$GA_MPI)
 #   CFLAGS      compile flags                (default: -O2 -g -Wall)
-#   GA_LIBS     Global Arrays library        (default: -lga-mpich)
+#   GA_LIBS     Global Arrays library        (default: -lga-$GA_MPI)
 #   EXTRA_LIBS  libraries GA itself needs    (default: Debian's ScaLAPACK for
-#               MPICH, -llapack -lblas -lgfortran -lm)
+#               $GA_MPI, -llapack -lblas -lgfortran -lm; with openmpi also
+#               -lstdc++ -lpthread)
+#
+# Open MPI: GA_MPI=openmpi tests/ga/build.sh OUT "/path/to/build/src/.libs/libarmci.a -lstdc++"
+# (the bare -larmci default would be ARMCI-MPI's Open MPI build, /usr/lib/x86_64-linux-gnu/libarmci.a).
 #
 # Exits non-zero if any program fails to build.
 
@@ -23,17 +29,24 @@ usage() { echo "usage: $0 OUTDIR [\"LIB_LINK_FLAGS\"]" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 out=$1
-lib=${2:--larmci-mpich}
+lib=${2:-}
 
-MPICC=${MPICC:-mpicc.mpich}
+GA_MPI=${GA_MPI:-mpich}
+case "$GA_MPI" in mpich|openmpi) ;; *) echo "GA_MPI must be mpich or openmpi, not '$GA_MPI'" >&2; exit 2 ;; esac
+MPICC=${MPICC:-mpicc.$GA_MPI}
 CFLAGS=${CFLAGS:--O2 -g -Wall}
-GA_LIBS=${GA_LIBS:--lga-mpich}
+GA_LIBS=${GA_LIBS:--lga-$GA_MPI}
 if [ -z "${EXTRA_LIBS+set}" ]; then
-    scalapack=/usr/lib/x86_64-linux-gnu/libscalapack-mpich.so.2.2
-    [ -e "$scalapack" ] || scalapack=-lscalapack-mpich
+    scalapack=/usr/lib/x86_64-linux-gnu/libscalapack-$GA_MPI.so.2.2
+    [ -e "$scalapack" ] || scalapack=-lscalapack-$GA_MPI
     EXTRA_LIBS="$scalapack -llapack -lblas -lgfortran -lm"
+    [ "$GA_MPI" = openmpi ] && EXTRA_LIBS="$EXTRA_LIBS -lstdc++ -lpthread"
 fi
 
+# Debian's ARMCI-MPI for this MPI: libarmci-mpich for MPICH, libarmci (Open MPI build) for Open MPI.
+if [ -z "$lib" ]; then
+    if [ "$GA_MPI" = openmpi ]; then lib=-larmci; else lib=-larmci-mpich; fi
+fi
 mkdir -p "$out" || exit 1
 echo "building GA tests into $out"
 echo "  MPICC=$MPICC CFLAGS=$CFLAGS"

@@ -9,7 +9,8 @@
 # run and a final "N passed, N failed" line; exit status 0 only if all pass.
 #
 # Environment:
-#   MPIEXEC          launcher                       (default: mpiexec.mpich)
+#   MPIEXEC          launcher, split into words     (default: mpiexec.mpich; with
+#                    GA_MPI=openmpi: mpiexec.openmpi --allow-run-as-root --oversubscribe)
 #   GA_TEST_NPROCS   rank counts                    (default: "2 4")
 #   GA_TEST_TIMEOUT  seconds per run                (default: 120)
 #   GA_TEST_LOGDIR   where stdout/stderr are kept   (default: BINDIR/logs)
@@ -24,7 +25,11 @@
 bindir=$(cd "$1" 2>/dev/null && pwd) || { echo "no such directory: $1" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 
-MPIEXEC=${MPIEXEC:-mpiexec.mpich}
+if [ "${GA_MPI:-mpich}" = openmpi ]; then
+    MPIEXEC=${MPIEXEC:-mpiexec.openmpi --allow-run-as-root --oversubscribe}
+else
+    MPIEXEC=${MPIEXEC:-mpiexec.mpich}
+fi
 NPROCS=${GA_TEST_NPROCS:-"2 4"}
 TIMEOUT=${GA_TEST_TIMEOUT:-120}
 LOGDIR=${GA_TEST_LOGDIR:-$bindir/logs}
@@ -53,7 +58,8 @@ for p in $progs; do
             continue
         fi
         t0=$(date +%s.%N)
-        timeout -k 10 "$TIMEOUT" "$MPIEXEC" -n "$n" "$bindir/$p" >"$log.out" 2>"$log.err"
+        # shellcheck disable=SC2086
+        timeout -k 10 "$TIMEOUT" $MPIEXEC -n "$n" "$bindir/$p" >"$log.out" 2>"$log.err"
         rc=$?
         t1=$(date +%s.%N)
         secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')

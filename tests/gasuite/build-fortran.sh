@@ -7,12 +7,12 @@
 #   --lib   how to link ARMCI (default: armci-x from the build tree: $ARMCIX_BUILDDIR/src/.libs/libarmci.a
 #           -lstdc++; pass "-larmci-mpich" for Debian's ARMCI-MPI)
 #   --out   output directory (default: $ARMCIX_BUILDDIR/tests/gasuite)
-#   --run   after building, run the program on NP ranks with $MPIEXEC (default mpiexec.mpich),
+#   --run   after building, run the program on NP ranks with $MPIEXEC (default mpiexec.mpich or .openmpi, as GA_LIB),
 #           environment VAR=value pairs applied to the run; the exit status is the program's
 #
 # From tests/gasuite/manifest.txt it is run with np = 0 (directly, not under mpiexec) and starts the
 # MPI job itself; check.sh exports ARMCIX_BUILDDIR, top_srcdir, MPIEXEC and GA_LIB.
-# Environment: MPIFC (default mpif90.mpich), FFLAGS (default -O2 -g), GA_LIB, SCALAPACK.
+# Environment: MPIFC (default mpif90.mpich, or mpif90.openmpi when GA_LIB is libga-openmpi.a), FFLAGS (default -O2 -g), GA_LIB, SCALAPACK.
 #
 # GA's Fortran interface takes buffers of any type (it was compiled with -fdefault-integer-8 and
 # calls like ga_put accept integer, double and complex arrays), so gfortran >= 10 needs
@@ -34,12 +34,15 @@ done
 runenv=("$@")
 [ -n "$lib" ] || lib="$builddir/src/.libs/libarmci.a -lstdc++"
 [ -n "$out" ] || out="$builddir/tests/gasuite"
-MPIFC="${MPIFC:-mpif90.mpich}"
-FFLAGS="${FFLAGS:--O2 -g}"
 GA_LIB="${GA_LIB:-/usr/lib/x86_64-linux-gnu/libga-mpich.a}"
+# The MPI follows the GA library's build (libga-openmpi.a: Open MPI; anything else: MPICH).
+flavor=mpich
+case "$GA_LIB" in *openmpi*) flavor=openmpi ;; esac
+MPIFC="${MPIFC:-mpif90.$flavor}"
+FFLAGS="${FFLAGS:--O2 -g}"
 if [ -z "${SCALAPACK:-}" ]; then
-  SCALAPACK=/usr/lib/x86_64-linux-gnu/libscalapack-mpich.so.2.2
-  [ -e "$SCALAPACK" ] || SCALAPACK=-lscalapack-mpich
+  SCALAPACK=/usr/lib/x86_64-linux-gnu/libscalapack-$flavor.so.2.2
+  [ -e "$SCALAPACK" ] || SCALAPACK=-lscalapack-$flavor
 fi
 if ! command -v "$MPIFC" > /dev/null; then
   echo "build-fortran.sh: no $MPIFC: SKIP (Fortran GA test not built)"
@@ -58,4 +61,4 @@ if ! $MPIFC $FFLAGS -fdefault-integer-8 -fallow-argument-mismatch -fno-aggressiv
 fi
 [ -n "$np" ] || exit 0
 # shellcheck disable=SC2086
-exec env ${runenv[@]+"${runenv[@]}"} ${MPIEXEC:-mpiexec.mpich} -n "$np" "$out/testf"
+exec env ${runenv[@]+"${runenv[@]}"} ${MPIEXEC:-mpiexec.$flavor} -n "$np" "$out/testf"

@@ -315,6 +315,41 @@ TEST(Groups, DisjointListsInOneCall) {
   ARMCI_Barrier();
 }
 
+// Two disjoint groups allocate and free at the same time, many times over: on Open MPI 4.1 their
+// communicators share a context id, and osc/rdma named both windows' shared-memory files alike (issue
+// 7393; src/runtime/window.h), which failed window creation or corrupted data in 2 of 10 runs of GA's group
+// test before window creation was gated.  Each allocation is checked by a put to the next member.
+TEST(Groups, DisjointGroupsAllocateAtTheSameTime) {
+  const int n = nproc(), cycles = n <= 2 ? 20 : 40;
+  const std::vector<int> all = iota_ranks(n);
+  std::vector<int> even, odd;
+  for (int p = 0; p < n; ++p) (p % 2 ? odd : even).push_back(p);
+  Handle he = make(even, all);
+  Handle ho = make(odd, all);
+  Handle& mine = me() % 2 ? ho : he;
+  const int gs = static_cast<int>(mine.abs.size()), gr = index_of(mine.abs, me());
+  ASSERT_GE(gr, 0);
+  int bad = 0;
+  for (int c = 0; c < cycles; ++c) {
+    std::vector<void*> ptrs(gs, nullptr);
+    ASSERT_EQ(ARMCI_Malloc_group(ptrs.data(), static_cast<armci_size_t>((1 + c % 3) * sizeof(long)), &mine.g), 0);
+    const int t = (gr + 1) % gs;
+    long v = 1000L * c + me();
+    ARMCI_Put(&v, ptrs[t], sizeof v, mine.abs[t]);
+    ARMCI_Fence(mine.abs[t]);
+    armci_msg_group_barrier(&mine.g);
+    ARMCI_Access_begin(ptrs[gr]);
+    const long got = *static_cast<long*>(ptrs[gr]);
+    ARMCI_Access_end(ptrs[gr]);
+    if (got != 1000L * c + mine.abs[(gr + gs - 1) % gs]) ++bad;
+    armci_msg_group_barrier(&mine.g);
+    ARMCI_Free_group(ptrs[gr], &mine.g);
+  }
+  EXPECT_EQ(bad, 0) << "allocations whose put did not arrive";
+  release(&he);
+  release(&ho);
+}
+
 // Group rank i is the i-th entry of the list, whatever its order.
 TEST(Groups, ListOrderDefinesGroupRanks) {
   const int n = nproc();
