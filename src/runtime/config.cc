@@ -211,6 +211,7 @@ std::vector<std::pair<const char*, long>> Config::must_agree() const {
       {"ARMCI_NONCOLLECTIVE_GROUPS", noncollective_groups ? 1 : 0},
       {"ARMCI_MUTEX_METHOD (0 = MCS, 1 = QUEUE)", static_cast<long>(mutex_method)},
       {"ARMCI_CHECK_COLLECTIVES", check_collectives ? 1 : 0},
+      {"ARMCI_WINDOW_GATE", window_gate ? 1 : 0},
   };
 }
 
