@@ -8,7 +8,7 @@ src_libarmci_la_SOURCES = \
 	src/runtime/runtime.cc src/runtime/runtime.h \
 	src/runtime/config.cc src/runtime/config.h \
 	src/runtime/error.cc src/runtime/error.h \
-	src/runtime/progress.cc src/runtime/progress.h \
+	src/runtime/progress.cc src/runtime/progress.h src/runtime/thread_lock.h \
 	src/runtime/window.cc src/runtime/window.h \
 	src/groups/group.cc src/groups/group.h \
 	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/shm_cache.cc src/gmr/shm_cache.h \
