@@ -33,6 +33,11 @@ tests_mpi_test_msg_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_msg.cc
 tests_mpi_test_msg_LDADD = $(MPI_TEST_LDADD)
 # --- end msg ---
 
+check_PROGRAMS += tests/mpi/test_threads
+tests_mpi_test_threads_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_threads.cc
+tests_mpi_test_threads_CPPFLAGS = $(AM_CPPFLAGS) -DARMCIX_TEST_THREAD_MULTIPLE
+tests_mpi_test_threads_LDADD = $(MPI_TEST_LDADD)
+
 # --- sync (helper) ---
 check_PROGRAMS += tests/mpi/test_sync
 tests_mpi_test_sync_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_sync.cc
