@@ -25,7 +25,8 @@ src_libarmci_la_SOURCES = \
 	src/shm/node_path.cc src/shm/node_path.h \
 	src/profile/profiler.cc src/profile/profiler.h \
 	src/sync/mutex.cc src/sync/mutex.h \
-	src/sync/mutex_impl.h src/sync/mutex_mcs.cc src/sync/mutex_queue.cc src/sync/mutex_shm.cc
+	src/sync/mutex_impl.h src/sync/mutex_mcs.cc src/sync/mutex_queue.cc src/sync/mutex_shm.cc \
+	src/sync/notify.cc
 # --- msg (helper) ---
 src_libarmci_la_SOURCES += src/msg/message.cc src/msg/reduce_ops.h
 # --- end msg ---

@@ -611,6 +611,12 @@ int ARMCI_Absolute_id(ARMCI_Group* group, int group_rank) {
   require_initialized("ARMCI_Absolute_id");
   return group_to_absolute("ARMCI_Absolute_id", group, group_rank);
 }
+MPI_Comm armci_group_comm(ARMCI_Group* group) {
+  ARMCIX_API_GUARD;
+  require_initialized("armci_group_comm");
+  check_group("armci_group_comm", group, false);
+  return group->comm;  // MPI_COMM_NULL on a process outside the group
+}
 int ARMCIX_Group_split(ARMCI_Group* parent, int color, int key, ARMCI_Group* out) {
   ARMCIX_API_GUARD;
   require_initialized("ARMCIX_Group_split");
