@@ -136,6 +136,58 @@ TEST(Threads, NonBlockingHandlesPerThread) {
   ARMCI_Barrier();
 }
 
+// Global Arrays 5.8's pool of ARMCI handles is shared by its threads without a lock: two threads may
+// initialise, use and wait on the same handle at once.  The interleaving GA's thread_perf programs hit is
+// forced here step by step: A issues a get on the handle, B re-initialises it and issues its own get, A
+// waits (on B's request), then B waits (on a handle already waited).  At MPI_THREAD_MULTIPLE no call may
+// fail and each thread's data must be complete when its ARMCI_Wait returns (src/nb/request.cc).
+TEST(Threads, HandleSharedBetweenThreadsAsGaDoes) {
+  constexpr int kInts = 4096, kRounds = 20;
+  Region r(sizeof(int) * kInts * 2);
+  const int right = (me() + 1) % nproc();
+  for (int t = 0; t < 2; ++t)
+    for (int i = 0; i < kInts; ++i) r.at<int>(me())[t * kInts + i] = me() * 100000 + t * 10000 + i;
+  ARMCI_Barrier();
+  armci_hdl_t shared;  // one handle for both threads, as in GA's pool
+  std::atomic<int> step{0}, bad{0}, errors{0};
+  auto await = [&](int s) {
+    while (step.load() < s) std::this_thread::yield();
+  };
+  auto thread_body = [&](int t) {
+    std::vector<int> back(kInts);
+    for (int k = 0; k < kRounds; ++k) {
+      const int base = 4 * k;
+      std::fill(back.begin(), back.end(), -1);
+      try {
+        await(base + t);  // A at step 4k, B at step 4k+1
+        ARMCI_INIT_HANDLE(&shared);
+        ARMCI_NbGet(r.at<int>(right) + t * kInts, back.data(), kInts * sizeof(int), right, &shared);
+        ++step;
+        await(base + 2 + t);  // A waits at step 4k+2 (on B's request), B at 4k+3 (already waited)
+        ARMCI_Wait(&shared);
+      } catch (const ArmciError& e) {
+        ++errors;
+        ADD_FAILURE() << "thread " << t << ": " << e.message;
+      }
+      ++step;
+      for (int i = 0; i < kInts; ++i)
+        if (back[i] != right * 100000 + t * 10000 + i) {
+          ++bad;
+          break;
+        }
+    }
+  };
+  {
+    ErrorCapture capture;
+    std::thread a(thread_body, 0), b(thread_body, 1);
+    a.join();
+    b.join();
+  }
+  EXPECT_EQ(0, errors.load());
+  EXPECT_EQ(0, bad.load()) << "a get was not complete when ARMCI_Wait on the shared handle returned";
+  ARMCI_Barrier();
+}
+
 // Fetch-and-add from every thread of every rank on one counter: the fetched values are exactly
 // 0..total-1, each once.
 TEST(Threads, RmwFetchAndAddIsAtomic) {
