@@ -195,6 +195,13 @@ int ARMCI_Absolute_id(ARMCI_Group *group,int group_rank);
 int ARMCI_Malloc_group(void **ptr_arr, armci_size_t bytes, ARMCI_Group *group);
 int ARMCI_Free_group(void *ptr, ARMCI_Group *group);
 
+/* Classic ARMCI calls that Global Arrays' configure looks for (not in ARMCI-MPI 0.3.1): the group's MPI
+   communicator, and pairwise notification (armci_notify orders earlier puts to proc before proc's wake-up
+   in armci_notify_wait). */
+MPI_Comm armci_group_comm(ARMCI_Group *group);
+int armci_notify(int proc);
+int armci_notify_wait(int proc, int *pval);
+
 /** ARMCI Message API is in another file:
   */
 

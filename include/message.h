@@ -27,6 +27,10 @@ enum armci_type_e  { ARMCI_INT, ARMCI_LONG, ARMCI_LONG_LONG, ARMCI_FLOAT, ARMCI_
 
 /* Utility routines */
 
+/* Classic ARMCI: start MPI if nobody has (before ARMCI_Init), finalize it (after ARMCI_Finalize). */
+void armci_msg_init(int *argc, char ***argv);
+void armci_msg_finalize(void);
+
 int  armci_msg_me(void);
 int  armci_msg_nproc(void);
 

@@ -9,7 +9,7 @@ src_libarmci_la_SOURCES = \
 	src/runtime/modules.cc src/runtime/modules.h \
 	src/runtime/config.cc src/runtime/config.h \
 	src/runtime/error.cc src/runtime/error.h \
-	src/runtime/progress.cc src/runtime/progress.h \
+	src/runtime/progress.cc src/runtime/progress.h src/runtime/thread_lock.h \
 	src/runtime/window.cc src/runtime/window.h \
 	src/runtime/collective_check.cc src/runtime/collective_check.h \
 	src/groups/group.cc src/groups/group.h \
@@ -28,5 +28,6 @@ src_libarmci_la_SOURCES = \
 	src/shm/node_path.cc src/shm/node_path.h \
 	src/profile/profiler.cc src/profile/profiler.h \
 	src/sync/mutex.cc src/sync/mutex.h \
-	src/sync/mutex_impl.h src/sync/mutex_mcs.cc src/sync/mutex_queue.cc src/sync/mutex_shm.cc
+	src/sync/mutex_impl.h src/sync/mutex_mcs.cc src/sync/mutex_queue.cc src/sync/mutex_shm.cc \
+	src/sync/notify.cc
 src_libarmci_la_SOURCES += src/msg/message.cc src/msg/reduce_ops.h

@@ -1,6 +1,6 @@
 # Tests.  `make check` builds everything below and runs tests/check.sh, which reads tests/manifest.txt
 # (rank counts, timeouts, environment per run).
-EXTRA_DIST += tests/check.sh tests/manifest.txt tests/valgrind.supp tests/env.sh.in tests/abi tests/errors/run_abort_cases.sh
+EXTRA_DIST += tests/check.sh tests/manifest.txt tests/valgrind.supp tests/env.sh.in tests/abi tests/errors/run_abort_cases.sh tests/link
 
 GTEST_LIBS = -lgtest -lpthread
 TEST_LIB = src/libarmci.la
@@ -32,6 +32,11 @@ tests_mpi_test_shm_LDADD = $(MPI_TEST_LDADD)
 check_PROGRAMS += tests/mpi/test_msg
 tests_mpi_test_msg_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_msg.cc
 tests_mpi_test_msg_LDADD = $(MPI_TEST_LDADD)
+
+check_PROGRAMS += tests/mpi/test_threads
+tests_mpi_test_threads_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_threads.cc
+tests_mpi_test_threads_CPPFLAGS = $(AM_CPPFLAGS) -DARMCIX_TEST_THREAD_MULTIPLE
+tests_mpi_test_threads_LDADD = $(MPI_TEST_LDADD)
 
 check_PROGRAMS += tests/mpi/test_sync
 tests_mpi_test_sync_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_sync.cc

@@ -17,6 +17,7 @@
 #include "runtime/error.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
+#include "runtime/thread_lock.h"
 #include "sync/fence.h"
 #include "sync/mutex.h"
 #include "sync/rmw.h"
@@ -41,22 +42,27 @@ extern "C" {
 /* ---- Initialization ------------------------------------------------------------------------------ */
 
 int PARMCI_Init(void) {
+  ARMCIX_API_GUARD;
   initialize(nullptr, nullptr, MPI_THREAD_SINGLE, MPI_COMM_WORLD, false);
   return 0;
 }
 int PARMCI_Init_args(int* argc, char*** argv) {
+  ARMCIX_API_GUARD;
   initialize(argc, argv, MPI_THREAD_SINGLE, MPI_COMM_WORLD, false);
   return 0;
 }
 int PARMCI_Init_thread(int level) {
+  ARMCIX_API_GUARD;
   initialize(nullptr, nullptr, level, MPI_COMM_WORLD, false);
   return 0;
 }
 int PARMCI_Init_thread_comm(int level, MPI_Comm comm) {
+  ARMCIX_API_GUARD;
   initialize(nullptr, nullptr, level, comm, true);
   return 0;
 }
 int PARMCI_Init_mpi_comm(MPI_Comm comm) {
+  ARMCIX_API_GUARD;
   initialize(nullptr, nullptr, MPI_THREAD_SINGLE, comm, true);
   return 0;
 }
@@ -64,6 +70,7 @@ int PARMCI_Initialized(void) {
   return initialized() ? 1 : 0;
 }
 int PARMCI_Finalize(void) {
+  ARMCIX_API_GUARD;
   finalize();
   return 0;
 }
@@ -86,48 +93,57 @@ const char* ARMCIX_Version(void) {
 /* ---- Memory ---------------------------------------------------------------------------------------- */
 
 int PARMCI_Malloc(void** ptr_arr, armci_size_t bytes) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Malloc, static_cast<std::size_t>(bytes > 0 ? bytes : 0));
   require_initialized("ARMCI_Malloc");
   gmr_create("ARMCI_Malloc", ptr_arr, bytes, &world_group());
   return 0;
 }
 int PARMCI_Free(void* ptr) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Free, 0);
   require_initialized("ARMCI_Free");
   gmr_destroy("ARMCI_Free", ptr, &world_group());
   return 0;
 }
 int PARMCI_Malloc_memdev(void** ptr_arr, armci_size_t bytes, const char* device) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Malloc_memdev");
   (void)device;  // device hints are accepted; armci-x allocates ordinary memory for every device
   gmr_create("ARMCI_Malloc_memdev", ptr_arr, bytes, &world_group());
   return 0;
 }
 int PARMCI_Malloc_group_memdev(void** ptr_arr, armci_size_t bytes, ARMCI_Group* group, const char* device) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Malloc_group_memdev");
   (void)device;
   gmr_create("ARMCI_Malloc_group_memdev", ptr_arr, bytes, group);
   return 0;
 }
 int PARMCI_Free_memdev(void* ptr) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Free_memdev");
   gmr_destroy("ARMCI_Free_memdev", ptr, &world_group());
   return 0;
 }
 int ARMCI_Malloc_group(void** ptr_arr, armci_size_t bytes, ARMCI_Group* group) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Malloc_group");
   gmr_create("ARMCI_Malloc_group", ptr_arr, bytes, group);
   return 0;
 }
 int ARMCI_Free_group(void* ptr, ARMCI_Group* group) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Free_group");
   gmr_destroy("ARMCI_Free_group", ptr, group);
   return 0;
 }
 void* PARMCI_Malloc_local(armci_size_t bytes) {
+  ARMCIX_API_GUARD;
   return local_alloc("ARMCI_Malloc_local", bytes);
 }
 int PARMCI_Free_local(void* ptr) {
+  ARMCIX_API_GUARD;
   local_free("ARMCI_Free_local", ptr);
   return 0;
 }
@@ -143,32 +159,40 @@ int ARMCI_Free_local(void* ptr) ARMCIX_WEAK_ALIAS(ARMCI_Free_local);
 /* ---- Synchronization and completion ---------------------------------------------------------------- */
 
 void PARMCI_Barrier(void) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Barrier, 0);
   barrier("ARMCI_Barrier");
 }
 void PARMCI_Fence(int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Fence, 0);
   fence("ARMCI_Fence", proc);
 }
 void PARMCI_AllFence(void) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::AllFence, 0);
   all_fence("ARMCI_AllFence");
 }
 void PARMCI_Access_begin(void* ptr) {
+  ARMCIX_API_GUARD;
   access_begin("ARMCI_Access_begin", ptr);
 }
 void PARMCI_Access_end(void* ptr) {
+  ARMCIX_API_GUARD;
   access_end("ARMCI_Access_end", ptr);
 }
 int PARMCI_Wait(armci_hdl_t* hdl) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Wait, 0);
   return handle_wait("ARMCI_Wait", hdl);
 }
 int PARMCI_Test(armci_hdl_t* hdl) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Test, 0);
   return handle_test("ARMCI_Test", hdl);
 }
 int PARMCI_WaitProc(int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::WaitProc, 0);
   require_initialized("ARMCI_WaitProc");
   check_rank("ARMCI_WaitProc", "proc", proc);
@@ -176,6 +200,7 @@ int PARMCI_WaitProc(int proc) {
   return 0;
 }
 int PARMCI_WaitAll(void) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::WaitAll, 0);
   require_initialized("ARMCI_WaitAll");
   wait_all();
@@ -202,6 +227,7 @@ void ARMCI_UNSET_AGGREGATE_HANDLE(armci_hdl_t* hdl) {
 }
 
 void ARMCIX_Progress(void) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCIX_Progress");
   progress_poke();
 }
@@ -217,21 +243,25 @@ void ARMCI_Copy(void* src, void* dst, int size) {
 }
 
 int PARMCI_Put(void* src, void* dst, int size, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Put, size > 0 ? size : 0);
   put("ARMCI_Put", src, dst, size, proc, nullptr);
   return 0;
 }
 int PARMCI_Get(void* src, void* dst, int size, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Get, size > 0 ? size : 0);
   get("ARMCI_Get", src, dst, size, proc, nullptr);
   return 0;
 }
 int PARMCI_Acc(int datatype, void* scale, void* src, void* dst, int bytes, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Acc, bytes > 0 ? bytes : 0);
   acc("ARMCI_Acc", datatype, scale, src, dst, bytes, proc, nullptr);
   return 0;
 }
 int PARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::NbPut, bytes > 0 ? bytes : 0);
   Request* r = nb_request("ARMCI_NbPut", hdl, proc);
   put("ARMCI_NbPut", src, dst, bytes, proc, r);
@@ -239,6 +269,7 @@ int PARMCI_NbPut(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
   return 0;
 }
 int PARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::NbGet, bytes > 0 ? bytes : 0);
   Request* r = nb_request("ARMCI_NbGet", hdl, proc);
   get("ARMCI_NbGet", src, dst, bytes, proc, r);
@@ -246,6 +277,7 @@ int PARMCI_NbGet(void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
   return 0;
 }
 int PARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int proc, armci_hdl_t* hdl) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::NbAcc, bytes > 0 ? bytes : 0);
   Request* r = nb_request("ARMCI_NbAcc", hdl, proc);
   acc("ARMCI_NbAcc", datatype, scale, src, dst, bytes, proc, r);
@@ -253,6 +285,7 @@ int PARMCI_NbAcc(int datatype, void* scale, void* src, void* dst, int bytes, int
   return 0;
 }
 int PARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Put, size > 0 ? size : 0);
   check_remote("ARMCI_Put_flag", "flag", flag, sizeof(int), proc);
   put("ARMCI_Put_flag", src, dst, size, proc, nullptr);
@@ -271,17 +304,20 @@ int ARMCI_Put_flag(void* src, void* dst, int size, int* flag, int value, int pro
 /* ---- Strided transfers ----------------------------------------------------------------------------- */
 
 int PARMCI_PutS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::PutS, strided_bytes(count, levels));
   strided("ARMCI_PutS", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
   return 0;
 }
 int PARMCI_GetS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::GetS, strided_bytes(count, levels));
   strided("ARMCI_GetS", XferOp::Get, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
   return 0;
 }
 int PARMCI_AccS(int datatype, void* scale, void* src, int src_stride[], void* dst, int dst_stride[], int count[],
                 int levels, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::AccS, strided_bytes(count, levels));
   AccArgs a{datatype, scale};
   strided("ARMCI_AccS", XferOp::Acc, &a, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
@@ -289,6 +325,7 @@ int PARMCI_AccS(int datatype, void* scale, void* src, int src_stride[], void* ds
 }
 int PARMCI_PutS_flag(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int* flag,
                      int value, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::PutS, strided_bytes(count, levels));
   check_remote("ARMCI_PutS_flag", "flag", flag, sizeof(int), proc);
   strided("ARMCI_PutS_flag", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, nullptr);
@@ -297,6 +334,7 @@ int PARMCI_PutS_flag(void* src, int src_stride[], void* dst, int dst_stride[], i
 }
 int PARMCI_NbPutS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc,
                   armci_hdl_t* hdl) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::NbPutS, strided_bytes(count, levels));
   Request* r = nb_request("ARMCI_NbPutS", hdl, proc);
   strided("ARMCI_NbPutS", XferOp::Put, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, r);
@@ -305,6 +343,7 @@ int PARMCI_NbPutS(void* src, int src_stride[], void* dst, int dst_stride[], int 
 }
 int PARMCI_NbGetS(void* src, int src_stride[], void* dst, int dst_stride[], int count[], int levels, int proc,
                   armci_hdl_t* hdl) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::NbGetS, strided_bytes(count, levels));
   Request* r = nb_request("ARMCI_NbGetS", hdl, proc);
   strided("ARMCI_NbGetS", XferOp::Get, nullptr, src, src_stride, dst, dst_stride, count, levels, proc, r);
@@ -313,6 +352,7 @@ int PARMCI_NbGetS(void* src, int src_stride[], void* dst, int dst_stride[], int 
 }
 int PARMCI_NbAccS(int datatype, void* scale, void* src, int src_stride[], void* dst, int dst_stride[], int count[],
                   int levels, int proc, armci_hdl_t* hdl) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::NbAccS, strided_bytes(count, levels));
   Request* r = nb_request("ARMCI_NbAccS", hdl, proc);
   AccArgs a{datatype, scale};
@@ -345,22 +385,26 @@ void armci_read_strided(void* ptr, int levels, int stride[], int count[], char* 
 /* ---- I/O vector transfers -------------------------------------------------------------------------- */
 
 int PARMCI_PutV(armci_giov_t* iov, int len, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::PutV, iov_bytes(iov, len));
   armcix::iov("ARMCI_PutV", XferOp::Put, nullptr, iov, len, proc, nullptr);
   return 0;
 }
 int PARMCI_GetV(armci_giov_t* iov, int len, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::GetV, iov_bytes(iov, len));
   armcix::iov("ARMCI_GetV", XferOp::Get, nullptr, iov, len, proc, nullptr);
   return 0;
 }
 int PARMCI_AccV(int datatype, void* scale, armci_giov_t* iov, int len, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::AccV, iov_bytes(iov, len));
   AccArgs a{datatype, scale};
   armcix::iov("ARMCI_AccV", XferOp::Acc, &a, iov, len, proc, nullptr);
   return 0;
 }
 int PARMCI_NbPutV(armci_giov_t* iov, int len, int proc, armci_hdl_t* hdl) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::NbPutV, iov_bytes(iov, len));
   Request* r = nb_request("ARMCI_NbPutV", hdl, proc);
   armcix::iov("ARMCI_NbPutV", XferOp::Put, nullptr, iov, len, proc, r);
@@ -368,6 +412,7 @@ int PARMCI_NbPutV(armci_giov_t* iov, int len, int proc, armci_hdl_t* hdl) {
   return 0;
 }
 int PARMCI_NbGetV(armci_giov_t* iov, int len, int proc, armci_hdl_t* hdl) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::NbGetV, iov_bytes(iov, len));
   Request* r = nb_request("ARMCI_NbGetV", hdl, proc);
   armcix::iov("ARMCI_NbGetV", XferOp::Get, nullptr, iov, len, proc, r);
@@ -375,6 +420,7 @@ int PARMCI_NbGetV(armci_giov_t* iov, int len, int proc, armci_hdl_t* hdl) {
   return 0;
 }
 int PARMCI_NbAccV(int datatype, void* scale, armci_giov_t* iov, int len, int proc, armci_hdl_t* hdl) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::NbAccV, iov_bytes(iov, len));
   Request* r = nb_request("ARMCI_NbAccV", hdl, proc);
   AccArgs a{datatype, scale};
@@ -393,17 +439,20 @@ int ARMCI_NbAccV(int t, void* s, armci_giov_t* iov, int len, int proc, armci_hdl
 
 #define ARMCIX_VALUE_OPS(Suffix, T)                                                                 \
   int PARMCI_PutValue##Suffix(T src, void* dst, int proc) {                                         \
+    ARMCIX_API_GUARD;                                                                               \
     ProfScope prof(ProfKind::PutValue, sizeof(T));                                                  \
     put("ARMCI_PutValue" #Suffix, &src, dst, sizeof(T), proc, nullptr);                             \
     return 0;                                                                                       \
   }                                                                                                 \
   int PARMCI_NbPutValue##Suffix(T src, void* dst, int proc, armci_hdl_t* hdl) {                     \
+    ARMCIX_API_GUARD;                                                                               \
     /* the value lives on our stack: complete it locally now, count it in the handle */             \
     nb_request("ARMCI_NbPutValue" #Suffix, hdl, proc);                                              \
     put("ARMCI_NbPutValue" #Suffix, &src, dst, sizeof(T), proc, nullptr);                           \
     return 0;                                                                                       \
   }                                                                                                 \
   T PARMCI_GetValue##Suffix(void* src, int proc) {                                                  \
+    ARMCIX_API_GUARD;                                                                               \
     ProfScope prof(ProfKind::GetValue, sizeof(T));                                                  \
     T v{};                                                                                          \
     get("ARMCI_GetValue" #Suffix, src, &v, sizeof(T), proc, nullptr);                               \
@@ -422,20 +471,25 @@ ARMCIX_VALUE_OPS(Double, double)
 /* ---- Atomics and mutexes --------------------------------------------------------------------------- */
 
 int PARMCI_Rmw(int op, void* ploc, void* prem, int value, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Rmw, op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG ? sizeof(long) : sizeof(int));
   return rmw("ARMCI_Rmw", op, ploc, prem, value, proc);
 }
 int PARMCI_Create_mutexes(int count) {
+  ARMCIX_API_GUARD;
   return mutexes_create_default("ARMCI_Create_mutexes", count);
 }
 int PARMCI_Destroy_mutexes(void) {
+  ARMCIX_API_GUARD;
   return mutexes_destroy_default("ARMCI_Destroy_mutexes");
 }
 void PARMCI_Lock(int mutex, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Lock, 0);
   mutex_lock_default("ARMCI_Lock", mutex, proc);
 }
 void PARMCI_Unlock(int mutex, int proc) {
+  ARMCIX_API_GUARD;
   ProfScope prof(ProfKind::Unlock, 0);
   mutex_unlock_default("ARMCI_Unlock", mutex, proc);
 }
@@ -446,37 +500,46 @@ void ARMCI_Lock(int mutex, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Lock);
 void ARMCI_Unlock(int mutex, int proc) ARMCIX_WEAK_ALIAS(ARMCI_Unlock);
 
 armcix_mutex_hdl_t ARMCIX_Create_mutexes_hdl(int count, ARMCI_Group* pgroup) {
+  ARMCIX_API_GUARD;
   return mutexes_create("ARMCIX_Create_mutexes_hdl", count, pgroup);
 }
 int ARMCIX_Destroy_mutexes_hdl(armcix_mutex_hdl_t hdl) {
+  ARMCIX_API_GUARD;
   mutexes_destroy("ARMCIX_Destroy_mutexes_hdl", hdl);
   return 0;
 }
 void ARMCIX_Lock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
+  ARMCIX_API_GUARD;
   mutex_lock("ARMCIX_Lock_hdl", hdl, mutex, proc);
 }
 int ARMCIX_Trylock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
+  ARMCIX_API_GUARD;
   return mutex_trylock("ARMCIX_Trylock_hdl", hdl, mutex, proc) ? 0 : 1;
 }
 void ARMCIX_Unlock_hdl(armcix_mutex_hdl_t hdl, int mutex, int proc) {
+  ARMCIX_API_GUARD;
   mutex_unlock("ARMCIX_Unlock_hdl", hdl, mutex, proc);
 }
 
 /* ---- Groups ---------------------------------------------------------------------------------------- */
 
 void ARMCI_Group_create(int n, int* pid_list, ARMCI_Group* out) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Group_create");
   create_group("ARMCI_Group_create", n, pid_list, &default_group(), out);
 }
 void ARMCI_Group_create_child(int n, int* pid_list, ARMCI_Group* out, ARMCI_Group* parent) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Group_create_child");
   create_group("ARMCI_Group_create_child", n, pid_list, parent, out);
 }
 void ARMCI_Group_free(ARMCI_Group* group) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Group_free");
   free_group("ARMCI_Group_free", group);
 }
 int ARMCI_Group_rank(ARMCI_Group* group, int* rank) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Group_rank");
   check_group("ARMCI_Group_rank", group, false);
   ARMCIX_REQUIRE(rank != nullptr, "ARMCI_Group_rank", "argument 'rank' is NULL");
@@ -484,36 +547,49 @@ int ARMCI_Group_rank(ARMCI_Group* group, int* rank) {
   return 0;
 }
 void ARMCI_Group_size(ARMCI_Group* group, int* size) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Group_size");
   check_group("ARMCI_Group_size", group, false);
   ARMCIX_REQUIRE(size != nullptr, "ARMCI_Group_size", "argument 'size' is NULL");
   *size = group->size;
 }
 void ARMCI_Group_set_default(ARMCI_Group* group) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Group_set_default");
   check_group("ARMCI_Group_set_default", group, true);
   default_group() = *group;
 }
 void ARMCI_Group_get_default(ARMCI_Group* out) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Group_get_default");
   ARMCIX_REQUIRE(out != nullptr, "ARMCI_Group_get_default", "argument 'group_out' is NULL");
   *out = default_group();
 }
 void ARMCI_Group_get_world(ARMCI_Group* out) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Group_get_world");
   ARMCIX_REQUIRE(out != nullptr, "ARMCI_Group_get_world", "argument 'group_out' is NULL");
   *out = world_group();
 }
 int ARMCI_Absolute_id(ARMCI_Group* group, int group_rank) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCI_Absolute_id");
   return group_to_absolute("ARMCI_Absolute_id", group, group_rank);
 }
+MPI_Comm armci_group_comm(ARMCI_Group* group) {
+  ARMCIX_API_GUARD;
+  require_initialized("armci_group_comm");
+  check_group("armci_group_comm", group, false);
+  return group->comm;  // MPI_COMM_NULL on a process outside the group
+}
 int ARMCIX_Group_split(ARMCI_Group* parent, int color, int key, ARMCI_Group* out) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCIX_Group_split");
   split_group("ARMCIX_Group_split", parent, color, key, out);
   return 0;
 }
 int ARMCIX_Group_dup(ARMCI_Group* parent, ARMCI_Group* out) {
+  ARMCIX_API_GUARD;
   require_initialized("ARMCIX_Group_dup");
   dup_group("ARMCIX_Group_dup", parent, out);
   return 0;

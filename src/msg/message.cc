@@ -514,6 +514,25 @@ extern "C" {
 
 // --- utility -----------------------------------------------------------------------------------------------
 
+void armci_msg_init(int* argc, char*** argv) {
+  int up = 0, down = 0;
+  ARMCIX_MPI(MPI_Initialized(&up));
+  ARMCIX_MPI(MPI_Finalized(&down));
+  ARMCIX_REQUIRE(!down, "armci_msg_init", "MPI has already been finalized");
+  if (!up) ARMCIX_MPI(MPI_Init(argc, argv));
+}
+
+// As in classic ARMCI, MPI is finalized whoever started it; ARMCI itself must be finalized first (its
+// windows and communicators are MPI objects).
+void armci_msg_finalize(void) {
+  ARMCIX_REQUIRE(!armcix::initialized(), "armci_msg_finalize",
+                 "ARMCI is still initialized: call ARMCI_Finalize before armci_msg_finalize");
+  int up = 0, down = 0;
+  ARMCIX_MPI(MPI_Initialized(&up));
+  ARMCIX_MPI(MPI_Finalized(&down));
+  if (up && !down) ARMCIX_MPI(MPI_Finalize());
+}
+
 int armci_msg_me(void) {
   armcix::require_initialized("armci_msg_me");
   return rt().me;

@@ -8,6 +8,7 @@
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/runtime.h"
+#include "runtime/thread_lock.h"
 
 namespace armcix {
 
@@ -82,16 +83,39 @@ void flush_target(int proc) {
   if (g_implicit[proc] && g_implicit[proc]->in_use) request_complete(g_implicit[proc]);
 }
 
-Request* lookup(const char* call, armci_hdl_t* hdl) {
+// The live request a handle names, or nullptr (stale, copied or garbage).
+Request* find_live(const armci_hdl_t* hdl) {
   int t = hdl->target;
   uint32_t gen = static_cast<uint32_t>(hdl->aggregate) >> 1;
-  ARMCIX_REQUIRE(t >= 0 && t < static_cast<int>(g_slots.size()) && g_slots[t]->in_use && !g_slots[t]->implicit &&
-                     g_slots[t]->generation == gen,
-                 call,
+  if (t >= 0 && t < static_cast<int>(g_slots.size()) && g_slots[t]->in_use && !g_slots[t]->implicit &&
+      g_slots[t]->generation == gen)
+    return g_slots[t].get();
+  return nullptr;
+}
+
+Request* lookup(const char* call, armci_hdl_t* hdl) {
+  ARMCIX_REQUIRE(find_live(hdl) != nullptr, call,
                  "argument 'handle' (target=%d, aggregate=%d) was never initialised with ARMCI_INIT_HANDLE, "
                  "or belongs to a completed request",
                  hdl->target, hdl->aggregate);
-  return g_slots[t].get();
+  return g_slots[hdl->target].get();
+}
+
+// Threads (calls_serialized()): Global Arrays 5.8's pool of ARMCI handles (global/src/nbutil.c) is shared
+// by its threads without a lock, so two threads can initialise, use and wait on one handle at once; one of
+// them then waits on a handle the other completed or re-initialised.  ARMCI-MPI survives this because its
+// operations complete before they return and ARMCI_Wait ignores the handle.  With threads armci-x does the
+// same: every explicit-handle operation completes locally before it returns (request_issued), and a handle
+// that names no live request is treated as already complete instead of as an error.
+// Only handles this table once issued are tolerated: a slot that exists, not an implicit one, and a
+// generation other than 0 (never issued).  Zero-filled or garbage handles are still errors.
+bool tolerate_shared_handles() {
+  return calls_serialized();
+}
+bool once_issued(const armci_hdl_t* hdl) {
+  const int t = hdl->target;
+  const uint32_t gen = static_cast<uint32_t>(hdl->aggregate) >> 1;
+  return t >= 0 && t < static_cast<int>(g_slots.size()) && !g_slots[t]->implicit && gen != 0;
 }
 
 }  // namespace
@@ -137,7 +161,12 @@ Request* request_for_handle(const char* call, armci_hdl_t* hdl, int proc) {
     r->in_use = true;
     return r;
   }
-  if (hdl->target >= 0) return lookup(call, hdl);  // aggregate: more operations under one handle
+  if (hdl->target >= 0) {  // aggregate: more operations under one handle
+    if (tolerate_shared_handles() && !find_live(hdl) && once_issued(hdl))
+      hdl->target = kNoRequest;  // completed by another thread
+    else
+      return lookup(call, hdl);
+  }
   ARMCIX_REQUIRE(hdl->target == kNoRequest || hdl->target == kWaited || hdl->target == kTested, call,
                  "argument 'handle' (target=%d) was never initialised with ARMCI_INIT_HANDLE", hdl->target);
   Request* r = new_request();
@@ -147,7 +176,11 @@ Request* request_for_handle(const char* call, armci_hdl_t* hdl, int proc) {
 }
 
 void request_issued(Request* req, int proc) {
-  (void)req;
+  if (req && !req->implicit && tolerate_shared_handles()) {
+    request_complete(req);  // complete at issue: the handle may be waited on by another thread,
+    release_slot(req);      // which then finds it stale (no slot is left behind by a handle never waited on)
+    return;
+  }
   const Config& c = rt().config;
   if (g_unflushed_ops[proc] > c.max_outstanding_per_target) flush_target(proc);
   if (g_unflushed_total > c.max_outstanding)
@@ -176,6 +209,10 @@ int handle_wait(const char* call, armci_hdl_t* hdl) {
     hdl->target = kWaited;
     return 0;
   }
+  if (tolerate_shared_handles() && (hdl->target == kWaited || (!find_live(hdl) && once_issued(hdl)))) {
+    hdl->target = kWaited;  // completed at issue; another thread waited on or re-used this handle
+    return 0;
+  }
   ARMCIX_REQUIRE(hdl->target != kWaited, call,
                  "argument 'handle' was already waited on (a handle completes once; "
                  "initialise it again with ARMCI_INIT_HANDLE before reusing it)");
@@ -192,6 +229,10 @@ int handle_test(const char* call, armci_hdl_t* hdl) {
   if (hdl->target < 0) {
     ARMCIX_REQUIRE(hdl->target == kNoRequest || hdl->target == kWaited || hdl->target == kTested, call,
                    "argument 'handle' (target=%d) was never initialised with ARMCI_INIT_HANDLE", hdl->target);
+    return 0;
+  }
+  if (tolerate_shared_handles() && !find_live(hdl) && once_issued(hdl)) {
+    hdl->target = kTested;  // completed at issue; another thread waited on or re-used this handle
     return 0;
   }
   // MPI offers no test for a flush, so Test completes the request (local completion is cheap: the data

@@ -18,6 +18,7 @@ const Module kModules[] = {
     {"groups", &groups_initialize, &groups_finalize},
     {"gmr", nullptr, &gmr_finalize},
     {"mutexes", nullptr, &mutexes_finalize},
+    {"notify", &notify_initialize, &notify_finalize},
     {"requests", &requests_initialize, &requests_finalize},
     {"msg", nullptr, &msg_finalize},
     {"progress", &progress_start, &progress_stop},

@@ -20,6 +20,9 @@ void groups_finalize();
 void gmr_finalize();
 // sync/: mutex sets the program did not destroy.
 void mutexes_finalize();
+// sync/notify.cc: the private communicator of armci_notify / armci_notify_wait.
+void notify_initialize();
+void notify_finalize();
 // nb/: request tables (sized by the world); completes what is still in flight.
 void requests_initialize();
 void requests_finalize();

@@ -8,6 +8,7 @@
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/runtime.h"
+#include "runtime/thread_lock.h"
 
 namespace armcix {
 
@@ -65,6 +66,8 @@ void progress_poke() {
 
 void wait_for(const char* call, MPI_Request* req) {
   const int backoff_us = rt().config.wait_backoff_us;
+  // Other threads of this process keep running while we wait for other processes (thread_lock.h).
+  ApiUnlocked unlocked;
   if (backoff_us <= 0) {
     ARMCIX_MPI(MPI_Wait(req, MPI_STATUS_IGNORE));
     return;

@@ -16,6 +16,7 @@
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/progress.h"
+#include "runtime/thread_lock.h"
 
 namespace armcix {
 
@@ -171,6 +172,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   MPI_Initialized(&mpi_up);
   MPI_Finalized(&mpi_down);
   if (mpi_down) fail("ARMCI_Init", "MPI has already been finalized");
+  const int app_requested = requested;  // before the progress thread raises it
   // The progress thread needs MPI_THREAD_MULTIPLE, which must be asked for when MPI starts.
   if (Config::progress_thread_requested() && requested < MPI_THREAD_MULTIPLE) requested = MPI_THREAD_MULTIPLE;
   if (!mpi_up) {
@@ -186,6 +188,10 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
   ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));
   r.init_count = 1;  // from here on errors name the ARMCI call rather than "not initialized"
+  // Threads may call ARMCI concurrently only if the application asked for MPI_THREAD_MULTIPLE (from us, or
+  // from MPI before us) and got it; the progress thread alone makes no ARMCI calls and needs no lock.
+  set_calls_serialized(r.thread_level == MPI_THREAD_MULTIPLE &&
+                       (app_requested >= MPI_THREAD_MULTIPLE || !r.we_initialized_mpi));
   r.config = Config::from_environment();
   check_settings_agree(r);
   discover_topology(r);
@@ -214,6 +220,7 @@ void finalize() {
   // 1 s.  Busy progress (MPI_Iprobe for 100 ms) does not help (10 of 30 hung).  See doc/user-guide.md.
   if (r.config.finalize_settle_ms > 0) usleep(static_cast<useconds_t>(r.config.finalize_settle_ms) * 1000);
   r.init_count = 0;
+  set_calls_serialized(false);
   if (r.we_initialized_mpi) MPI_Finalize();
   r.we_initialized_mpi = false;
 }

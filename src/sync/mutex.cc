@@ -8,9 +8,13 @@
 
 #include <algorithm>
 #include <climits>
+#include <condition_variable>
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -22,6 +26,7 @@
 #include "runtime/modules.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
+#include "runtime/thread_lock.h"
 #include "sync/mutex_impl.h"
 
 namespace armcix {
@@ -41,6 +46,12 @@ struct MutexSet {
   std::unordered_set<int> held;  // ids this rank holds
   std::unique_ptr<MutexAlgorithm> algo;
   bool node_local = false;  // algo is the shared-memory one (mutex_shm.cc)
+  // Threads (calls_serialized()): the algorithms keep one queue position per process and mutex, so at most
+  // one thread of the process may hold or wait for a given mutex.  gate_owner maps the ids a thread of
+  // ours has claimed to that thread; the others wait on gate_cv, without the API lock.
+  std::mutex gate_mutex;
+  std::condition_variable gate_cv;
+  std::unordered_map<int, std::thread::id> gate_owner;
 };
 
 std::map<const armcix_mutex_hdl_s*, std::unique_ptr<MutexSet>> g_sets;
@@ -173,9 +184,36 @@ int mutex_id(const char* call, const MutexSet* set, int mutex, int host, int pro
   return set->offsets[host] + mutex;
 }
 
+// Claims id for the calling thread (threads only): waits, without the API lock, while another thread of
+// this process holds or waits for it.  With `wait` false, returns false instead of waiting.
+bool claim_for_thread(const char* call, MutexSet* set, int id, int mutex, int proc, bool wait) {
+  ApiUnlocked unlocked;
+  std::unique_lock<std::mutex> g(set->gate_mutex);
+  auto it = set->gate_owner.find(id);
+  if (it != set->gate_owner.end()) {
+    // Locking it again from the holding thread would wait forever (trylock just reports busy).
+    ARMCIX_REQUIRE(!wait || it->second != std::this_thread::get_id(), call,
+                   "mutex %d of process %d is already held by the calling thread; locking it again would deadlock",
+                   mutex, proc);
+    if (!wait) return false;
+    set->gate_cv.wait(g, [set, id] { return set->gate_owner.count(id) == 0; });
+  }
+  set->gate_owner.emplace(id, std::this_thread::get_id());
+  return true;
+}
+
+void release_for_thread(MutexSet* set, int id) {
+  {
+    std::lock_guard<std::mutex> g(set->gate_mutex);
+    set->gate_owner.erase(id);
+  }
+  set->gate_cv.notify_all();
+}
+
 void lock(const char* call, MutexSet* set, int mutex, int proc) {
   const int host = host_rank(call, set, proc);
   const int id = mutex_id(call, set, mutex, host, proc);
+  if (calls_serialized()) claim_for_thread(call, set, id, mutex, proc, true);
   ARMCIX_REQUIRE(!set->held.count(id), call,
                  "mutex %d of process %d is already held by the calling process; locking it again would deadlock",
                  mutex, proc);
@@ -187,7 +225,12 @@ bool trylock(const char* call, MutexSet* set, int mutex, int proc) {
   const int host = host_rank(call, set, proc);
   const int id = mutex_id(call, set, mutex, host, proc);
   if (set->held.count(id)) return false;  // busy, as for a non-recursive pthread mutex
-  if (!set->algo->trylock(call, mutex, host, id)) return false;
+  const bool threads = calls_serialized();
+  if (threads && !claim_for_thread(call, set, id, mutex, proc, false)) return false;
+  if (!set->algo->trylock(call, mutex, host, id)) {
+    if (threads) release_for_thread(set, id);
+    return false;
+  }
   set->held.insert(id);
   return true;
 }
@@ -203,6 +246,7 @@ void unlock(const char* call, MutexSet* set, int mutex, int proc) {
   fence_all();
   set->algo->unlock(call, mutex, host, id);
   set->held.erase(id);
+  if (calls_serialized()) release_for_thread(set, id);
 }
 
 }  // namespace
@@ -219,7 +263,7 @@ void mutex_queued() {
 void mutex_wait_handoff(const char* call, MPI_Comm comm, int source, int id) {
   int got = -1;
   MPI_Request req;
-  ARMCIX_MPI(MPI_Irecv(&got, 1, MPI_INT, source, kMutexTagHandoff, comm, &req));
+  ARMCIX_MPI(MPI_Irecv(&got, 1, MPI_INT, source, mutex_handoff_tag(id), comm, &req));
   wait_for(call, &req);
   ARMCIX_REQUIRE(got == id, call, "internal error: waiting for mutex id %d, handed mutex id %d", id, got);
 }

@@ -22,7 +22,9 @@
 // node, yielding, and only pokes MPI's progress engine now and then).  Trylock never waits and never queues; on a mutex
 // the caller already holds it reports busy (like a non-recursive pthread mutex), where Lock reports an error. Unlock
 // first makes every ARMCI operation this rank issued remotely complete (as ARMCI_AllFence does), so the next holder
-// sees the data written under the lock.  Not thread-safe: one thread per process uses a set at a time, as in ARMCI-MPI.
+// sees the data written under the lock.  Under MPI_THREAD_MULTIPLE any thread may
+// lock; threads of one process contending for one mutex queue in the process (mutex.cc, claim_for_thread) before
+// the algorithm sees one contender per process, and waits release the API lock (runtime/thread_lock.h).
 #pragma once
 
 #include <armci.h>

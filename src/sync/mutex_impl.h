@@ -15,6 +15,15 @@ namespace armcix {
 // Tags on a set's private communicator.  Nothing else is ever sent on it.
 constexpr int kMutexTagHandoff = 1;    // holder -> next holder: "the lock is yours"; payload = mutex id
 constexpr int kMutexTagSuccessor = 2;  // MCS: waiter -> predecessor: "I queue behind you"; payload = mutex id
+// Hand-offs of mutex ids below kMutexHandoffTagIds travel on a tag of their own (kMutexTagHandoffFirst + id),
+// so that several threads of one process, each waiting for a different mutex from the same holder (or, with
+// QUEUE, from any holder), each receive their own hand-off.  32767 is the least MPI_TAG_UB MPI allows; ids
+// above the range share kMutexTagHandoff, where a mismatch is reported as an internal error.
+constexpr int kMutexTagHandoffFirst = 3;
+constexpr int kMutexHandoffTagIds = 32767 - kMutexTagHandoffFirst + 1;
+inline int mutex_handoff_tag(int id) {
+  return id >= 0 && id < kMutexHandoffTagIds ? kMutexTagHandoffFirst + id : kMutexTagHandoff;
+}
 
 struct MutexLayout {
   MPI_Comm comm;  // private duplicate of the group's communicator

@@ -66,7 +66,7 @@ class McsMutexes final : public MutexAlgorithm {
     ARMCIX_MPI(MPI_Win_flush_local(proc, window_.win));
     if (seen == l_.me) return;  // nobody behind us: the tail is reset, the lock is free
     int next = take_successor(call, id);
-    ARMCIX_MPI(MPI_Send(&id, 1, MPI_INT, next, kMutexTagHandoff, l_.comm));
+    ARMCIX_MPI(MPI_Send(&id, 1, MPI_INT, next, mutex_handoff_tag(id), l_.comm));
   }
 
   void destroy(const char* call) override {

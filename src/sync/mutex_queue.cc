@@ -62,7 +62,7 @@ class QueueMutexes final : public MutexAlgorithm {
     for (int i = 1; i < l_.size; ++i) {
       int next = (l_.me + i) % l_.size;
       if (flags_[next]) {
-        ARMCIX_MPI(MPI_Send(&id, 1, MPI_INT, next, kMutexTagHandoff, l_.comm));
+        ARMCIX_MPI(MPI_Send(&id, 1, MPI_INT, next, mutex_handoff_tag(id), l_.comm));
         return;
       }
     }

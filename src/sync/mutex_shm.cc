@@ -25,6 +25,7 @@
 
 #include "runtime/error.h"
 #include "runtime/runtime.h"
+#include "runtime/thread_lock.h"
 #include "shm/node_path.h"
 #include "sync/mutex_impl.h"
 
@@ -42,6 +43,8 @@ struct QueueNode {
 // Spins until pred() holds: pause for a while, then yield and poke MPI's progress engine.
 template <class Pred>
 void wait_until(Pred pred) {
+  if (pred()) return;
+  ApiUnlocked unlocked;  // the thread that must act may be one of ours (thread_lock.h)
   for (int spins = 0; !pred(); ++spins) {
     if (spins < 256) {
       cpu_relax();

@@ -105,3 +105,9 @@ check_PROGRAMS += tests/classic/transp1D
 tests_classic_transp1D_SOURCES = tests/classic/transp1D.c
 tests_classic_transp1D_LDADD = $(TEST_LIB) -lm
 tests_classic_transp1D_LINK = $(CXXLINK)
+# Classic calls GA's configure looks for (armci_msg_init/finalize, armci_group_comm, armci_notify): not in
+# ARMCI-MPI, so not in CLASSIC_PROGS (run-against-armci-mpi.sh).
+check_PROGRAMS += tests/classic/test_notify
+tests_classic_test_notify_SOURCES = tests/classic/test_notify.c
+tests_classic_test_notify_LDADD = $(TEST_LIB) -lm
+tests_classic_test_notify_LINK = $(CXXLINK)

@@ -71,7 +71,11 @@ int main(int argc, char** argv) {
   // The progress thread (ARMCI_PROGRESS_THREAD=1) needs MPI_THREAD_MULTIPLE from whoever starts MPI.
   const char* progress = std::getenv("ARMCI_PROGRESS_THREAD");
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, progress && progress[0] == '1' ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
+  int wanted = progress && progress[0] == '1' ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
+#ifdef ARMCIX_TEST_THREAD_MULTIPLE
+  wanted = MPI_THREAD_MULTIPLE;  // the program's threads call ARMCI concurrently (tests/mpi/test_threads.cc)
+#endif
+  MPI_Init_thread(&argc, &argv, wanted, &provided);
   ::testing::InitGoogleTest(&argc, argv);
   ARMCI_Init();
   int rank = 0;
