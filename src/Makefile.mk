@@ -9,6 +9,7 @@ src_libarmci_la_SOURCES = \
 	src/runtime/config.cc src/runtime/config.h \
 	src/runtime/error.cc src/runtime/error.h \
 	src/runtime/progress.cc src/runtime/progress.h \
+	src/runtime/watchdog.cc src/runtime/watchdog.h \
 	src/runtime/window.cc src/runtime/window.h \
 	src/groups/group.cc src/groups/group.h \
 	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/shm_cache.cc src/gmr/shm_cache.h \

@@ -141,6 +141,7 @@ Config Config::from_environment() {
   if (const char* v = env("ARMCI_PROFILE_FILE")) c.profile_file = v;
   read_int("ARMCI_WAIT_BACKOFF_US", 0, 100000, &c.wait_backoff_us);
   read_int("ARMCI_FINALIZE_SETTLE_MS", 0, 10000, &c.finalize_settle_ms);
+  read_int("ARMCI_WATCHDOG_S", 0, 1 << 24, &c.watchdog_s);
   return c;
 }
 
@@ -166,6 +167,7 @@ std::vector<std::string> Config::describe() const {
       "ARMCI_PROFILE_FILE=" + profile_file,
       "ARMCI_WAIT_BACKOFF_US=" + std::to_string(wait_backoff_us),
       "ARMCI_FINALIZE_SETTLE_MS=" + std::to_string(finalize_settle_ms),
+      "ARMCI_WATCHDOG_S=" + std::to_string(watchdog_s) + (watchdog_s ? "  (watchdog on)" : "  (off)"),
   };
 }
 

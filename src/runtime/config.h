@@ -34,6 +34,10 @@ struct Config {
   int wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US: sleep between polls in our waits; -1 = auto (runtime.cc)
   int finalize_settle_ms = 20;  // ARMCI_FINALIZE_SETTLE_MS: pause after the last barrier (runtime.cc)
 
+  // ARMCI_WATCHDOG_S: end the process when one ARMCI call has blocked this many seconds (0 = off;
+  // runtime/watchdog.h)
+  int watchdog_s = 0;
+
   // Reads the environment.  Bad values are reported through fail() naming the variable.
   static Config from_environment();
   // "NAME=value" lines for the verbose banner, in a fixed order.

@@ -11,6 +11,7 @@
 
 #include "runtime/error.h"
 #include "runtime/progress.h"
+#include "runtime/watchdog.h"
 
 namespace armcix {
 
@@ -201,6 +202,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   resolve_wait_backoff(r);
   for (Hook h : init_hooks()) h();
   progress_start();
+  watchdog_start();
   if (r.config.verbose && r.me == 0) print_banner(r);
 }
 
@@ -210,6 +212,7 @@ void finalize() {
   if (--r.init_count > 0) return;
   r.init_count = 1;  // keep entry points usable while modules tear down
   ARMCIX_MPI(MPI_Barrier(r.world));
+  watchdog_stop();
   progress_stop();
   for (auto it = fini_hooks().rbegin(); it != fini_hooks().rend(); ++it) (*it)();
   ARMCIX_MPI(MPI_Barrier(r.world));
