@@ -7,8 +7,14 @@
 # source tree.  Output of each run goes to tests/logs/<name>.np<np>.log (printed when it fails).
 #
 # Usage: tests/check.sh [--filter REGEX] [--exclude REGEX] [--list] [--valgrind] [--manifest FILE]
+#                        [--hosts HxK] [--cliques K|odd-even]
 #   --manifest  read only this file (instead of tests/manifest.txt and tests/*/manifest.txt)
 #   --valgrind  run the MPI programs of the selected lines under valgrind memcheck (errors fail the run)
+#   --hosts HxK run every selected MPI line on H simulated hosts x K ranks (tools/simhosts.sh: network
+#               namespaces, needs root, else the lines are skipped); np becomes H*K, np-0 lines are skipped
+#   --cliques   MPICH splits the machine into K nodes itself (MPIR_CVAR_NUM_CLIQUES=K: ranks dealt
+#               round-robin) or into odd and even ranks (MPIR_CVAR_ODD_EVEN_CLIQUES=1); no root needed
+# With --hosts or --cliques the run ids (and logs) carry the layout: core.np4@2x2, core.np4@cliques2.
 # Closing line: "N passed, N failed" (plus ", N skipped").
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -23,7 +29,7 @@ fi
 export MPIEXEC top_srcdir top_builddir GA_LIB
 export ARMCIX_BUILDDIR="$builddir"
 manifests=("$here/manifest.txt" "$here"/*/manifest.txt)
-filter="" exclude="" list=0 valgrind=0
+filter="" exclude="" list=0 valgrind=0 hosts="" cliques="" layout=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --filter) filter="$2"; shift 2 ;;
@@ -31,9 +37,21 @@ while [ $# -gt 0 ]; do
     --list) list=1; shift ;;
     --valgrind) valgrind=1; shift ;;
     --manifest) manifests=("$2"); shift 2 ;;
+    --hosts) hosts="$2"; shift 2 ;;
+    --cliques) cliques="$2"; shift 2 ;;
     *) echo "check.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
+if [ -n "$hosts" ]; then
+  if ! [[ "$hosts" =~ ^([1-9])x([1-9])$ ]]; then echo "check.sh: --hosts wants HxK, e.g. 2x2" >&2; exit 2; fi
+  sim_hosts="${BASH_REMATCH[1]}" sim_np=$((BASH_REMATCH[1] * BASH_REMATCH[2])) layout="@$hosts"
+fi
+case "$cliques" in
+  '') ;;
+  odd-even) export MPIR_CVAR_ODD_EVEN_CLIQUES=1; layout="$layout@cliques-odd-even" ;;
+  [1-9]) export MPIR_CVAR_NUM_CLIQUES="$cliques"; layout="$layout@cliques$cliques" ;;
+  *) echo "check.sh: --cliques wants a node count 1-9 or odd-even" >&2; exit 2 ;;
+esac
 logdir="$builddir/tests/logs"
 mkdir -p "$logdir"
 vg_cmd=(valgrind -q --error-exitcode=97 --leak-check=no "--suppressions=$top_srcdir/tests/valgrind.supp")
@@ -44,6 +62,14 @@ while read -r name np tmo rest; do
   id="$name.np$np"
   if [ -n "$filter" ] && ! [[ "$id" =~ $filter ]]; then continue; fi
   if [ -n "$exclude" ] && [[ "$id" =~ $exclude ]]; then continue; fi
+  if [ -n "$hosts" ]; then
+    if [ "$np" = 0 ]; then
+      if [ "$list" = 0 ]; then printf 'SKIP  %-40s (not an mpiexec line: no --hosts)\n' "$id$layout"; fi
+      skipped=$((skipped + 1)); continue
+    fi
+    np=$sim_np
+  fi
+  id="$name.np$np$layout"
   read -r -a words <<< "$rest"
   envs=()
   while [ ${#words[@]} -gt 0 ] && [[ "${words[0]}" == *=* ]]; do envs+=("${words[0]}"); words=("${words[@]:1}"); done
@@ -67,6 +93,10 @@ while read -r name np tmo rest; do
     if [ "$(head -c 2 "$prog")" = '#!' ] && [ -x "$builddir/libtool" ]; then lt=("$builddir/libtool" --mode=execute); fi
     # shellcheck disable=SC2206
     cmd=($MPIEXEC -n "$np" ${lt[@]+"${lt[@]}"} "${vg_cmd[@]}" "$prog" "${args[@]}")
+  elif [ -n "$hosts" ]; then
+    # simhosts.sh ends the job itself a little before check.sh's timeout, so that it tears down in time.
+    cmd=("$top_srcdir/tools/simhosts.sh" --hosts "$sim_hosts" --prefix "c$(($$ % 10000000))" --timeout "$((tmo > 20 ? tmo - 10 : tmo))"
+         -n "$np" "$prog" "${args[@]}")
   else
     # shellcheck disable=SC2206
     cmd=($MPIEXEC -n "$np" "$prog" "${args[@]}")
@@ -83,6 +113,8 @@ while read -r name np tmo rest; do
     passed=$((passed + 1))
   elif [ $rc -eq 0 ]; then
     printf 'PASS  %-40s %6ss\n' "$id" "$secs"; passed=$((passed + 1))
+  elif [ $rc -eq 77 ] && grep -q '^simhosts: SKIP' "$log"; then
+    printf 'SKIP  %-40s (%s)\n' "$id" "$(grep -m1 '^simhosts: SKIP' "$log")"; skipped=$((skipped + 1))
   else
     why="exit $rc"; [ $rc -eq 124 ] && why="TIMEOUT after ${tmo}s"
     printf 'FAIL  %-40s %6ss  (%s)  env: %s\n' "$id" "$secs" "$why" "${envs[*]:-}"

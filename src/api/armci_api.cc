@@ -597,44 +597,51 @@ int ARMCIX_Group_dup(ARMCI_Group* parent, ARMCI_Group* out) {
 
 /* ---- Topology -------------------------------------------------------------------------------------- */
 
+// Domains, not nodes: see discover_domains (runtime.cc) and doc/design.md, "Topology".  A negative domain id
+// means the caller's own domain, as in classic ARMCI and ARMCI-MPI (GA's test.x calls ga_cluster_nprocs(-1)).
+namespace {
+int resolve_domain(const char* call, int id) {
+  if (id < 0) return rt().domain_id;
+  ARMCIX_REQUIRE(id < rt().domain_count, call, "argument 'id' = %d is not a domain (0..%d, or -1 for mine)", id,
+                 rt().domain_count - 1);
+  return id;
+}
+}  // namespace
+
 int ARMCI_Same_node(int proc) {
   require_initialized("ARMCI_Same_node");
   check_rank("ARMCI_Same_node", "proc", proc);
-  return rt().node_of[proc] == rt().node_id;
+  return rt().domain_of[proc] == rt().domain_id;
 }
 int armci_domain_nprocs(armci_domain_t, int id) {
   require_initialized("armci_domain_nprocs");
-  ARMCIX_REQUIRE(id >= 0 && id < rt().node_count, "armci_domain_nprocs", "argument 'id' = %d is not a node (0..%d)", id,
-                 rt().node_count - 1);
-  return static_cast<int>(rt().node_members[id].size());
+  return static_cast<int>(rt().domain_members[resolve_domain("armci_domain_nprocs", id)].size());
 }
 int armci_domain_id(armci_domain_t, int glob_proc_id) {
   require_initialized("armci_domain_id");
   check_rank("armci_domain_id", "glob_proc_id", glob_proc_id);
-  return rt().node_of[glob_proc_id];
+  return rt().domain_of[glob_proc_id];
 }
 int armci_domain_glob_proc_id(armci_domain_t, int id, int loc_proc_id) {
   require_initialized("armci_domain_glob_proc_id");
-  ARMCIX_REQUIRE(id >= 0 && id < rt().node_count, "armci_domain_glob_proc_id",
-                 "argument 'id' = %d is not a node (0..%d)", id, rt().node_count - 1);
-  const auto& members = rt().node_members[id];
+  const auto& members = rt().domain_members[resolve_domain("armci_domain_glob_proc_id", id)];
   ARMCIX_REQUIRE(loc_proc_id >= 0 && loc_proc_id < static_cast<int>(members.size()), "armci_domain_glob_proc_id",
-                 "argument 'loc_proc_id' = %d is out of range for a node of %zu processes", loc_proc_id,
+                 "argument 'loc_proc_id' = %d is out of range for a domain of %zu processes", loc_proc_id,
                  members.size());
   return members[loc_proc_id];
 }
 int armci_domain_my_id(armci_domain_t) {
   require_initialized("armci_domain_my_id");
-  return rt().node_id;
+  return rt().domain_id;
 }
 int armci_domain_count(armci_domain_t) {
   require_initialized("armci_domain_count");
-  return rt().node_count;
+  return rt().domain_count;
 }
 int armci_domain_same_id(armci_domain_t, int proc) {
   require_initialized("armci_domain_same_id");
   check_rank("armci_domain_same_id", "proc", proc);
-  return rt().node_of[proc] == rt().node_id;
+  return rt().domain_of[proc] == rt().domain_id;
 }
 
 int ARMCI_Uses_shm(void) {

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "runtime/watchdog.h"
+
 namespace armcix {
 
 enum class ProfKind : int {
@@ -53,12 +55,16 @@ extern bool g_profiling;  // ARMCI_PROFILE, read once at initialisation
 void prof_record(ProfKind k, std::size_t bytes, double seconds);
 double prof_now();
 
-// Times the enclosing entry point when profiling is on; one predictable branch when it is off.
+// Times the enclosing entry point when profiling is on, and tells the watchdog (ARMCI_WATCHDOG_S,
+// runtime/watchdog.h) when it is on; one predictable branch each when they are off.
 class ProfScope {
  public:
-  ProfScope(ProfKind k, std::size_t bytes) : kind_(k), bytes_(bytes), start_(g_profiling ? prof_now() : 0.0) {}
+  ProfScope(ProfKind k, std::size_t bytes) : kind_(k), bytes_(bytes), start_(g_profiling ? prof_now() : 0.0) {
+    if (g_watchdog_on) watchdog_enter(static_cast<int>(k));
+  }
   ~ProfScope() {
     if (g_profiling) prof_record(kind_, bytes_, prof_now() - start_);
+    if (g_watchdog_on) watchdog_leave();
   }
   ProfScope(const ProfScope&) = delete;
   ProfScope& operator=(const ProfScope&) = delete;

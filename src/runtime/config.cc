@@ -169,6 +169,7 @@ Config Config::from_environment() {
   read_int("ARMCI_FINALIZE_SETTLE_MS", 0, 10000, &c.finalize_settle_ms);
   read_bool("ARMCI_CHECK_COLLECTIVES", &c.check_collectives);
   read_int("ARMCI_COLLECTIVE_TIMEOUT", 0, 1 << 20, &c.collective_timeout_s);
+  read_int("ARMCI_WATCHDOG_S", 0, 1 << 24, &c.watchdog_s);
   return c;
 }
 
@@ -197,6 +198,7 @@ std::vector<std::string> Config::describe() const {
       "ARMCI_FINALIZE_SETTLE_MS=" + std::to_string(finalize_settle_ms),
       "ARMCI_CHECK_COLLECTIVES=" + b(check_collectives),
       "ARMCI_COLLECTIVE_TIMEOUT=" + std::to_string(collective_timeout_s),
+      "ARMCI_WATCHDOG_S=" + std::to_string(watchdog_s) + (watchdog_s ? "  (watchdog on)" : "  (off)"),
   };
 }
 

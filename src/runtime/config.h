@@ -38,6 +38,10 @@ struct Config {
   bool check_collectives = true;  // ARMCI_CHECK_COLLECTIVES: agree on call and object first (collective_check.h)
   int collective_timeout_s = 0;   // ARMCI_COLLECTIVE_TIMEOUT: give up on a collective check after s (0: never)
 
+  // ARMCI_WATCHDOG_S: end the process when one ARMCI call has blocked this many seconds (0 = off;
+  // runtime/watchdog.h)
+  int watchdog_s = 0;
+
   // ARMCI_PROGRESS_THREAD alone, for the thread level MPI must be started with (before the rest can be
   // read: errors in it are reported by from_environment once MPI is up).  Malformed values read as false.
   static bool progress_thread_requested();

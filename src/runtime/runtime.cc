@@ -17,6 +17,7 @@
 #include "runtime/modules.h"
 #include "runtime/progress.h"
 #include "runtime/thread_lock.h"
+#include "runtime/watchdog.h"
 
 namespace armcix {
 
@@ -24,18 +25,40 @@ namespace {
 
 Runtime g_runtime;
 
-// Node layout.  Real nodes come from MPI_COMM_TYPE_SHARED; ARMCI_NODE_SIZE=k instead cuts the world into
-// consecutive blocks of k ranks so that multi-node behaviour can be tested on one machine.
-void discover_topology(Runtime& r) {
-  int color_rank;  // the lowest world rank of my node identifies it
-  if (r.config.node_size > 0) {
-    color_rank = (r.me / r.config.node_size) * r.config.node_size;
-    ARMCIX_MPI(MPI_Comm_split(r.world, color_rank, r.me, &r.node_comm));
-  } else {
-    ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, &r.node_comm));
-    MPI_Comm_set_errhandler(r.node_comm, MPI_ERRORS_RETURN);
-    ARMCIX_MPI(MPI_Allreduce(&r.me, &color_rank, 1, MPI_INT, MPI_MIN, r.node_comm));
+// What armci_domain_* and ARMCI_Same_node report: each node cut into maximal runs of consecutive world
+// ranks.  Global Arrays 5.8 assumes every domain is such a run (it lists domain d's ranks as
+// armci_domain_glob_proc_id(d, 0) + i and, when all domains have one size n, domain d as d*n .. d*n+n-1),
+// so a node whose ranks are not consecutive (round-robin placement) is reported as several domains.  With
+// blocked placement domains and nodes coincide.  Numbered by their first rank, so ascending.
+void discover_domains(Runtime& r) {
+  r.domain_of.assign(r.nproc, -1);
+  r.domain_members.clear();
+  for (int p = 0; p < r.nproc; ++p) {
+    if (p == 0 || r.node_of[p] != r.node_of[p - 1]) r.domain_members.emplace_back();
+    r.domain_members.back().push_back(p);
+    r.domain_of[p] = static_cast<int>(r.domain_members.size()) - 1;
   }
+  r.domain_count = static_cast<int>(r.domain_members.size());
+  r.domain_id = r.domain_of[r.me];
+}
+
+// Node layout.  Real nodes come from MPI_COMM_TYPE_SHARED.  ARMCI_NODE_SIZE=k refines them: a simulated
+// node is the intersection of a real node with a block of k consecutive world ranks, so that two ranks
+// MPI placed on different nodes never share a simulated one (they share no memory).  Where a block spans
+// real nodes the setting cannot be honoured as asked; rank 0 says so once.
+void discover_topology(Runtime& r) {
+  MPI_Comm real_node;
+  ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, &real_node));
+  ARMCIX_MPI(MPI_Comm_set_errhandler(real_node, MPI_ERRORS_RETURN));
+  if (r.config.node_size > 0) {
+    ARMCIX_MPI(MPI_Comm_split(real_node, r.me / r.config.node_size, r.me, &r.node_comm));
+    ARMCIX_MPI(MPI_Comm_free(&real_node));
+    ARMCIX_MPI(MPI_Comm_set_errhandler(r.node_comm, MPI_ERRORS_RETURN));
+  } else {
+    r.node_comm = real_node;
+  }
+  int color_rank;  // the lowest world rank of my node identifies it
+  ARMCIX_MPI(MPI_Allreduce(&r.me, &color_rank, 1, MPI_INT, MPI_MIN, r.node_comm));
   std::vector<int> leader(r.nproc);
   ARMCIX_MPI(MPI_Allgather(&color_rank, 1, MPI_INT, leader.data(), 1, MPI_INT, r.world));
   std::vector<int> leaders(leader);
@@ -50,6 +73,21 @@ void discover_topology(Runtime& r) {
     r.node_members[idx].push_back(p);
   }
   r.node_id = r.node_of[r.me];
+  if (r.config.node_size > 0 && r.me == 0) {
+    // Honoured exactly when every block of k consecutive ranks is one node.
+    for (int first = 0; first < r.nproc; first += r.config.node_size) {
+      int last = std::min(first + r.config.node_size, r.nproc) - 1;
+      if (r.node_of[first] != r.node_of[last] ||
+          static_cast<int>(r.node_members[r.node_of[first]].size()) != last - first + 1) {
+        std::fprintf(stderr,
+                     "armci-x: ARMCI_NODE_SIZE=%d: ranks %d..%d are not on one MPI node; simulated nodes are "
+                     "MPI's nodes intersected with blocks of %d consecutive ranks (%d node(s))\n",
+                     r.config.node_size, first, last, r.config.node_size, r.node_count);
+        break;
+      }
+    }
+  }
+  discover_domains(r);
 }
 
 // ARMCI_WAIT_BACKOFF_US.  Unset: back off (100 us) when this node runs more of our ranks than it has
@@ -117,8 +155,8 @@ void print_banner(const Runtime& r) {
   MPI_Get_library_version(lib, &len);
   for (char* c = lib; *c; ++c)
     if (*c == '\n') *c = ' ';
-  std::printf("armci-x %s: %d ranks on %d node(s), MPI thread level %d\n", ARMCIX_Version(), r.nproc, r.node_count,
-              r.thread_level);
+  std::printf("armci-x %s: %d ranks on %d node(s), %d domain(s) (armci_domain_*), MPI thread level %d\n",
+              ARMCIX_Version(), r.nproc, r.node_count, r.domain_count, r.thread_level);
   std::printf("  MPI: %.200s\n", lib);
   std::printf("  node-local path: %s; progress thread: %s\n",
               r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",
@@ -198,6 +236,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   resolve_wait_backoff(r);
   collective_check("ARMCI_Init", Collective::Barrier, r.world);  // makes the check communicator
   initialize_modules();  // the progress thread last
+  watchdog_start();
   if (r.config.verbose && r.me == 0) print_banner(r);
 }
 
@@ -209,6 +248,7 @@ void finalize() {
   // The first step of the collective tear-down; with ARMCI_CHECK_COLLECTIVES also the check that no process
   // is still in another ARMCI collective (e.g. an ARMCI_Free the others skipped).
   collective_barrier("ARMCI_Finalize", Collective::Finalize, r.world);
+  watchdog_stop();
   finalize_modules();  // the progress thread first
   ARMCIX_MPI(MPI_Barrier(r.world));
   collective_check_finalize();

@@ -18,12 +18,18 @@ struct Runtime {
   int nproc = 0;
   Config config;
 
-  // Node topology (real, from MPI_COMM_TYPE_SHARED, or simulated with ARMCI_NODE_SIZE).
+  // Node topology (real, from MPI_COMM_TYPE_SHARED, refined by ARMCI_NODE_SIZE): who shares memory.
   MPI_Comm node_comm = MPI_COMM_NULL;  // ranks of my node, ordered by world rank
   int node_id = -1;                    // my node's index, 0..node_count-1
   int node_count = 0;
   std::vector<int> node_of;                    // world rank -> node index
   std::vector<std::vector<int>> node_members;  // node index -> world ranks, ascending
+  // Domains: what armci_domain_* and ARMCI_Same_node report, each node cut into maximal runs of consecutive
+  // world ranks (Global Arrays assumes runs).  "Who shares memory with me" is the node above, not this.
+  int domain_id = -1;
+  int domain_count = 0;
+  std::vector<int> domain_of;                    // world rank -> domain index
+  std::vector<std::vector<int>> domain_members;  // domain index -> world ranks, consecutive
   int thread_level = MPI_THREAD_SINGLE;
 };
 

@@ -27,10 +27,12 @@
 
 #include <math.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ga.h"
 #include "macdecls.h"
@@ -168,13 +170,35 @@ GT_API void gt_check_err(double err, double tol, const char* fmt, ...) {
   gt_enqueue(bad, 1, err, desc);
 }
 
+/* Debian's MPICH 4.0.2 over UCX 1.13's tcp transport (simulated hosts, UCX_TLS=tcp,self) sometimes hangs in
+ * MPI_Finalize after everything else is done (tools/mpi-finalize-hang.c, doc/user-guide.md).  gt_finish
+ * arms this alarm: if the process is still alive GT_FINALIZE_GRACE seconds later (GA_Terminate and
+ * MPI_Finalize take well under a second otherwise), it says so and exits with the verdict, as
+ * tests/mpi/mpi_test_main.cc does; tests/check.sh accepts that only after a "[verdict] all ranks passed". */
+#define GT_FINALIZE_GRACE 15
+GT_API int gt_verdict_status;
+GT_API void gt_finalize_alarm(int sig) {
+  static const char msg[] =
+      "MPI_Finalize did not return within 15 s after the tests finished (known MPICH/UCX tcp finalize hang, "
+      "see doc/user-guide.md): exiting with the test verdict\n";
+  ssize_t ignored = write(2, msg, sizeof msg - 1);
+  (void)ignored;
+  (void)sig;
+  _exit(gt_verdict_status);
+}
+
 /* Flush, print the summary line; returns the process exit status. */
 GT_API int gt_finish(void) {
   gt_flush();
   if (gt_me == 0) {
     printf("%d passed, %d failed\n", gt_npass, gt_nfail);
+    /* gt_nfail is reduced over all ranks, so this is every rank's verdict */
+    printf("[verdict] %s\n", gt_nfail ? "some rank failed" : "all ranks passed");
     fflush(stdout);
   }
+  gt_verdict_status = gt_nfail ? 1 : 0;
+  signal(SIGALRM, gt_finalize_alarm);
+  alarm(GT_FINALIZE_GRACE);
   return gt_nfail ? 1 : 0;
 }
 

@@ -1105,13 +1105,12 @@ TEST(Consistency, AccumulatesAndRmwOnOneLocationLoseNoUpdate) {
 
 namespace {
 
-// The node layout the library should use: ARMCI_NODE_SIZE=k cuts the world into consecutive blocks of k
-// ranks; otherwise nodes are MPI_COMM_TYPE_SHARED domains.  Returns the node-mates of every rank as a
-// leader (lowest world rank on the node) per rank.
-std::vector<int> expected_leaders(int* node_size_out) {
+// The domains the library should report (armcix_test::domain_firsts: nodes cut into runs of consecutive
+// ranks), as the first rank of its domain per rank, and the ARMCI_NODE_SIZE setting.
+std::vector<int> expected_domains(int* node_size_out) {
   const char* env = std::getenv("ARMCI_NODE_SIZE");
   *node_size_out = env ? std::atoi(env) : 0;
-  return node_leaders();
+  return armcix_test::domain_firsts();
 }
 
 }  // namespace
@@ -1164,28 +1163,53 @@ TEST(Topology, DomainFunctionsAreMutuallyConsistent) {
   EXPECT_EQ(my_id, mine[r]);
 }
 
-TEST(Topology, MatchesSharedMemoryDomainsOrNodeSize) {
+TEST(Topology, DomainsAreRunsOfConsecutiveRanksOnOneNode) {
   const int np = nproc(), r = me();
   int k = 0;
-  const std::vector<int> leaders = expected_leaders(&k);
-  std::set<int> distinct(leaders.begin(), leaders.end());
+  const std::vector<int> firsts = expected_domains(&k);
+  const std::vector<int> leaders = node_leaders();
+  std::set<int> distinct(firsts.begin(), firsts.end());
   EXPECT_EQ(armci_domain_count(ARMCI_DOMAIN_SMP), static_cast<int>(distinct.size()));
-  if (k > 0) {
+  // One MPI node (the usual single machine): ARMCI_NODE_SIZE=k gives blocks of k, as it always did.
+  if (k > 0 && std::set<int>(leaders.begin(), leaders.end()).size() == static_cast<std::size_t>((np + k - 1) / k)) {
     SCOPED_TRACE(testing::Message() << "ARMCI_NODE_SIZE=" << k);
     EXPECT_EQ(armci_domain_count(ARMCI_DOMAIN_SMP), (np + k - 1) / k);
     EXPECT_EQ(armci_domain_my_id(ARMCI_DOMAIN_SMP), r / k);
     for (int p = 0; p < np; ++p) EXPECT_EQ(armci_domain_id(ARMCI_DOMAIN_SMP, p), p / k) << "rank " << p;
-    for (int id = 0; id < (np + k - 1) / k; ++id) {
-      const int size = std::min(k, np - id * k);
-      EXPECT_EQ(armci_domain_nprocs(ARMCI_DOMAIN_SMP, id), size) << "node " << id;
-      for (int i = 0; i < size; ++i) EXPECT_EQ(armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, id, i), id * k + i);
+  }
+  // Global Arrays' rule: domain d holds glob_proc_id(d, 0) + i, and when all domains have one size n, domain d
+  // starts at d * n (its mirrored-array and cluster-merge groups are built that way).
+  const int count = armci_domain_count(ARMCI_DOMAIN_SMP);
+  std::set<int> sizes;
+  for (int id = 0; id < count; ++id) {
+    const int size = armci_domain_nprocs(ARMCI_DOMAIN_SMP, id);
+    sizes.insert(size);
+    const int first = armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, id, 0);
+    for (int i = 0; i < size; ++i) {
+      EXPECT_EQ(armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, id, i), first + i) << "domain " << id;
+      EXPECT_EQ(firsts[first + i], first) << "rank " << first + i;
+      EXPECT_EQ(leaders[first + i], leaders[first]) << "domain " << id << " spans nodes";
     }
   }
+  if (sizes.size() == 1) {
+    for (int id = 0; id < count; ++id)
+      EXPECT_EQ(armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, id, 0), id * *sizes.begin()) << "domain " << id;
+  }
   for (int p = 0; p < np; ++p)
-    EXPECT_EQ(ARMCI_Same_node(p), leaders[p] == leaders[r] ? 1 : 0)
-        << "rank " << p << " (node leader " << leaders[p] << ", mine " << leaders[r] << ")";
+    EXPECT_EQ(ARMCI_Same_node(p), firsts[p] == firsts[r] ? 1 : 0)
+        << "rank " << p << " (domain first " << firsts[p] << ", mine " << firsts[r] << ")";
   EXPECT_EQ(armci_domain_nprocs(ARMCI_DOMAIN_SMP, armci_domain_my_id(ARMCI_DOMAIN_SMP)),
-            static_cast<int>(std::count(leaders.begin(), leaders.end(), leaders[r])));
+            static_cast<int>(std::count(firsts.begin(), firsts.end(), firsts[r])));
+}
+
+// A negative domain id means the caller's domain (classic ARMCI, ARMCI-MPI; GA's test.x asks for
+// ga_cluster_nprocs(-1)).
+TEST(Topology, NegativeDomainIdIsMine) {
+  const int mine = armci_domain_my_id(ARMCI_DOMAIN_SMP);
+  const int size = armci_domain_nprocs(ARMCI_DOMAIN_SMP, mine);
+  EXPECT_EQ(armci_domain_nprocs(ARMCI_DOMAIN_SMP, -1), size);
+  for (int i = 0; i < size; ++i)
+    EXPECT_EQ(armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, -1, i), armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, mine, i));
 }
 
 // RMA between ranks on different (possibly simulated) nodes and on the same node gives the same results.
@@ -1266,7 +1290,7 @@ TEST(BadInput, TargetRankOutOfRange) {
   }
   const int count = armci_domain_count(ARMCI_DOMAIN_SMP);
   EXPECT_ARMCI_ERROR(armci_domain_nprocs(ARMCI_DOMAIN_SMP, count), "armci_domain_nprocs", "'id'");
-  EXPECT_ARMCI_ERROR(armci_domain_nprocs(ARMCI_DOMAIN_SMP, -1), "armci_domain_nprocs", "'id'");
+  EXPECT_ARMCI_ERROR(armci_domain_nprocs(ARMCI_DOMAIN_SMP, count + 5), "armci_domain_nprocs", "'id'");
   EXPECT_ARMCI_ERROR(armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, count, 0), "armci_domain_glob_proc_id", "'id'");
   EXPECT_ARMCI_ERROR(armci_domain_glob_proc_id(ARMCI_DOMAIN_SMP, 0, np + 1), "armci_domain_glob_proc_id",
                      "'loc_proc_id'");

@@ -39,13 +39,9 @@ TEST(NodePath, UsesShmReflectsSetting) {
   EXPECT_EQ(ARMCI_Uses_shm_grp(&world), off ? 0 : 1);
 }
 
-TEST(NodePath, SameNodeMatchesSimulatedLayout) {
-  int k = node_size_setting();
-  for (int p = 0; p < nproc(); ++p) {
-    if (k > 0) {
-      EXPECT_EQ(ARMCI_Same_node(p), p / k == me() / k) << "proc " << p;
-    }
-  }
+TEST(NodePath, SameNodeMatchesDomains) {
+  const std::vector<int> firsts = armcix_test::domain_firsts();
+  for (int p = 0; p < nproc(); ++p) EXPECT_EQ(ARMCI_Same_node(p), firsts[p] == firsts[me()] ? 1 : 0) << "proc " << p;
   EXPECT_EQ(ARMCI_Same_node(me()), 1);
 }
 

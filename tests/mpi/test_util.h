@@ -54,25 +54,33 @@ inline bool all_ok(bool ok) {
   return global == 1;
 }
 
-// The node layout the library should see: ARMCI_NODE_SIZE=k cuts the world into consecutive blocks of k
-// ranks, otherwise nodes are MPI_COMM_TYPE_SHARED domains.  Returns, per world rank, its node's leader (the
-// lowest world rank on it).  Collective.
+// The node layout the library should use for shared memory: MPI_COMM_TYPE_SHARED nodes, and with
+// ARMCI_NODE_SIZE=k each of them intersected with the blocks of k consecutive world ranks.  Returns, per world
+// rank, its node's leader (the lowest world rank on it).  Collective.
 inline std::vector<int> node_leaders() {
   const int r = me();
   const char* env = std::getenv("ARMCI_NODE_SIZE");
   const int k = env ? std::atoi(env) : 0;
   int leader = r;
-  if (k > 0) {
-    leader = r / k * k;
-  } else {
-    MPI_Comm node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, r, MPI_INFO_NULL, &node);
-    MPI_Allreduce(&r, &leader, 1, MPI_INT, MPI_MIN, node);
-    MPI_Comm_free(&node);
-  }
+  MPI_Comm node, piece;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, r, MPI_INFO_NULL, &node);
+  MPI_Comm_split(node, k > 0 ? r / k : 0, r, &piece);
+  MPI_Allreduce(&r, &leader, 1, MPI_INT, MPI_MIN, piece);
+  MPI_Comm_free(&piece);
+  MPI_Comm_free(&node);
   std::vector<int> leaders(nproc());
   MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, MPI_COMM_WORLD);
   return leaders;
+}
+
+// The domains armci_domain_* should report: each node of node_leaders() cut into maximal runs of consecutive
+// world ranks.  Returns, per world rank, its domain's first rank.  Collective.
+inline std::vector<int> domain_firsts() {
+  const std::vector<int> leaders = node_leaders();
+  std::vector<int> first(leaders.size());
+  for (std::size_t p = 0; p < leaders.size(); ++p)
+    first[p] = (p > 0 && leaders[p] == leaders[p - 1]) ? first[p - 1] : static_cast<int>(p);
+  return first;
 }
 
 template <class T>

@@ -124,6 +124,7 @@ TEST(ConfigEnvironment, MalformedNewSettingsNameTheVariable) {
       {"ARMCI_FINALIZE_SETTLE_MS", "soon", "is not an integer in [0, 10000]"},
       {"ARMCI_FINALIZE_SETTLE_MS", "20000", "is not an integer in [0, 10000]"},
       {"ARMCI_WAIT_BACKOFF_US", "-5", "is not an integer in [0, 100000]"},
+      {"ARMCI_WATCHDOG_S", "-1", "is not an integer in [0, 16777216]"},
       {"ARMCI_STRIDED_METHOD", "FAST", "is not one of"},
   };
   for (const Case& k : cases) {

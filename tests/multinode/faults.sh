@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Fault tests across simulated hosts (issue 12, item 5), 2 hosts x 2 ranks (tools/simhosts.sh, needs root;
+# otherwise every case is skipped, exit 77):
+#   kill-MODE   the last rank (host 1) is killed with SIGKILL while the others are in MODE aimed at it
+#               (get, rmw, lock, barrier): the job must end, non-zero, within KILL_BOUND (30) s of the kill
+#   linkdown    host 1's link goes down (ip link set <veth> down) while the others are in gets, Rmw,
+#               locks and barriers aimed at it: the job must end, non-zero, within LINK_BOUND s of the cut.
+#               MPICH + UCX alone do not notice a silent link in bounded time (TCP retransmits for
+#               minutes), so this case runs with the watchdog the harness provides: simhosts.sh --timeout
+#               (the job is killed, exit 124); LINK_BOUND is that timeout.
+# Usage: tests/multinode/faults.sh [case ...]      (run from the build directory, or set ARMCIX_BUILDDIR)
+# Closing line: "N passed, N failed".
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+top="$(cd "$here/../.." && pwd)"
+builddir="${ARMCIX_BUILDDIR:-$(pwd)}"
+prog="$builddir/tests/multinode/fault_peer"
+[ -x "$prog" ] || { echo "faults.sh: $prog not built (run from the build directory)" >&2; exit 2; }
+KILL_BOUND=30
+WATCHDOG_S=10   # ARMCI_WATCHDOG_S for the link case
+LINK_BOUND=30   # the watchdog's 10 s + its 1 s polling + Hydra ending the job
+logdir="$builddir/tests/logs"
+mkdir -p "$logdir"
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=(kill-get kill-rmw kill-lock kill-barrier linkdown)
+if [ "$(id -u)" != 0 ]; then
+  echo "faults.sh: SKIP: needs root for network namespaces"
+  echo "0 passed, 0 failed, ${#cases[@]} skipped"
+  exit 77
+fi
+passed=0 failed=0
+for c in "${cases[@]}"; do
+  prefix="f$(($$ % 100000))${#c}"
+  log="$logdir/fault-$c.log"
+  case "$c" in
+    kill-*) mode="${c#kill-}" tmo=120 net_opt=() ;;
+    linkdown) mode=mixed tmo=120 net_opt=(--env "ARMCI_WATCHDOG_S=$WATCHDOG_S") ;;
+    *) echo "faults.sh: unknown case $c" >&2; exit 2 ;;
+  esac
+  # The job itself: simhosts.sh's timeout is only a backstop for the kill cases (120 s, far above the
+  # bound) and the watchdog for the link case.
+  "$top/tools/simhosts.sh" --hosts 2 --prefix "$prefix" --timeout "$tmo" ${net_opt[@]+"${net_opt[@]}"} -n 4 "$prog" "$mode" 100 > "$log" 2>&1 &
+  job=$!
+  victim_pid=""
+  for _ in $(seq 600); do  # up to 60 s for start-up
+    victim_pid="$(sed -n 's/^fault_peer: victim ready (rank [0-9]*, pid \([0-9]*\)).*/\1/p' "$log" | head -n 1)"
+    [ -n "$victim_pid" ] && break
+    kill -0 "$job" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [ -z "$victim_pid" ]; then
+    wait "$job"
+    printf 'FAIL  fault %-14s (the job did not start: exit %s)\n' "$c" "$?"
+    tail -n 20 "$log" | sed 's/^/    | /'
+    failed=$((failed + 1)); continue
+  fi
+  sleep 2  # let the survivors get into their operations on the victim
+  start=$(date +%s%N)
+  if [ "$c" = linkdown ]; then
+    ip link set "${prefix}v1" down
+    bound=$LINK_BOUND
+  else
+    kill -KILL "$victim_pid"
+    bound=$KILL_BOUND
+  fi
+  wait "$job"
+  rc=$?
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  secs="$((ms / 1000)).$(( (ms % 1000) / 100 ))"
+  if [ $rc -ne 0 ] && [ "$ms" -le $((bound * 1000)) ] && ! grep -q 'the fault went unnoticed' "$log"; then
+    printf 'PASS  fault %-14s ended %6ss after the fault (bound %s s), exit %s\n' "$c" "$secs" "$bound" "$rc"
+    passed=$((passed + 1))
+  else
+    printf 'FAIL  fault %-14s ended %6ss after the fault (bound %s s), exit %s\n' "$c" "$secs" "$bound" "$rc"
+    tail -n 20 "$log" | sed 's/^/    | /'
+    failed=$((failed + 1))
+  fi
+done
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
