@@ -277,13 +277,27 @@ TEST(Groups, WorldAndDefault) {
   exercise_rma(&w, all);
 }
 
-TEST(Groups, OddEvenSubgroups) {
+// The even and the odd world ranks as two groups, both created on every process (in collective mode the
+// non-members call too).
+struct ParityGroups {
+  Handle even, odd;
+  Handle& mine() { return me() % 2 ? odd : even; }
+};
+ParityGroups make_parity_groups() {
   const int n = nproc();
   const std::vector<int> all = iota_ranks(n);
   std::vector<int> even, odd;
   for (int p = 0; p < n; ++p) (p % 2 ? odd : even).push_back(p);
-  Handle he = make(even, all);
-  Handle ho = make(odd, all);
+  ParityGroups pg;
+  pg.even = make(even, all);
+  pg.odd = make(odd, all);
+  return pg;
+}
+
+TEST(Groups, OddEvenSubgroups) {
+  ParityGroups pg = make_parity_groups();
+  Handle& he = pg.even;
+  Handle& ho = pg.odd;
   Handle& mine = me() % 2 ? ho : he;
   Handle& other = me() % 2 ? he : ho;
   EXPECT_TRUE(mine.member);
@@ -320,13 +334,11 @@ TEST(Groups, DisjointListsInOneCall) {
 // 7393; src/runtime/window.h), which failed window creation or corrupted data in 2 of 10 runs of GA's group
 // test before window creation was gated.  Each allocation is checked by a put to the next member.
 TEST(Groups, DisjointGroupsAllocateAtTheSameTime) {
-  const int n = nproc(), cycles = n <= 2 ? 20 : 40;
-  const std::vector<int> all = iota_ranks(n);
-  std::vector<int> even, odd;
-  for (int p = 0; p < n; ++p) (p % 2 ? odd : even).push_back(p);
-  Handle he = make(even, all);
-  Handle ho = make(odd, all);
-  Handle& mine = me() % 2 ? ho : he;
+  const int cycles = nproc() <= 2 ? 20 : 40;
+  ParityGroups pg = make_parity_groups();
+  Handle& he = pg.even;
+  Handle& ho = pg.odd;
+  Handle& mine = pg.mine();
   const int gs = static_cast<int>(mine.abs.size()), gr = index_of(mine.abs, me());
   ASSERT_GE(gr, 0);
   int bad = 0;
