@@ -60,7 +60,7 @@ double prof_now();
 class ProfScope {
  public:
   ProfScope(ProfKind k, std::size_t bytes) : kind_(k), bytes_(bytes), start_(g_profiling ? prof_now() : 0.0) {
-    if (g_watchdog_on) watchdog_enter(static_cast<int>(k));
+    if (g_watchdog_on) watchdog_enter(prof_kind_name(k));
   }
   ~ProfScope() {
     if (g_profiling) prof_record(kind_, bytes_, prof_now() - start_);

@@ -9,7 +9,6 @@
 #include <mutex>
 #include <thread>
 
-#include "profile/profiler.h"
 #include "runtime/runtime.h"
 
 namespace armcix {
@@ -22,7 +21,7 @@ using Clock = std::chrono::steady_clock;
 
 std::atomic<int> g_depth{0};             // ARMCI calls in progress (nesting and threads)
 std::atomic<long long> g_entered_ns{0};  // when the outermost one started
-std::atomic<int> g_kind{0};              // its ProfKind
+std::atomic<const char*> g_call{"?"};   // its name
 std::thread g_thread;
 std::mutex g_mutex;
 std::condition_variable g_cv;
@@ -44,7 +43,7 @@ void watch(int limit_s, int rank) {
     std::fprintf(stderr,
                  "[%d] ARMCI Error: ARMCI_WATCHDOG_S: %s has not returned after %lld s; a peer is dead or "
                  "unreachable (or waits longer than ARMCI_WATCHDOG_S=%d allows): ending this process\n",
-                 rank, prof_kind_name(static_cast<ProfKind>(g_kind.load())), waited_ns / 1000000000LL, limit_s);
+                 rank, g_call.load(), waited_ns / 1000000000LL, limit_s);
     std::fflush(stderr);
     _exit(1);
   }
@@ -52,9 +51,9 @@ void watch(int limit_s, int rank) {
 
 }  // namespace
 
-void watchdog_enter(int kind) {
+void watchdog_enter(const char* call) {
   if (g_depth.fetch_add(1, std::memory_order_acq_rel) == 0) {
-    g_kind.store(kind, std::memory_order_relaxed);
+    g_call.store(call, std::memory_order_relaxed);
     g_entered_ns.store(now_ns(), std::memory_order_release);
   }
 }

@@ -10,7 +10,7 @@ namespace armcix {
 extern bool g_watchdog_on;  // ARMCI_WATCHDOG_S > 0, read once at initialisation
 
 // Around a blocking entry point (ProfScope calls them): the outermost call of the process is timed.
-void watchdog_enter(int kind);
+void watchdog_enter(const char* call);  // `call`: a string that lives forever
 void watchdog_leave();
 
 void watchdog_start();  // initialize(): starts the thread when ARMCI_WATCHDOG_S > 0
