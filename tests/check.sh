@@ -26,7 +26,7 @@ if [ ! -f "$builddir/tests/env.sh" ]; then
 fi
 # shellcheck disable=SC1091
 . "$builddir/tests/env.sh"
-export MPIEXEC top_srcdir top_builddir GA_LIB
+export MPIEXEC MPICC top_srcdir top_builddir GA_LIB
 export ARMCIX_BUILDDIR="$builddir"
 manifests=("$here/manifest.txt" "$here"/*/manifest.txt)
 filter="" exclude="" list=0 valgrind=0 hosts="" cliques="" layout=""

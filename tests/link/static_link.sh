@@ -14,7 +14,8 @@
 set -u
 builddir="${ARMCIX_BUILDDIR:-$PWD}"
 MPICC="${MPICC:-mpicc.mpich}"
-MPIF77="${MPIF77:-mpif77.mpich}"
+# The Fortran driver of the same MPI: mpicc.openmpi -> mpif77.openmpi, /opt/x/bin/mpicc -> /opt/x/bin/mpif77.
+MPIF77="${MPIF77:-$( [ "$(dirname "$MPICC")" = . ] || printf %s/ "$(dirname "$MPICC")")$(basename "$MPICC" | sed 's/^mpicc/mpif77/')}"
 MPIEXEC="${MPIEXEC:-mpiexec.mpich}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -59,7 +60,7 @@ CEOF
 documented=(-L"$lib" -larmci -lstdc++)
 if "$MPICC" -c -I"$prefix/include" "$tmp/prog.c" -o "$tmp/prog.o" >"$tmp/cc.log" 2>&1; then :; else fail "compile" "$tmp/cc.log"; fi
 run() {  # name, program
-  if timeout 120 "$MPIEXEC" -n 2 "$2" >"$tmp/run.log" 2>&1 && grep -q "static link program: OK" "$tmp/run.log"; then
+  if timeout 120 $MPIEXEC -n 2 "$2" >"$tmp/run.log" 2>&1 && grep -q "static link program: OK" "$tmp/run.log"; then
     pass "$1"
   else
     fail "$1" "$tmp/run.log"
