@@ -18,6 +18,7 @@
 # Closing line: "N passed, N failed" (plus ", N skipped").
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
+sim_seq=0  # numbers the simulated-host runs of this check.sh, so that no two share interface names
 builddir="${ARMCIX_BUILDDIR:-$(pwd)}"
 [ -f "$builddir/tests/env.sh" ] || builddir="$(cd "$here/.." && pwd)"
 if [ ! -f "$builddir/tests/env.sh" ]; then
@@ -95,7 +96,7 @@ while read -r name np tmo rest; do
     cmd=($MPIEXEC -n "$np" ${lt[@]+"${lt[@]}"} "${vg_cmd[@]}" "$prog" "${args[@]}")
   elif [ -n "$hosts" ]; then
     # simhosts.sh ends the job itself a little before check.sh's timeout, so that it tears down in time.
-    cmd=("$top_srcdir/tools/simhosts.sh" --hosts "$sim_hosts" --prefix "c$(($$ % 10000000))" --timeout "$((tmo > 20 ? tmo - 10 : tmo))"
+    cmd=("$top_srcdir/tools/simhosts.sh" --hosts "$sim_hosts" --prefix "c$(($$ % 100000))$((sim_seq++ % 100))" --timeout "$((tmo > 20 ? tmo - 10 : tmo))"
          -n "$np" "$prog" "${args[@]}")
   else
     # shellcheck disable=SC2206

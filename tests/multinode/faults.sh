@@ -29,8 +29,10 @@ if [ "$(id -u)" != 0 ]; then
   exit 77
 fi
 passed=0 failed=0
+case_no=0
 for c in "${cases[@]}"; do
-  prefix="f$(($$ % 100000))${#c}"
+  # One name per case: a name reused at once may still be held by the last case's namespace.
+  prefix="f$(($$ % 100000))$((case_no++))"
   log="$logdir/fault-$c.log"
   case "$c" in
     kill-*) mode="${c#kill-}" tmo=120 net_opt=() ;;
