@@ -5,7 +5,7 @@
 # usage: benchmarks/compare.sh [--ours LIBFILE_OR_LINKFLAGS] [--ours-include DIR] [--quick]
 #                              [--runs N] [--np N] [--timeout SEC] [--budget SEC] [--build-dir DIR]
 #                              [--theirs LINKFLAGS] [--theirs-include DIR] [--ours-env "VAR=val ..."]
-#                              [--theirs-env "VAR=val ..."]
+#                              [--theirs-env "VAR=val ..."] [--theirs-name LABEL] [--hosts H]
 #                              [bench ...]
 #
 # See benchmarks/README.md.  Exit status: 0 if every build and run succeeded, 1 if any failed
@@ -36,6 +36,14 @@ options:
   --ours-include DIR  armci-x headers, put before /usr/include (default: \$REPO/include)
   --theirs FLAGS      ARMCI-MPI link flags (default: -larmci-mpich; headers from /usr/include)
   --theirs-include D  ARMCI-MPI headers (default: none, i.e. /usr/include)
+  --theirs-name L     label of that library in the header (default: armci-mpi); e.g. "HEAD" for ARMCI-MPI
+                      built from source by tools/build-armci-mpi.sh:
+                        --theirs "-Wl,-rpath,P/lib -LP/lib -larmci" --theirs-include P/include --theirs-name HEAD
+  --hosts H           run across H simulated hosts (tools/simhosts.sh: network namespaces, MPI over TCP;
+                      needs root), NP/H ranks per host; --np defaults to H then (one rank per host).
+                      UCX_TLS from the caller's environment, else tcp,self: with shared memory among
+                      its transports UCX finds the other "hosts" on the same machine and bypasses TCP
+                      (an 8-byte put + flush then takes 0.8 us instead of ~13 us)
   --ours-env "V=x .." environment for armci-x's runs only (e.g. "ARMCI_SHM=0 ARMCI_STRIDED_METHOD=PACK");
                       ARMCI-MPI reads some of the same names, so they are not exported to its runs
   --theirs-env "V=x"  environment for ARMCI-MPI's runs only (e.g. "ARMCI_STRIDED_METHOD=IOV")
@@ -58,6 +66,9 @@ OURS_ENV=""
 THEIRS_ENV=""
 THEIRS="-larmci-mpich"
 THEIRS_INC=""
+THEIRS_NAME="armci-mpi"
+HOSTS=0
+NP_SET=0
 QUICK=0
 RUNS=""
 NP=2
@@ -77,7 +88,9 @@ while [ "$#" -gt 0 ]; do
         --theirs-include) need_arg "$@"; THEIRS_INC=$2; shift 2 ;;
         --quick) QUICK=1; shift ;;
         --runs) need_arg "$@"; RUNS=$2; shift 2 ;;
-        --np) need_arg "$@"; NP=$2; shift 2 ;;
+        --np) need_arg "$@"; NP=$2; NP_SET=1; shift 2 ;;
+        --hosts) need_arg "$@"; HOSTS=$2; shift 2 ;;
+        --theirs-name) need_arg "$@"; THEIRS_NAME=$2; shift 2 ;;
         --timeout) need_arg "$@"; TIMEOUT=$2; shift 2 ;;
         --budget) need_arg "$@"; BUDGET=$2; shift 2 ;;
         --build-dir) need_arg "$@"; BUILD=$2; shift 2 ;;
@@ -98,12 +111,24 @@ fi
 if [ -z "$TIMEOUT" ]; then
     if [ "$QUICK" = 1 ]; then TIMEOUT=60; else TIMEOUT=240; fi
 fi
-case "$RUNS$NP$TIMEOUT$BUDGET" in
+case "$RUNS$NP$TIMEOUT$BUDGET$HOSTS" in
     *[!0-9]*) echo "compare.sh: --runs/--np/--timeout/--budget take integers" >&2; exit 2 ;;
 esac
 [ "$RUNS" -ge 1 ] && [ "$NP" -ge 1 ] || { echo "compare.sh: --runs and --np must be >= 1" >&2; exit 2; }
 QFLAG=()
 [ "$QUICK" = 1 ] && QFLAG=(--quick)
+# The launcher: mpiexec, or across simulated hosts tools/simhosts.sh (which takes mpiexec's -n).
+LAUNCH=("$MPIEXEC")
+WHERE="one host"
+if [ "$HOSTS" -gt 0 ]; then
+    [ "$NP_SET" = 1 ] || NP=$HOSTS
+    [ $((NP % HOSTS)) = 0 ] || { echo "compare.sh: --np $NP is not a multiple of --hosts $HOSTS" >&2; exit 2; }
+    [ "$(id -u)" = 0 ] || { echo "compare.sh: --hosts needs root (network namespaces)" >&2; exit 2; }
+    # One interface prefix per compare.sh run (simhosts' default is per PID, which the runs share here).
+    export UCX_TLS=${UCX_TLS:-tcp,self}
+    LAUNCH=("$REPO/tools/simhosts.sh" --hosts "$HOSTS" --prefix "cmp$(($$ % 100000))" --timeout "$TIMEOUT")
+    WHERE="$HOSTS simulated hosts x $((NP / HOSTS)) rank(s), UCX_TLS=$UCX_TLS"
+fi
 
 for tool in "$MPICC" "$MPIEXEC" timeout awk; do
     command -v "$tool" >/dev/null 2>&1 || { echo "compare.sh: '$tool' not found" >&2; exit 2; }
@@ -164,9 +189,9 @@ which_header() { # prints the armci.h the compiler picks with the given flags
 
 echo "# compare.sh: $(date '+%Y-%m-%d %H:%M:%S'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# mode $([ "$QUICK" = 1 ] && echo quick || echo full), $RUNS run(s) per library, $NP ranks," \
-     "timeout ${TIMEOUT}s, ARMCI_USE_WIN_ALLOCATE=$ARMCI_USE_WIN_ALLOCATE"
+     "timeout ${TIMEOUT}s, ARMCI_USE_WIN_ALLOCATE=$ARMCI_USE_WIN_ALLOCATE, $WHERE"
 echo "# ours:      ${OURS_LINK[*]}   headers: $(which_header -I"$OURS_INC")${OURS_ENV:+   env: $OURS_ENV}"
-echo "# armci-mpi: ${THEIRS_LINK[*]}   headers: $(which_header "${THEIRS_CPP[@]}")${THEIRS_ENV:+   env: $THEIRS_ENV}"
+echo "# armci-mpi: ($THEIRS_NAME) ${THEIRS_LINK[*]}   headers: $(which_header "${THEIRS_CPP[@]}")${THEIRS_ENV:+   env: $THEIRS_ENV}"
 echo "# build dir: $BUILD"
 LOAD1=$(cut -d' ' -f1 /proc/loadavg)
 if awk -v l="$LOAD1" 'BEGIN { exit !(l > 1.0) }'; then
@@ -233,7 +258,7 @@ run() { # lib bench idx
     local -a envv=()
     [ "$lib" = ours ] && [ -n "$OURS_ENV" ] && read -r -a envv <<<"$OURS_ENV"
     [ "$lib" = armci-mpi ] && [ -n "$THEIRS_ENV" ] && read -r -a envv <<<"$THEIRS_ENV"
-    env "${envv[@]}" timeout -k 10 "$TIMEOUT" "$MPIEXEC" -n "$NP" "$BUILD/$lib/$b" "${QFLAG[@]}" </dev/null >"$log" 2>&1 &
+    env "${envv[@]}" timeout -k 10 "$((TIMEOUT + 15))" "${LAUNCH[@]}" -n "$NP" "$BUILD/$lib/$b" "${QFLAG[@]}" </dev/null >"$log" 2>&1 &
     CUR_PID=$!
     wait "$CUR_PID"
     rc=$?
@@ -412,9 +437,9 @@ EOF
 {
     echo "# armci-x benchmark comparison, $(date '+%Y-%m-%d %H:%M:%S'), host $(hostname), $(nproc) cores"
     echo "# mode $([ "$QUICK" = 1 ] && echo quick || echo full), $RUNS run(s) per library (alternating)$([ "$SKIPPED" = 1 ] && echo ", some skipped for time")," \
-         "$NP ranks, ARMCI_USE_WIN_ALLOCATE=$ARMCI_USE_WIN_ALLOCATE, load at start $LOAD1, at end $(cut -d' ' -f1-3 /proc/loadavg)"
+         "$NP ranks, $WHERE, ARMCI_USE_WIN_ALLOCATE=$ARMCI_USE_WIN_ALLOCATE, load at start $LOAD1, at end $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "# ours:      ${OURS_LINK[*]} (headers $(which_header -I"$OURS_INC"))${OURS_ENV:+ env: $OURS_ENV}"
-    echo "# armci-mpi: ${THEIRS_LINK[*]} (headers $(which_header "${THEIRS_CPP[@]}"))${THEIRS_ENV:+ env: $THEIRS_ENV}"
+    echo "# armci-mpi: ($THEIRS_NAME) ${THEIRS_LINK[*]} (headers $(which_header "${THEIRS_CPP[@]}"))${THEIRS_ENV:+ env: $THEIRS_ENV}"
     echo
     awk -v STATUS="$STATUS" -v BENCHES="${BENCHES[*]}" "$AWK_TABLE" "$STATUS" "$ROWS"
     if grep -qv ' ok$' "$STATUS"; then
