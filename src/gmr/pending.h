@@ -34,7 +34,8 @@ struct Pending {
   ByteRange put;  // puts issued since the last flush
   ByteRange acc;  // accumulates issued since the last flush
   ByteRange get;  // gets issued and not yet locally complete (non-blocking gets)
-  bool any() const { return !put.empty() || !acc.empty() || !get.empty(); }
+  ByteRange rep;  // puts issued as MPI_Accumulate(MPI_REPLACE) since the last flush (ordered puts, below)
+  bool any() const { return !put.empty() || !acc.empty() || !get.empty() || !rep.empty(); }
 };
 
 // True if an operation of `kind` on target bytes [lo, hi) must wait for the pending ones (gmr/ordering.h
@@ -42,16 +43,35 @@ struct Pending {
 //   put  after an overlapping put or acc, or after any get in flight;
 //   acc  after an overlapping put, or after any get in flight (acc after acc is ordered by MPI);
 //   get  after an overlapping put or acc (get after get never conflicts).
+// An ordered put (MPI_Accumulate with MPI_REPLACE) counts as a put for the others, but is itself an
+// accumulate: MPI orders it after an earlier ordered put to the same location (accumulate_ordering waw, same
+// op), so it conflicts only with an overlapping plain put or accumulate of another op (the windows keep the
+// default accumulate_ops same_op_no_op), or with any get in flight.
 inline bool conflicts(const Pending& p, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
   switch (kind) {
     case XferOp::Put:
-      return !p.get.empty() || p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi);
+      return !p.get.empty() || p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi) || p.rep.overlaps(lo, hi);
     case XferOp::Acc:
-      return !p.get.empty() || p.put.overlaps(lo, hi);
+      return !p.get.empty() || p.put.overlaps(lo, hi) || p.rep.overlaps(lo, hi);
     case XferOp::Get:
-      return p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi);
+      return p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi) || p.rep.overlaps(lo, hi);
   }
   return true;
+}
+inline bool ordered_put_conflicts(const Pending& p, MPI_Aint lo, MPI_Aint hi) {
+  return !p.get.empty() || p.put.overlaps(lo, hi) || p.acc.overlaps(lo, hi);
+}
+
+// Ordered puts.  A put that overlaps an earlier put still pending would cost a flush -- a round trip to the
+// target, which between nodes is most of the put's time -- so a small one goes as MPI_Accumulate(MPI_REPLACE)
+// instead: the first such put still flushes once (a plain MPI_Put and an accumulate may not meet in one
+// flush interval), every later one to the same bytes streams without a round trip, as ARMCI-MPI's puts do
+// (ARMCI-MPI leaves the overlapping MPI_Puts unordered in one epoch, which MPI makes undefined).  Large
+// puts stay plain: MPI implementations move big accumulates through the target's CPU, and next to the
+// transfer time a round trip no longer counts.
+constexpr MPI_Aint kOrderedPutMaxBytes = 8192;
+inline bool put_goes_ordered(const Pending& p, MPI_Aint lo, MPI_Aint hi) {
+  return hi - lo <= kOrderedPutMaxBytes && (p.put.overlaps(lo, hi) || p.rep.overlaps(lo, hi));
 }
 
 }  // namespace armcix

@@ -37,15 +37,21 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   check_args(call, src, dst, bytes, proc);
   if (bytes == 0) return;
   GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
-  prepare_op(r.gmr, r.win_rank, XferOp::Put, r.disp, r.disp + bytes);
   if (char* p = mapped(r)) {
+    prepare_op(r.gmr, r.win_rank, XferOp::Put, r.disp, r.disp + bytes);
     std::memcpy(p, src, bytes);
     after_local_store();
     return;
   }
   Staged origin = stage_origin(src, bytes);
-  ARMCIX_MPI(MPI_Put(origin.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
-  note_issued(r.gmr, r.win_rank, XferOp::Put, r.disp, r.disp + bytes);
+  if (prepare_put(r.gmr, r.win_rank, r.disp, r.disp + bytes, rt().node_of[proc] != rt().node_id)) {
+    ARMCIX_MPI(
+        MPI_Accumulate(origin.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, MPI_REPLACE, r.gmr->win));
+    note_ordered_put(r.gmr, r.win_rank, r.disp, r.disp + bytes);
+  } else {
+    ARMCIX_MPI(MPI_Put(origin.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
+    note_issued(r.gmr, r.win_rank, XferOp::Put, r.disp, r.disp + bytes);
+  }
   complete_local(r.gmr, r.win_rank, req);
   origin.hand_to(req);
 }

@@ -10,8 +10,8 @@ std::size_t pack_segments_per_chunk(const StridedShape& s, const Config& c) {
   return std::max<std::size_t>(1, chunk_bytes / seg);
 }
 
-StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, bool node_local) {
-  if (node_local) return StridedEngine::Local;
+StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, TargetPath path) {
+  if (path == TargetPath::NodeLocal) return StridedEngine::Local;
   if (s.nseg == 1) return StridedEngine::Contiguous;
   StridedEngine e = StridedEngine::Direct;
   switch (c.strided_method) {
@@ -19,7 +19,7 @@ StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, 
       const StridedAutoTuning& t = kStridedAuto;
       if (s.count[0] >= t.per_segment_min_run && s.nseg >= t.per_segment_min_segments) {
         if (op != XferOp::Acc)
-          e = StridedEngine::Iov;
+          e = path == TargetPath::OtherNode ? StridedEngine::Direct : StridedEngine::Iov;
         else if (s.total_bytes() >= t.pack_acc_min_bytes)
           e = StridedEngine::Pack;
       }

@@ -40,10 +40,22 @@ struct StridedAutoTuning {
 };
 constexpr StridedAutoTuning kStridedAuto{1024, 16, std::size_t{1} << 20};
 
-// `node_local`: the target's slice is mapped into this process and, for an accumulate, its atomics may
-// use load/store (shm/node_path.h: mapped(), local_atomics()).  PACK falls back to DIRECT for gets (there
-// is nothing to pack on the origin side) and when everything fits in one chunk.
-StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, bool node_local);
+// Where the target is, as far as the engine choice cares.
+enum class TargetPath {
+  NodeLocal,  // the target's slice is mapped into this process and, for an accumulate, its atomics may use
+              // load/store (shm/node_path.h: mapped(), local_atomics())
+  SameNode,   // through MPI to a rank of this node (ARMCI_SHM=0, or MPI atomics): shared memory inside MPI
+  OtherNode,  // through MPI across the network
+};
+
+// Between nodes AUTO keeps every put and get of several segments DIRECT: each MPI operation is a message of
+// its own there (~5-7 us each over TCP between simulated hosts), so one operation per segment (IOV) took
+// 8x longer than one derived-datatype operation for 32 x 1 KiB (doc/performance.md, "Between hosts").  The
+// per-segment rule above holds within a node, where an MPI operation is a copy.
+//
+// PACK falls back to DIRECT for gets (there is nothing to pack on the origin side) and when everything
+// fits in one chunk.
+StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, TargetPath path);
 
 // Segments the PACK engine moves per chunk (ARMCI_PACK_CHUNK, at least one segment).
 std::size_t pack_segments_per_chunk(const StridedShape& s, const Config& c);

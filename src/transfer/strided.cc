@@ -319,8 +319,10 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   sd.local = static_cast<char*>(remote_is_dst ? const_cast<void*>(src) : dst);
   sd.remote = static_cast<char*>(remote_is_dst ? dst : const_cast<void*>(src));
   GmrRef r = gmr_resolve(call, remote_is_dst ? "dst_ptr" : "src_ptr", proc, sd.remote, s.rextent);
-  const bool node_local = mapped(r) && (op != XferOp::Acc || local_atomics(r));
-  switch (choose_strided(s, op, rt().config, node_local)) {
+  const TargetPath path = mapped(r) && (op != XferOp::Acc || local_atomics(r)) ? TargetPath::NodeLocal
+                          : rt().node_of[proc] == rt().node_id                 ? TargetPath::SameNode
+                                                                               : TargetPath::OtherNode;
+  switch (choose_strided(s, op, rt().config, path)) {
     case StridedEngine::Local:
       return local_engine(op, t, scale, s, sd, r);
     case StridedEngine::Contiguous:

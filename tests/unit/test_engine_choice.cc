@@ -16,6 +16,7 @@ using armcix::kStridedAuto;
 using armcix::StridedEngine;
 using armcix::StridedMethod;
 using armcix::StridedShape;
+using armcix::TargetPath;
 using armcix::XferOp;
 
 namespace {
@@ -54,22 +55,24 @@ Config iov_config(IovMethod m) {
 TEST(ChooseStrided, NodeLocalTargetGoesByLoadStoreWhateverTheMethod) {
   for (StridedMethod m : {StridedMethod::Auto, StridedMethod::Direct, StridedMethod::Iov, StridedMethod::Pack})
     for (XferOp op : kOps) {
-      EXPECT_EQ(choose_strided(shape(8, 100), op, strided_config(m), true), StridedEngine::Local);
-      EXPECT_EQ(choose_strided(shape(8, 1), op, strided_config(m), true), StridedEngine::Local);
+      EXPECT_EQ(choose_strided(shape(8, 100), op, strided_config(m), TargetPath::NodeLocal), StridedEngine::Local);
+      EXPECT_EQ(choose_strided(shape(8, 1), op, strided_config(m), TargetPath::NodeLocal), StridedEngine::Local);
     }
 }
 
 TEST(ChooseStrided, OneSegmentIsThePlainOperationWhateverTheMethod) {
   for (StridedMethod m : {StridedMethod::Auto, StridedMethod::Direct, StridedMethod::Iov, StridedMethod::Pack})
     for (XferOp op : kOps)
-      EXPECT_EQ(choose_strided(shape(1 << 20, 1), op, strided_config(m), false), StridedEngine::Contiguous);
+      EXPECT_EQ(choose_strided(shape(1 << 20, 1), op, strided_config(m), TargetPath::SameNode),
+                StridedEngine::Contiguous);
 }
 
 TEST(ChooseStrided, AutoShortRunsAreDirect) {
   const int below = kStridedAuto.per_segment_min_run - 1;
   for (XferOp op : kOps) {
-    EXPECT_EQ(choose_strided(shape(16, 4096), op, strided_config(StridedMethod::Auto), false), StridedEngine::Direct);
-    EXPECT_EQ(choose_strided(shape(below, 4096), op, strided_config(StridedMethod::Auto), false),
+    EXPECT_EQ(choose_strided(shape(16, 4096), op, strided_config(StridedMethod::Auto), TargetPath::SameNode),
+              StridedEngine::Direct);
+    EXPECT_EQ(choose_strided(shape(below, 4096), op, strided_config(StridedMethod::Auto), TargetPath::SameNode),
               StridedEngine::Direct);
   }
 }
@@ -77,49 +80,81 @@ TEST(ChooseStrided, AutoShortRunsAreDirect) {
 TEST(ChooseStrided, AutoLongRunsButFewSegmentsAreDirect) {
   const std::size_t few = kStridedAuto.per_segment_min_segments - 1;
   for (XferOp op : kOps)
-    EXPECT_EQ(choose_strided(shape(1 << 20, few), op, strided_config(StridedMethod::Auto), false),
+    EXPECT_EQ(choose_strided(shape(1 << 20, few), op, strided_config(StridedMethod::Auto), TargetPath::SameNode),
               StridedEngine::Direct);
 }
 
 TEST(ChooseStrided, AutoLongRunsPutAndGetPerSegment) {
   const int run = kStridedAuto.per_segment_min_run;
   const std::size_t n = kStridedAuto.per_segment_min_segments;
-  EXPECT_EQ(choose_strided(shape(run, n), XferOp::Put, strided_config(StridedMethod::Auto), false), StridedEngine::Iov);
-  EXPECT_EQ(choose_strided(shape(run, n), XferOp::Get, strided_config(StridedMethod::Auto), false), StridedEngine::Iov);
+  EXPECT_EQ(choose_strided(shape(run, n), XferOp::Put, strided_config(StridedMethod::Auto), TargetPath::SameNode),
+            StridedEngine::Iov);
+  EXPECT_EQ(choose_strided(shape(run, n), XferOp::Get, strided_config(StridedMethod::Auto), TargetPath::SameNode),
+            StridedEngine::Iov);
+}
+
+TEST(ChooseStrided, AutoLongRunsPutAndGetBetweenNodesAreDirect) {
+  const int run = kStridedAuto.per_segment_min_run;
+  const std::size_t n = kStridedAuto.per_segment_min_segments;
+  for (XferOp op : {XferOp::Put, XferOp::Get}) {
+    EXPECT_EQ(choose_strided(shape(run, n), op, strided_config(StridedMethod::Auto), TargetPath::OtherNode),
+              StridedEngine::Direct);
+    EXPECT_EQ(choose_strided(shape(1 << 16, 4096), op, strided_config(StridedMethod::Auto), TargetPath::OtherNode),
+              StridedEngine::Direct);
+  }
+}
+
+TEST(ChooseStrided, AutoAccumulatesChooseAlikeWithinAndBetweenNodes) {
+  const int run = kStridedAuto.per_segment_min_run;
+  const std::size_t at = kStridedAuto.pack_acc_min_bytes / static_cast<std::size_t>(run);
+  for (std::size_t n : {at - 1, at, std::size_t{16}})
+    EXPECT_EQ(choose_strided(shape(run, n), XferOp::Acc, strided_config(StridedMethod::Auto), TargetPath::OtherNode),
+              choose_strided(shape(run, n), XferOp::Acc, strided_config(StridedMethod::Auto), TargetPath::SameNode));
+}
+
+TEST(ChooseStrided, ExplicitMethodIsKeptBetweenNodes) {
+  EXPECT_EQ(choose_strided(shape(1024, 64), XferOp::Put, strided_config(StridedMethod::Iov), TargetPath::OtherNode),
+            StridedEngine::Iov);
+  EXPECT_EQ(choose_strided(shape(8, 100), XferOp::Get, strided_config(StridedMethod::Iov), TargetPath::NodeLocal),
+            StridedEngine::Local);
 }
 
 TEST(ChooseStrided, AutoLongRunAccumulatesPackFromTheThresholdAndAreDirectBelow) {
   const int run = kStridedAuto.per_segment_min_run;  // 1 KiB
   const std::size_t at = kStridedAuto.pack_acc_min_bytes / static_cast<std::size_t>(run);
-  EXPECT_EQ(choose_strided(shape(run, at), XferOp::Acc, strided_config(StridedMethod::Auto), false),
+  EXPECT_EQ(choose_strided(shape(run, at), XferOp::Acc, strided_config(StridedMethod::Auto), TargetPath::SameNode),
             StridedEngine::Pack);
-  EXPECT_EQ(choose_strided(shape(run, at - 1), XferOp::Acc, strided_config(StridedMethod::Auto), false),
+  EXPECT_EQ(choose_strided(shape(run, at - 1), XferOp::Acc, strided_config(StridedMethod::Auto), TargetPath::SameNode),
             StridedEngine::Direct);
 }
 
 TEST(ChooseStrided, ExplicitMethodsAreUsedAsAsked) {
   for (XferOp op : kOps) {
-    EXPECT_EQ(choose_strided(shape(16, 4096), op, strided_config(StridedMethod::Direct), false), StridedEngine::Direct);
-    EXPECT_EQ(choose_strided(shape(1 << 16, 4096), op, strided_config(StridedMethod::Direct), false),
+    EXPECT_EQ(choose_strided(shape(16, 4096), op, strided_config(StridedMethod::Direct), TargetPath::SameNode),
               StridedEngine::Direct);
-    EXPECT_EQ(choose_strided(shape(16, 4096), op, strided_config(StridedMethod::Iov), false), StridedEngine::Iov);
+    EXPECT_EQ(choose_strided(shape(1 << 16, 4096), op, strided_config(StridedMethod::Direct), TargetPath::SameNode),
+              StridedEngine::Direct);
+    EXPECT_EQ(choose_strided(shape(16, 4096), op, strided_config(StridedMethod::Iov), TargetPath::SameNode),
+              StridedEngine::Iov);
   }
-  EXPECT_EQ(choose_strided(shape(16, 4096), XferOp::Put, strided_config(StridedMethod::Pack, 4096), false),
-            StridedEngine::Pack);
-  EXPECT_EQ(choose_strided(shape(16, 4096), XferOp::Acc, strided_config(StridedMethod::Pack, 4096), false),
-            StridedEngine::Pack);
+  EXPECT_EQ(
+      choose_strided(shape(16, 4096), XferOp::Put, strided_config(StridedMethod::Pack, 4096), TargetPath::SameNode),
+      StridedEngine::Pack);
+  EXPECT_EQ(
+      choose_strided(shape(16, 4096), XferOp::Acc, strided_config(StridedMethod::Pack, 4096), TargetPath::SameNode),
+      StridedEngine::Pack);
 }
 
 TEST(ChooseStrided, PackFallsBackToDirectForGetsAndSingleChunks) {
   const Config c = strided_config(StridedMethod::Pack, 4096);
-  EXPECT_EQ(choose_strided(shape(16, 4096), XferOp::Get, c, false), StridedEngine::Direct);
+  EXPECT_EQ(choose_strided(shape(16, 4096), XferOp::Get, c, TargetPath::SameNode), StridedEngine::Direct);
   // 4 KiB chunks of 16-byte runs: 256 runs fit in one chunk.
   EXPECT_EQ(armcix::pack_segments_per_chunk(shape(16, 256), c), 256u);
-  EXPECT_EQ(choose_strided(shape(16, 256), XferOp::Put, c, false), StridedEngine::Direct);
-  EXPECT_EQ(choose_strided(shape(16, 257), XferOp::Put, c, false), StridedEngine::Pack);
+  EXPECT_EQ(choose_strided(shape(16, 256), XferOp::Put, c, TargetPath::SameNode), StridedEngine::Direct);
+  EXPECT_EQ(choose_strided(shape(16, 257), XferOp::Put, c, TargetPath::SameNode), StridedEngine::Pack);
   // A run longer than the chunk is one chunk by itself.
   EXPECT_EQ(armcix::pack_segments_per_chunk(shape(8192, 2), c), 1u);
-  EXPECT_EQ(choose_strided(shape(8192, 2), XferOp::Acc, c, false), StridedEngine::Pack);
+  EXPECT_EQ(choose_strided(shape(8192, 2), XferOp::Acc, c, TargetPath::SameNode), StridedEngine::Pack);
 }
 
 // ---- I/O vector ------------------------------------------------------------------------------------------

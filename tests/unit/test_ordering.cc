@@ -57,3 +57,38 @@ TEST(OrderingRule, RangesGrowToTheirBoundingRange) {
   EXPECT_TRUE(conflicts(p, XferOp::Put, 50, 51));  // inside the bounding range: conservatively a conflict
   EXPECT_FALSE(conflicts(p, XferOp::Put, 108, 200));
 }
+
+TEST(OrderingRule, OnlyAPutOverlappingAnEarlierPutGoesOrdered) {
+  using armcix::kOrderedPutMaxBytes;
+  using armcix::put_goes_ordered;
+  Pending p;
+  EXPECT_FALSE(put_goes_ordered(p, 0, 8));
+  p.put.add(0, 8);
+  EXPECT_TRUE(put_goes_ordered(p, 4, 12));
+  EXPECT_FALSE(put_goes_ordered(p, 8, 16));                       // disjoint puts stream as plain puts
+  EXPECT_FALSE(put_goes_ordered(p, 0, kOrderedPutMaxBytes + 1));  // large: a plain put after a flush
+  Pending q;
+  q.rep.add(0, 8);
+  EXPECT_TRUE(put_goes_ordered(q, 0, 8));
+  Pending a;
+  a.acc.add(0, 8);
+  EXPECT_FALSE(put_goes_ordered(a, 0, 8));  // after an accumulate of another op: flush, plain put
+}
+
+TEST(OrderingRule, OrderedPutsAreOrderedAmongThemselvesOnly) {
+  using armcix::ordered_put_conflicts;
+  Pending p;
+  p.rep.add(0, 8);
+  EXPECT_FALSE(ordered_put_conflicts(p, 0, 8));  // same op (MPI_REPLACE): accumulate_ordering waw
+  EXPECT_TRUE(conflicts(p, XferOp::Put, 0, 8));  // a plain put may not meet it in one flush interval
+  EXPECT_TRUE(conflicts(p, XferOp::Acc, 4, 5));  // nor an accumulate of another op (same_op_no_op)
+  EXPECT_TRUE(conflicts(p, XferOp::Get, 7, 9));
+  EXPECT_FALSE(conflicts(p, XferOp::Get, 8, 9));
+  EXPECT_TRUE(p.any());
+  Pending q;
+  q.put.add(0, 8);
+  EXPECT_TRUE(ordered_put_conflicts(q, 4, 12));  // the first ordered put after a plain one flushes once
+  Pending r;
+  r.get.add(100, 108);
+  EXPECT_TRUE(ordered_put_conflicts(r, 0, 8));  // any get in flight, as for plain puts
+}
