@@ -264,7 +264,12 @@ run() { # lib bench idx
     rc=$?
     CUR_PID=""
     t1=$(date +%s.%N)
-    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    if { [ "$rc" = 124 ] || [ "$rc" = 137 ]; } && grep -q "^# $b: all data checks passed" "$log"; then
+        # Every result is in and checked; the job hung in MPI_Finalize (MPICH 4.0.2 + UCX 1.13 over
+        # TCP between simulated hosts does in some runs): keep the results, say so.
+        st=ok
+        echo "  $b ($lib) run $i: timed out after its results (a hang in MPI_Finalize): results kept"
+    elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
         st="FAILED(timeout)"
         TIMED_OUT[$lib.$b]=1
     elif grep -q '^CHECK FAILED' "$log"; then

@@ -5,6 +5,7 @@
 #include "gmr/ordering.h"
 #include "nb/request.h"
 #include "runtime/error.h"
+#include "runtime/progress.h"
 #include "runtime/runtime.h"
 #include "shm/node_path.h"
 #include "transfer/rma.h"
@@ -22,6 +23,15 @@ void check_args(const char* call, const void* src, const void* dst, int bytes, i
     ARMCIX_REQUIRE(src != nullptr, call, "argument 'src' is NULL");
     ARMCIX_REQUIRE(dst != nullptr, call, "argument 'dst' is NULL");
   }
+}
+
+// Blocking operations to another node complete by their own request (MPI_Rget / MPI_Raccumulate +
+// MPI_Wait) instead of MPI_Win_flush_local: MPICH 4.0.2 over UCX implements flush_local as a UCX endpoint
+// flush, one more round trip after the data moved, while the request completes as soon as the get's data
+// has arrived or the accumulate's origin buffer is free (what MPI and ARMCI ask of a blocking call).
+// Between simulated hosts: 8-byte get 13 -> 8 us, accumulate 8 -> see doc/performance.md.
+bool completes_by_request(int proc, const Request* req) {
+  return req == nullptr && rt().node_of[proc] != rt().node_id;
 }
 
 }  // namespace
@@ -45,6 +55,14 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   }
   Staged origin = stage_origin(src, bytes);
   if (prepare_put(r.gmr, r.win_rank, r.disp, r.disp + bytes, rt().node_of[proc] != rt().node_id)) {
+    if (completes_by_request(proc, req)) {
+      MPI_Request mreq;
+      ARMCIX_MPI(MPI_Raccumulate(origin.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, MPI_REPLACE,
+                                 r.gmr->win, &mreq));
+      note_ordered_put(r.gmr, r.win_rank, r.disp, r.disp + bytes);
+      wait_for(call, &mreq);
+      return;
+    }
     ARMCIX_MPI(
         MPI_Accumulate(origin.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, MPI_REPLACE, r.gmr->win));
     note_ordered_put(r.gmr, r.win_rank, r.disp, r.disp + bytes);
@@ -68,6 +86,13 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     return;
   }
   Staged target = stage_result(dst, bytes);
+  if (completes_by_request(proc, req)) {
+    MPI_Request mreq;
+    ARMCIX_MPI(MPI_Rget(target.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win, &mreq));
+    wait_for(call, &mreq);
+    target.copy_out_to(dst, bytes, nullptr);
+    return;
+  }
   ARMCIX_MPI(MPI_Get(target.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
   complete_local(r.gmr, r.win_rank, req);
   note_issued(r.gmr, r.win_rank, XferOp::Get, r.disp, r.disp + bytes, req != nullptr);
@@ -98,6 +123,14 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
   }
   Staged origin = stage_scaled(t, scale, src, bytes);
   int n = bytes / t.elem_bytes * t.mpi_per_elem;
+  if (completes_by_request(proc, req)) {
+    MPI_Request mreq;
+    ARMCIX_MPI(
+        MPI_Raccumulate(origin.ptr, n, t.mpi_elem, r.win_rank, r.disp, n, t.mpi_elem, MPI_SUM, r.gmr->win, &mreq));
+    note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
+    wait_for(call, &mreq);
+    return;
+  }
   ARMCIX_MPI(MPI_Accumulate(origin.ptr, n, t.mpi_elem, r.win_rank, r.disp, n, t.mpi_elem, MPI_SUM, r.gmr->win));
   note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
   complete_local(r.gmr, r.win_rank, req);
