@@ -162,6 +162,9 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     return;
   }
   prepare_op(g, r.win_rank, XferOp::Get, lo, hi);
+  // Flush_local, not MPI_Rget + MPI_Wait as the contiguous get to another node: with derived datatypes the
+  // Rget's request completed before all of the data had landed (MPICH 4.0.2 built without yaksa;
+  // tests/mpi/test_strided with ARMCI_NODE_SIZE=1 caught it).
   ARMCIX_MPI(MPI_Get(sd.local, 1, ltype.get(), r.win_rank, r.disp, 1, rtype.get(), g->win));
   complete_local(g, r.win_rank, req);
   note_issued(g, r.win_rank, XferOp::Get, lo, hi, req != nullptr);
