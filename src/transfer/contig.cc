@@ -44,7 +44,8 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     return;
   }
   Staged origin = stage_origin(src, bytes);
-  ARMCIX_MPI(MPI_Put(origin.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
+  ARMCIX_MPI(MPI_Put(origin.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp),
+                     bytes, MPI_BYTE, r.gmr->win));
   note_issued(r.gmr, r.win_rank, XferOp::Put, r.disp, r.disp + bytes);
   complete_local(r.gmr, r.win_rank, req);
   origin.hand_to(req);
@@ -62,7 +63,8 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     return;
   }
   Staged target = stage_result(dst, bytes);
-  ARMCIX_MPI(MPI_Get(target.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
+  ARMCIX_MPI(MPI_Get(target.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp),
+                     bytes, MPI_BYTE, r.gmr->win));
   complete_local(r.gmr, r.win_rank, req);
   note_issued(r.gmr, r.win_rank, XferOp::Get, r.disp, r.disp + bytes, req != nullptr);
   target.copy_out_to(dst, bytes, req);
@@ -92,7 +94,8 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
   }
   Staged origin = stage_scaled(t, scale, src, bytes);
   int n = bytes / t.elem_bytes * t.mpi_per_elem;
-  ARMCIX_MPI(MPI_Accumulate(origin.ptr, n, t.mpi_elem, r.win_rank, r.disp, n, t.mpi_elem, MPI_SUM, r.gmr->win));
+  ARMCIX_MPI(MPI_Accumulate(origin.ptr, n, t.mpi_elem, mpi_target(r.gmr, r.win_rank),
+                            mpi_disp(r.gmr, r.win_rank, r.disp), n, t.mpi_elem, MPI_SUM, r.gmr->win));
   note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
   complete_local(r.gmr, r.win_rank, req);
   origin.hand_to(req);
