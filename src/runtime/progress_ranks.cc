@@ -41,6 +41,7 @@ struct Mapping {
 // The progress rank's loop.  MPI_Iprobe drives MPI's progress engine, which is what serves the RMA aimed
 // at this process; sched_yield between polls hands the core to a computing rank when they share one.
 [[noreturn]] void serve(Runtime& r, int program_ranks_served) {
+  const int pause_us = r.config.progress_usleep;
   std::map<int64_t, Mapping> attached;  // displacement -> mapping
   int remaining = program_ranks_served;
   while (remaining > 0) {
@@ -48,7 +49,10 @@ struct Mapping {
     MPI_Status st;
     ARMCIX_MPI(MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, r.all, &flag, &st));
     if (!flag) {
-      sched_yield();
+      if (pause_us > 0)
+        usleep(static_cast<useconds_t>(pause_us));
+      else
+        sched_yield();
       continue;
     }
     Request q;
