@@ -39,9 +39,12 @@ struct Mapping {
 };
 
 // The progress rank's loop.  MPI_Iprobe drives MPI's progress engine, which is what serves the RMA aimed
-// at this process; sched_yield between polls hands the core to a computing rank when they share one.
+// at this process.  Between polls it sleeps ARMCI_PROGRESS_RANKS_USLEEP: the scheduler runs a task that
+// slept as soon as it wakes, while a spinner that only yields (the value 0) waits for its share of a core
+// that a computing rank holds (2 cores at load 15: operations on a computing target completed after 9-29
+// ms with yield, 0.1-1.3 ms with sleeps of 20 or 100 us; doc/performance.md).
 [[noreturn]] void serve(Runtime& r, int program_ranks_served) {
-  const int pause_us = r.config.progress_usleep;
+  const int pause_us = r.config.progress_ranks_usleep;
   std::map<int64_t, Mapping> attached;  // displacement -> mapping
   int remaining = program_ranks_served;
   while (remaining > 0) {
