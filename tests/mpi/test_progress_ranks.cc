@@ -133,9 +133,9 @@ TEST(ProgressRanks, OperationsOnAComputingTargetComplete) {
   if (r == 0) {
     compute_for(300);
   } else {
-    long got[64];
+    long got[10];  // words 0-9: the others add to words 10 and 20 meanwhile
     ARMCI_Get(a.at<long>(0), got, static_cast<int>(sizeof got), 0);
-    for (int i = 0; i < 64; ++i) EXPECT_EQ(got[i], 1000 + i);
+    for (int i = 0; i < 10; ++i) EXPECT_EQ(got[i], 1000 + i);
     long v = r, scale = 1;
     ARMCI_Acc(ARMCI_ACC_LNG, &scale, &v, a.at<long>(0) + 10, static_cast<int>(sizeof(long)), 0);
     long old = 0;
