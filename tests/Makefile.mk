@@ -1,6 +1,6 @@
 # Tests.  `make check` builds everything below and runs tests/check.sh, which reads tests/manifest.txt
 # (rank counts, timeouts, environment per run).
-EXTRA_DIST += tests/check.sh tests/manifest.txt tests/valgrind.supp tests/env.sh.in tests/abi tests/errors/run_abort_cases.sh tests/link
+EXTRA_DIST += tests/check.sh tests/manifest.txt tests/valgrind.supp tests/env.sh.in tests/abi tests/errors/run_abort_cases.sh tests/errors/progress_thread_off.sh tests/link
 
 GTEST_LIBS = -lgtest -lpthread
 TEST_LIB = src/libarmci.la
@@ -53,6 +53,10 @@ tests_mpi_test_nb_LDADD = $(MPI_TEST_LDADD)
 check_PROGRAMS += tests/mpi/test_groups
 tests_mpi_test_groups_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_groups.cc
 tests_mpi_test_groups_LDADD = $(MPI_TEST_LDADD)
+
+check_PROGRAMS += tests/mpi/test_progress_ranks
+tests_mpi_test_progress_ranks_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_progress_ranks.cc
+tests_mpi_test_progress_ranks_LDADD = $(MPI_TEST_LDADD)
 
 check_PROGRAMS += tests/mpi/test_abi
 tests_mpi_test_abi_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_abi.cc

@@ -1,6 +1,12 @@
 #include "gmr/gmr.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <set>
@@ -13,6 +19,7 @@
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/progress.h"
+#include "runtime/progress_ranks.h"
 #include "runtime/runtime.h"
 #include "runtime/window.h"
 
@@ -25,7 +32,7 @@ namespace {
 using SliceKey = std::pair<int, uintptr_t>;
 std::map<SliceKey, Gmr*> g_slices;
 std::vector<Gmr*> g_regions;
-uint64_t g_next_serial = 1;  // the next allocation number (equal on all members: collectives run in one order)
+uint64_t g_next_serial = 1;           // the next allocation number (equal on all members: collectives run in one order)
 std::set<void*> g_local_allocations;  // ARMCI_Malloc_local blocks, so that Free_local can check its argument
 std::vector<void (*)(Gmr*)> g_release_hooks;
 
@@ -45,9 +52,13 @@ void unindex_region(Gmr* g) {
   g_regions.erase(std::find(g_regions.begin(), g_regions.end(), g));
 }
 
+void release_proxied(Gmr* g);
+
 void release_region(Gmr* g) {
   run_release_hooks(g);
-  if (g->win != MPI_WIN_NULL) {
+  if (!g->proxy_rank.empty()) {
+    release_proxied(g);
+  } else if (g->win != MPI_WIN_NULL) {
     ARMCIX_MPI(MPI_Win_unlock_all(g->win));
     ARMCIX_MPI(MPI_Win_free(&g->win));
   }
@@ -135,6 +146,96 @@ void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Ai
   }
   ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->shm_win));  // MPI_Win_sync needs an epoch
   return mine > 0 ? seg + kSliceHeader : nullptr;
+}
+
+// Progress ranks, region spanning nodes: my slice lives in a POSIX shared-memory segment (lock word header
+// + data) that my progress rank maps and attaches to the runtime's dynamic proxy window, and node peers map
+// it for load/store.  MPI operations on any slice of the region then target the slice's progress rank.
+// No MPI window is created: the progress ranks join no collective here, so concurrent allocations on
+// different groups cannot deadlock them.  Returns my slice's base (NULL if empty).
+void* map_proxied_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint mine) {
+  static unsigned long long segment_count = 0;
+  const Runtime& r = rt();
+  char name[64] = "";
+  char* seg = nullptr;
+  const std::size_t seg_bytes = static_cast<std::size_t>(mine + kSliceHeader);
+  if (mine > 0) {
+    std::snprintf(name, sizeof name, "/armcix-%d-%d-%llu", static_cast<int>(getpid()), r.me, ++segment_count);
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    ARMCIX_REQUIRE(fd >= 0, call, "argument 'bytes' = %ld: shm_open(%s) failed: %s", static_cast<long>(mine), name,
+                   std::strerror(errno));
+    int rc = ftruncate(fd, static_cast<off_t>(seg_bytes));
+    void* p = rc == 0 ? mmap(nullptr, seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+    int err = errno;
+    close(fd);
+    if (p == MAP_FAILED) {
+      shm_unlink(name);
+      fail(call, "argument 'bytes' = %ld: could not map a shared-memory segment of %zu bytes: %s",
+           static_cast<long>(mine), seg_bytes, std::strerror(err));
+    }
+    seg = static_cast<char*>(p);  // zero-filled, lock word included
+    g->posix_maps.emplace_back(seg, seg_bytes);
+    g->my_proxy_disp = proxy_attach(call, name, seg_bytes);
+  }
+  // Node peers map each other's segments by name.
+  const NodeComm& nc = node_comm_of(group);
+  int nn;
+  ARMCIX_MPI(MPI_Comm_size(nc.comm, &nn));
+  std::vector<char> names(static_cast<std::size_t>(nn) * sizeof name);
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Iallgather(name, sizeof name, MPI_CHAR, names.data(), sizeof name, MPI_CHAR, nc.comm, &req));
+  wait_for(call, &req);
+  g->local_ptr.assign(g->nranks, nullptr);
+  g->slice_lock.assign(g->nranks, nullptr);
+  for (int i = 0; i < nn; ++i) {
+    const int gr = nc.node_to_group[i];
+    const char* peer = names.data() + static_cast<std::size_t>(i) * sizeof name;
+    char* ptr = nullptr;
+    if (gr == g->my_rank) {
+      ptr = seg;
+    } else if (peer[0]) {
+      const std::size_t bytes = static_cast<std::size_t>(g->size[gr] + kSliceHeader);
+      int fd = shm_open(peer, O_RDWR, 0);
+      ARMCIX_REQUIRE(fd >= 0, call, "could not open process %d's shared-memory segment %s: %s", g->grp_to_abs[gr], peer,
+                     std::strerror(errno));
+      void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      close(fd);
+      ARMCIX_REQUIRE(p != MAP_FAILED, call, "could not map process %d's shared-memory segment %s", g->grp_to_abs[gr],
+                     peer);
+      ptr = static_cast<char*>(p);
+      g->posix_maps.emplace_back(ptr, bytes);
+    }
+    if (!ptr) continue;
+    g->local_ptr[gr] = ptr + kSliceHeader;
+    g->slice_lock[gr] = reinterpret_cast<uint32_t*>(ptr);
+  }
+  // Where every slice is served.  Every member contributes after mapping its peers, so once this returns
+  // nobody opens my segment by name again and it can be unlinked (it lives on while mapped).
+  MPI_Aint mine_at[2] = {static_cast<MPI_Aint>(r.proxy_of[r.me]), g->my_proxy_disp + kSliceHeader};
+  std::vector<MPI_Aint> all(2 * static_cast<std::size_t>(g->nranks));
+  ARMCIX_MPI(MPI_Iallgather(mine_at, 2, MPI_AINT, all.data(), 2, MPI_AINT, group->comm, &req));
+  wait_for(call, &req);
+  if (mine > 0) shm_unlink(name);
+  g->proxy_rank.resize(g->nranks);
+  g->proxy_base.resize(g->nranks);
+  for (int gr = 0; gr < g->nranks; ++gr) {
+    g->proxy_rank[gr] = static_cast<int>(all[2 * gr]);
+    g->proxy_base[gr] = all[2 * gr + 1];
+  }
+  g->win = r.proxy_win;
+  return mine > 0 ? seg + kSliceHeader : nullptr;
+}
+
+// Completes my operations on the region, waits until every member has (nobody touches a slice after
+// this), then unmaps and has my progress rank drop my segment.  Collective over the region's group.
+void release_proxied(Gmr* g) {
+  ARMCIX_MPI(MPI_Win_flush_all(g->win));
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Ibarrier(g->comm, &req));
+  wait_for("ARMCI_Free", &req);
+  for (auto& [addr, bytes] : g->posix_maps) munmap(addr, bytes);
+  if (g->my_proxy_disp != 0) proxy_detach(g->my_proxy_disp);
+  g->win = MPI_WIN_NULL;  // the runtime's
 }
 
 // Reuses a cached segment of a freed node-only region whose slices hold `sizes` (gmr/shm_cache.h).  The
@@ -279,7 +380,10 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   // Accumulates from one origin must stay ordered (location consistency without a flush between them).
   ARMCIX_MPI(MPI_Info_set(info, "accumulate_ordering", "rar,raw,war,waw"));
   void* base = nullptr;
-  if (cfg.shm) {
+  if (cfg.shm && !node_only && progress_ranks_on()) {
+    base = map_proxied_slices(call, g, group, mine);
+    g->atomics_via_mpi = true;
+  } else if (cfg.shm) {
     base = map_node_slices(call, g, group, mine);
     // A group inside one node needs no MPI window at all; one that spans nodes exposes the same memory
     // to the other nodes.  Every member computes the same answer, so the collective below is matched.
@@ -299,7 +403,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   }
   ARMCIX_MPI(MPI_Info_free(&info));
   if (mine == 0) base = nullptr;
-  if (g->win != MPI_WIN_NULL) {
+  if (g->win != MPI_WIN_NULL && g->proxy_rank.empty()) {
     ARMCIX_MPI(MPI_Win_set_errhandler(g->win, MPI_ERRORS_RETURN));
     ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->win));
   }

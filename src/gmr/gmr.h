@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "gmr/pending.h"
@@ -35,11 +36,27 @@ struct Gmr {
   // (gmr/shm_cache.h).  capacity[r] >= size[r]; owner_base[r] is rank r's slice in r's address space.
   std::vector<MPI_Aint> capacity;
   std::vector<char*> owner_base;
-  std::vector<Pending> pending;  // window rank -> operations not yet complete
-  int pending_count = 0;         // number of window ranks with pending.any()
-  unsigned access_depth = 0;     // nesting of ARMCI_Access_begin on my own slice
-  uint64_t serial = 0;           // allocation number, equal on every member (ARMCI_CHECK_COLLECTIVES)
+  // Progress ranks (runtime/progress_ranks.h), region spanning nodes: `win` is the runtime's proxy window
+  // (borrowed, not freed with the region), and window rank r's slice is reached at process proxy_rank[r]
+  // of that window, displacement proxy_base[r] + offset.  Empty otherwise: MPI targets are window ranks.
+  std::vector<int> proxy_rank;
+  std::vector<MPI_Aint> proxy_base;
+  std::vector<std::pair<char*, std::size_t>> posix_maps;  // POSIX segments mapped here (munmap on release)
+  MPI_Aint my_proxy_disp = 0;                             // my segment at my progress rank (0: none)
+  std::vector<Pending> pending;                           // window rank -> operations not yet complete
+  int pending_count = 0;                                  // number of window ranks with pending.any()
+  unsigned access_depth = 0;                              // nesting of ARMCI_Access_begin on my own slice
+  uint64_t serial = 0;  // allocation number, equal on every member (ARMCI_CHECK_COLLECTIVES)
 };
+
+// The MPI target process and displacement of window rank wr's slice at offset `disp`: the window rank
+// itself, or with progress ranks the process serving it.  Every MPI operation on a region goes through these.
+inline int mpi_target(const Gmr* g, int wr) {
+  return g->proxy_rank.empty() ? wr : g->proxy_rank[wr];
+}
+inline MPI_Aint mpi_disp(const Gmr* g, int wr, MPI_Aint disp) {
+  return g->proxy_rank.empty() ? disp : g->proxy_base[wr] + disp;
+}
 
 struct GmrRef {  // a resolved remote address
   Gmr* gmr;

@@ -6,7 +6,7 @@
 namespace armcix {
 
 void flush_pair(Gmr* g, int wr) {
-  ARMCIX_MPI(MPI_Win_flush(wr, g->win));
+  ARMCIX_MPI(MPI_Win_flush(mpi_target(g, wr), g->win));
   if (g->pending[wr].any()) {
     g->pending[wr] = Pending{};
     --g->pending_count;

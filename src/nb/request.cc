@@ -74,7 +74,7 @@ Request* new_request() {
 // Locally completes everything issued to `proc` (all requests' operations to it).
 void flush_target(int proc) {
   for (auto& [g, wr] : g_unflushed_pairs[proc]) {
-    ARMCIX_MPI(MPI_Win_flush_local(wr, g->win));
+    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
     note_locally_complete(g, wr);
   }
   g_unflushed_pairs[proc].clear();
@@ -138,7 +138,7 @@ void request_on_complete(Request* req, std::function<void()> fn) {
 
 void request_complete(Request* req) {
   for (auto& [g, wr] : req->pairs) {
-    ARMCIX_MPI(MPI_Win_flush_local(wr, g->win));
+    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
     note_locally_complete(g, wr);
   }
   req->pairs.clear();

@@ -163,6 +163,8 @@ Config Config::from_environment() {
   read_int("ARMCI_MAX_OUTSTANDING_PER_TARGET", 1, 1 << 24, &c.max_outstanding_per_target);
   read_bool("ARMCI_PROGRESS_THREAD", &c.progress_thread);
   read_int("ARMCI_PROGRESS_USLEEP", 0, 1000000, &c.progress_usleep);
+  read_int("ARMCI_PROGRESS_RANKS", 0, 1 << 20, &c.progress_ranks);
+  read_int("ARMCI_PROGRESS_RANKS_USLEEP", 0, 1000000, &c.progress_ranks_usleep);
   read_bool("ARMCI_PROFILE", &c.profile);
   if (const char* v = env("ARMCI_PROFILE_FILE")) c.profile_file = v;
   read_int("ARMCI_WAIT_BACKOFF_US", 0, 100000, &c.wait_backoff_us);
@@ -192,6 +194,9 @@ std::vector<std::string> Config::describe() const {
       "ARMCI_MAX_OUTSTANDING_PER_TARGET=" + std::to_string(max_outstanding_per_target),
       "ARMCI_PROGRESS_THREAD=" + b(progress_thread),
       "ARMCI_PROGRESS_USLEEP=" + std::to_string(progress_usleep),
+      "ARMCI_PROGRESS_RANKS=" + std::to_string(progress_ranks) +
+          (progress_ranks ? "  (per node, serving the node's ranks)" : "  (none)"),
+      "ARMCI_PROGRESS_RANKS_USLEEP=" + std::to_string(progress_ranks_usleep),
       "ARMCI_PROFILE=" + b(profile),
       "ARMCI_PROFILE_FILE=" + profile_file,
       "ARMCI_WAIT_BACKOFF_US=" + std::to_string(wait_backoff_us),
@@ -214,6 +219,7 @@ std::vector<std::pair<const char*, long>> Config::must_agree() const {
       {"ARMCI_MUTEX_METHOD (0 = MCS, 1 = QUEUE)", static_cast<long>(mutex_method)},
       {"ARMCI_CHECK_COLLECTIVES", check_collectives ? 1 : 0},
       {"ARMCI_WINDOW_GATE", window_gate ? 1 : 0},
+      {"ARMCI_PROGRESS_RANKS", progress_ranks},
   };
 }
 

@@ -15,11 +15,11 @@ enum class WindowKind { Create, Allocate };
 enum class MutexMethod { Mcs, Queue };
 
 struct Config {
-  bool verbose = false;                                  // ARMCI_VERBOSE: banner with every effective setting on rank 0
-  WindowKind window_kind = WindowKind::Create;           // ARMCI_USE_WIN_ALLOCATE (see doc/design.md: MPICH 6110)
-  bool window_gate = false;                              // ARMCI_WINDOW_GATE: serialized window creation (window.h)
+  bool verbose = false;                                // ARMCI_VERBOSE: banner with every effective setting on rank 0
+  WindowKind window_kind = WindowKind::Create;         // ARMCI_USE_WIN_ALLOCATE (see doc/design.md: MPICH 6110)
+  bool window_gate = false;                            // ARMCI_WINDOW_GATE: serialized window creation (window.h)
   StridedMethod strided_method = StridedMethod::Auto;  // ARMCI_STRIDED_METHOD
-  IovMethod iov_method = IovMethod::Auto;                // ARMCI_IOV_METHOD
+  IovMethod iov_method = IovMethod::Auto;              // ARMCI_IOV_METHOD
   int iov_batched_limit = 0;                 // ARMCI_IOV_BATCHED_LIMIT: ops per flush in BATCHED (0 = unlimited)
   std::size_t pack_chunk_bytes = 64 * 1024;  // ARMCI_PACK_CHUNK: chunk of the PACK engine
   ShrBufMethod shr_buf_method = ShrBufMethod::NoGuard;  // ARMCI_SHR_BUF_METHOD
@@ -31,9 +31,11 @@ struct Config {
   int max_outstanding_per_target = 256;                 // ARMCI_MAX_OUTSTANDING_PER_TARGET
   bool progress_thread = false;                         // ARMCI_PROGRESS_THREAD
   int progress_usleep = 100;                            // ARMCI_PROGRESS_USLEEP
-  bool profile = false;                                 // ARMCI_PROFILE
-  std::string profile_file;                             // ARMCI_PROFILE_FILE
-  int wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US: sleep between polls in our waits; -1 = auto (runtime.cc)
+  int progress_ranks_usleep = 20;  // ARMCI_PROGRESS_RANKS_USLEEP: a progress rank's sleep between polls (0: yield)
+  int progress_ranks = 0;       // ARMCI_PROGRESS_RANKS: per node, the last k ranks serve RMA (runtime/progress_ranks.h)
+  bool profile = false;         // ARMCI_PROFILE
+  std::string profile_file;     // ARMCI_PROFILE_FILE
+  int wait_backoff_us = -1;     // ARMCI_WAIT_BACKOFF_US: sleep between polls in our waits; -1 = auto (runtime.cc)
   int finalize_settle_ms = 20;  // ARMCI_FINALIZE_SETTLE_MS: pause after the last barrier (runtime.cc)
   bool check_collectives = true;  // ARMCI_CHECK_COLLECTIVES: agree on call and object first (collective_check.h)
   int collective_timeout_s = 0;   // ARMCI_COLLECTIVE_TIMEOUT: give up on a collective check after s (0: never)

@@ -35,11 +35,18 @@ void progress_start() {
   Runtime& r = rt();
   if (!r.config.progress_thread) return;
   if (r.thread_level < MPI_THREAD_MULTIPLE) {
+    // Once (rank 0) and loudly: the user asked for asynchronous progress and does not get it.  The usual
+    // cause is a program that starts MPI itself with MPI_Init (Global Arrays' test programs, NWChem).
     if (r.me == 0)
       std::fprintf(stderr,
-                   "armci-x: ARMCI_PROGRESS_THREAD=1 ignored: MPI provides thread level %d, the progress "
-                   "thread needs MPI_THREAD_MULTIPLE (%d)\n",
-                   r.thread_level, MPI_THREAD_MULTIPLE);
+                   "armci-x: WARNING: ARMCI_PROGRESS_THREAD=1 is OFF: MPI runs at thread level %d, the progress "
+                   "thread needs MPI_THREAD_MULTIPLE (%d).  %s  Operations aimed at a process that computes "
+                   "complete only when it calls MPI again; ARMCI_PROGRESS_RANKS=1 needs no thread level "
+                   "(doc/user-guide.md, \"Asynchronous progress\").\n",
+                   r.thread_level, MPI_THREAD_MULTIPLE,
+                   r.we_initialized_mpi ? "This MPI does not provide it."
+                                        : "The program started MPI before ARMCI_Init: it must call "
+                                          "MPI_Init_thread with MPI_THREAD_MULTIPLE.");
     r.config.progress_thread = false;
     return;
   }

@@ -16,6 +16,7 @@
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/progress.h"
+#include "runtime/progress_ranks.h"
 #include "runtime/thread_lock.h"
 #include "runtime/watchdog.h"
 
@@ -48,9 +49,15 @@ void discover_domains(Runtime& r) {
 // real nodes the setting cannot be honoured as asked; rank 0 says so once.
 void discover_topology(Runtime& r) {
   MPI_Comm real_node;
-  ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, &real_node));
+  if (r.node_color >= 0) {
+    // Progress ranks: the nodes were found over every process (progress_ranks_start), ARMCI_NODE_SIZE
+    // included; the program ranks of each keep them.
+    ARMCIX_MPI(MPI_Comm_split(r.world, r.node_color, r.me, &real_node));
+  } else {
+    ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, &real_node));
+  }
   ARMCIX_MPI(MPI_Comm_set_errhandler(real_node, MPI_ERRORS_RETURN));
-  if (r.config.node_size > 0) {
+  if (r.config.node_size > 0 && r.node_color < 0) {
     ARMCIX_MPI(MPI_Comm_split(real_node, r.me / r.config.node_size, r.me, &r.node_comm));
     ARMCIX_MPI(MPI_Comm_free(&real_node));
     ARMCIX_MPI(MPI_Comm_set_errhandler(r.node_comm, MPI_ERRORS_RETURN));
@@ -73,7 +80,7 @@ void discover_topology(Runtime& r) {
     r.node_members[idx].push_back(p);
   }
   r.node_id = r.node_of[r.me];
-  if (r.config.node_size > 0 && r.me == 0) {
+  if (r.config.node_size > 0 && r.node_color < 0 && r.me == 0) {
     // Honoured exactly when every block of k consecutive ranks is one node.
     for (int first = 0; first < r.nproc; first += r.config.node_size) {
       int last = std::min(first + r.config.node_size, r.nproc) - 1;
@@ -158,9 +165,9 @@ void print_banner(const Runtime& r) {
   std::printf("armci-x %s: %d ranks on %d node(s), %d domain(s) (armci_domain_*), MPI thread level %d\n",
               ARMCIX_Version(), r.nproc, r.node_count, r.domain_count, r.thread_level);
   std::printf("  MPI: %.200s\n", lib);
-  std::printf("  node-local path: %s; progress thread: %s\n",
+  std::printf("  node-local path: %s; progress thread: %s; progress ranks per node: %d\n",
               r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",
-              progress_running() ? "running" : "off");
+              progress_running() ? "running" : "off", r.config.progress_ranks);
   for (const std::string& line : r.config.describe()) std::printf("  %s\n", line.c_str());
   std::fflush(stdout);
 }
@@ -232,10 +239,11 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
                        (app_requested >= MPI_THREAD_MULTIPLE || !r.we_initialized_mpi));
   r.config = Config::from_environment();
   check_settings_agree(r);
+  progress_ranks_start(r);  // a progress rank stays in there until the program ranks finalize
   discover_topology(r);
   resolve_wait_backoff(r);
   collective_check("ARMCI_Init", Collective::Barrier, r.world);  // makes the check communicator
-  initialize_modules();  // the progress thread last
+  initialize_modules();                                          // the progress thread last
   watchdog_start();
   if (r.config.verbose && r.me == 0) print_banner(r);
 }
@@ -253,6 +261,7 @@ void finalize() {
   ARMCIX_MPI(MPI_Barrier(r.world));
   collective_check_finalize();
   ARMCIX_MPI(MPI_Comm_free(&r.node_comm));
+  progress_ranks_stop(r);
   ARMCIX_MPI(MPI_Comm_free(&r.world));
   // Debian's MPICH 4.0.2 over UCX 1.13's tcp transport hangs in MPI_Finalize in about one run in four
   // (3 ranks, a plain MPI program that does one MPI_Barrier: 8 of 30 runs hung).  A pause after the last

@@ -31,6 +31,13 @@ struct Runtime {
   std::vector<int> domain_of;                    // world rank -> domain index
   std::vector<std::vector<int>> domain_members;  // domain index -> world ranks, consecutive
   int thread_level = MPI_THREAD_SINGLE;
+
+  // Progress ranks (ARMCI_PROGRESS_RANKS=k > 0, runtime/progress_ranks.h).  `world` then holds the program's
+  // ranks only; `all` every process ARMCI was initialized on, progress ranks included.
+  MPI_Comm all = MPI_COMM_NULL;
+  int node_color = -1;               // my node's lowest rank in `all` (discover_topology splits `world` by it)
+  MPI_Win proxy_win = MPI_WIN_NULL;  // dynamic window over `all`: progress ranks attach their node's slices
+  std::vector<int> proxy_of;         // world rank -> rank in `all` of the progress rank serving it
 };
 
 // The one runtime instance.  Valid between the first ARMCI_Init* and the last ARMCI_Finalize.

@@ -54,16 +54,16 @@ int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
   if (is_long) {
     long operand = is_swap ? *static_cast<long*>(ploc) : static_cast<long>(value);
     long old = 0;
-    ARMCIX_MPI(
-        MPI_Fetch_and_op(&operand, &old, MPI_LONG, r.win_rank, r.disp, is_swap ? MPI_REPLACE : MPI_SUM, r.gmr->win));
-    ARMCIX_MPI(MPI_Win_flush_local(r.win_rank, r.gmr->win));
+    ARMCIX_MPI(MPI_Fetch_and_op(&operand, &old, MPI_LONG, mpi_target(r.gmr, r.win_rank),
+                                mpi_disp(r.gmr, r.win_rank, r.disp), is_swap ? MPI_REPLACE : MPI_SUM, r.gmr->win));
+    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(r.gmr, r.win_rank), r.gmr->win));
     *static_cast<long*>(ploc) = old;
   } else {
     int operand = is_swap ? *static_cast<int*>(ploc) : value;
     int old = 0;
-    ARMCIX_MPI(
-        MPI_Fetch_and_op(&operand, &old, MPI_INT, r.win_rank, r.disp, is_swap ? MPI_REPLACE : MPI_SUM, r.gmr->win));
-    ARMCIX_MPI(MPI_Win_flush_local(r.win_rank, r.gmr->win));
+    ARMCIX_MPI(MPI_Fetch_and_op(&operand, &old, MPI_INT, mpi_target(r.gmr, r.win_rank),
+                                mpi_disp(r.gmr, r.win_rank, r.disp), is_swap ? MPI_REPLACE : MPI_SUM, r.gmr->win));
+    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(r.gmr, r.win_rank), r.gmr->win));
     *static_cast<int*>(ploc) = old;
   }
   // The fetched value proves the operation happened at the target: nothing is left pending.

@@ -57,17 +57,18 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   if (prepare_put(r.gmr, r.win_rank, r.disp, r.disp + bytes, rt().node_of[proc] != rt().node_id)) {
     if (completes_by_request(proc, req)) {
       MPI_Request mreq;
-      ARMCIX_MPI(MPI_Raccumulate(origin.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, MPI_REPLACE,
-                                 r.gmr->win, &mreq));
+      ARMCIX_MPI(MPI_Raccumulate(origin.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank),
+                                 mpi_disp(r.gmr, r.win_rank, r.disp), bytes, MPI_BYTE, MPI_REPLACE, r.gmr->win, &mreq));
       note_ordered_put(r.gmr, r.win_rank, r.disp, r.disp + bytes);
       wait_for(call, &mreq);
       return;
     }
-    ARMCIX_MPI(
-        MPI_Accumulate(origin.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, MPI_REPLACE, r.gmr->win));
+    ARMCIX_MPI(MPI_Accumulate(origin.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank),
+                              mpi_disp(r.gmr, r.win_rank, r.disp), bytes, MPI_BYTE, MPI_REPLACE, r.gmr->win));
     note_ordered_put(r.gmr, r.win_rank, r.disp, r.disp + bytes);
   } else {
-    ARMCIX_MPI(MPI_Put(origin.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
+    ARMCIX_MPI(MPI_Put(origin.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp),
+                       bytes, MPI_BYTE, r.gmr->win));
     note_issued(r.gmr, r.win_rank, XferOp::Put, r.disp, r.disp + bytes);
   }
   complete_local(r.gmr, r.win_rank, req);
@@ -88,12 +89,14 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   Staged target = stage_result(dst, bytes);
   if (completes_by_request(proc, req)) {
     MPI_Request mreq;
-    ARMCIX_MPI(MPI_Rget(target.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win, &mreq));
+    ARMCIX_MPI(MPI_Rget(target.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp),
+                        bytes, MPI_BYTE, r.gmr->win, &mreq));
     wait_for(call, &mreq);
     target.copy_out_to(dst, bytes, nullptr);
     return;
   }
-  ARMCIX_MPI(MPI_Get(target.ptr, bytes, MPI_BYTE, r.win_rank, r.disp, bytes, MPI_BYTE, r.gmr->win));
+  ARMCIX_MPI(MPI_Get(target.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp),
+                     bytes, MPI_BYTE, r.gmr->win));
   complete_local(r.gmr, r.win_rank, req);
   note_issued(r.gmr, r.win_rank, XferOp::Get, r.disp, r.disp + bytes, req != nullptr);
   target.copy_out_to(dst, bytes, req);
@@ -125,13 +128,14 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
   int n = bytes / t.elem_bytes * t.mpi_per_elem;
   if (completes_by_request(proc, req)) {
     MPI_Request mreq;
-    ARMCIX_MPI(
-        MPI_Raccumulate(origin.ptr, n, t.mpi_elem, r.win_rank, r.disp, n, t.mpi_elem, MPI_SUM, r.gmr->win, &mreq));
+    ARMCIX_MPI(MPI_Raccumulate(origin.ptr, n, t.mpi_elem, mpi_target(r.gmr, r.win_rank),
+                               mpi_disp(r.gmr, r.win_rank, r.disp), n, t.mpi_elem, MPI_SUM, r.gmr->win, &mreq));
     note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
     wait_for(call, &mreq);
     return;
   }
-  ARMCIX_MPI(MPI_Accumulate(origin.ptr, n, t.mpi_elem, r.win_rank, r.disp, n, t.mpi_elem, MPI_SUM, r.gmr->win));
+  ARMCIX_MPI(MPI_Accumulate(origin.ptr, n, t.mpi_elem, mpi_target(r.gmr, r.win_rank),
+                            mpi_disp(r.gmr, r.win_rank, r.disp), n, t.mpi_elem, MPI_SUM, r.gmr->win));
   note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
   complete_local(r.gmr, r.win_rank, req);
   origin.hand_to(req);

@@ -79,13 +79,16 @@ void issue_one(XferOp op, const AccType* t, void* local, const GmrRef& r, int by
   int n = t ? bytes / t->elem_bytes * t->mpi_per_elem : bytes;
   switch (op) {
     case XferOp::Put:
-      ARMCIX_MPI(MPI_Put(local, n, elem, r.win_rank, r.disp, n, elem, r.gmr->win));
+      ARMCIX_MPI(MPI_Put(local, n, elem, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp), n, elem,
+                         r.gmr->win));
       break;
     case XferOp::Get:
-      ARMCIX_MPI(MPI_Get(local, n, elem, r.win_rank, r.disp, n, elem, r.gmr->win));
+      ARMCIX_MPI(MPI_Get(local, n, elem, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp), n, elem,
+                         r.gmr->win));
       break;
     case XferOp::Acc:
-      ARMCIX_MPI(MPI_Accumulate(local, n, elem, r.win_rank, r.disp, n, elem, MPI_SUM, r.gmr->win));
+      ARMCIX_MPI(MPI_Accumulate(local, n, elem, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp), n,
+                                elem, MPI_SUM, r.gmr->win));
       break;
   }
 }
@@ -164,7 +167,7 @@ void batched_engine(XferOp op, const AccType* t, const void* scale, const Desc& 
     void* local = packed ? packed.get() + static_cast<std::size_t>(i) * d.bytes : d.local[i];
     issue_one(op, t, local, r, d.bytes);
     if (limit > 0 && ++since_flush == limit) {
-      ARMCIX_MPI(MPI_Win_flush_local(wr, g->win));
+      ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
       since_flush = 0;
     }
   }
@@ -205,13 +208,14 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d
   prepare_op(g, wr, op, lo, hi);
   switch (op) {
     case XferOp::Put:
-      ARMCIX_MPI(MPI_Put(origin, ocount, otype, wr, 0, 1, rtype.get(), g->win));
+      ARMCIX_MPI(MPI_Put(origin, ocount, otype, mpi_target(g, wr), mpi_disp(g, wr, 0), 1, rtype.get(), g->win));
       break;
     case XferOp::Get:
-      ARMCIX_MPI(MPI_Get(origin, ocount, otype, wr, 0, 1, rtype.get(), g->win));
+      ARMCIX_MPI(MPI_Get(origin, ocount, otype, mpi_target(g, wr), mpi_disp(g, wr, 0), 1, rtype.get(), g->win));
       break;
     case XferOp::Acc:
-      ARMCIX_MPI(MPI_Accumulate(origin, ocount, otype, wr, 0, 1, rtype.get(), MPI_SUM, g->win));
+      ARMCIX_MPI(MPI_Accumulate(origin, ocount, otype, mpi_target(g, wr), mpi_disp(g, wr, 0), 1, rtype.get(), MPI_SUM,
+                                g->win));
       break;
   }
   complete_local(g, wr, req);

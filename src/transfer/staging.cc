@@ -67,7 +67,7 @@ void complete_local(Gmr* g, int wr, Request* req) {
   if (req)
     request_track(req, g, wr);
   else
-    ARMCIX_MPI(MPI_Win_flush_local(wr, g->win));
+    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
 }
 
 }  // namespace armcix

@@ -118,7 +118,8 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
       lt = elem;
     }
     prepare_op(g, r.win_rank, XferOp::Acc, lo, hi);
-    ARMCIX_MPI(MPI_Accumulate(origin.ptr, lcount, lt, r.win_rank, r.disp, 1, rtype.get(), MPI_SUM, g->win));
+    ARMCIX_MPI(MPI_Accumulate(origin.ptr, lcount, lt, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, r.disp), 1,
+                              rtype.get(), MPI_SUM, g->win));
     note_issued(g, r.win_rank, XferOp::Acc, lo, hi);
     complete_local(g, r.win_rank, req);
     origin.hand_to(req);
@@ -142,7 +143,8 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
       lt = MPI_BYTE;
     }
     prepare_op(g, r.win_rank, XferOp::Put, lo, hi);
-    ARMCIX_MPI(MPI_Put(origin.ptr, lcount, lt, r.win_rank, r.disp, 1, rtype.get(), g->win));
+    ARMCIX_MPI(MPI_Put(origin.ptr, lcount, lt, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, r.disp), 1,
+                       rtype.get(), g->win));
     note_issued(g, r.win_rank, XferOp::Put, lo, hi);
     complete_local(g, r.win_rank, req);
     origin.hand_to(req);
@@ -154,8 +156,8 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     target.owned = new_buffer(s.total_bytes());
     target.ptr = target.owned.get();
     prepare_op(g, r.win_rank, XferOp::Get, lo, hi);
-    ARMCIX_MPI(
-        MPI_Get(target.ptr, static_cast<int>(s.total_bytes()), MPI_BYTE, r.win_rank, r.disp, 1, rtype.get(), g->win));
+    ARMCIX_MPI(MPI_Get(target.ptr, static_cast<int>(s.total_bytes()), MPI_BYTE, mpi_target(g, r.win_rank),
+                       mpi_disp(g, r.win_rank, r.disp), 1, rtype.get(), g->win));
     complete_local(g, r.win_rank, req);
     note_issued(g, r.win_rank, XferOp::Get, lo, hi, req != nullptr);
     scatter_after(s, sd.local, std::move(target.owned), req);
@@ -165,7 +167,8 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
   // Flush_local, not MPI_Rget + MPI_Wait as the contiguous get to another node: with derived datatypes the
   // Rget's request completed before all of the data had landed (MPICH 4.0.2 built without yaksa;
   // tests/mpi/test_strided with ARMCI_NODE_SIZE=1 caught it).
-  ARMCIX_MPI(MPI_Get(sd.local, 1, ltype.get(), r.win_rank, r.disp, 1, rtype.get(), g->win));
+  ARMCIX_MPI(MPI_Get(sd.local, 1, ltype.get(), mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, r.disp), 1,
+                     rtype.get(), g->win));
   complete_local(g, r.win_rank, req);
   note_issued(g, r.win_rank, XferOp::Get, lo, hi, req != nullptr);
 }
@@ -203,18 +206,19 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
                                   : sd.local + loff;
     switch (op) {
       case XferOp::Put:
-        ARMCIX_MPI(MPI_Put(local, n, elem, r.win_rank, disp, n, elem, g->win));
+        ARMCIX_MPI(MPI_Put(local, n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, disp), n, elem, g->win));
         break;
       case XferOp::Get:
-        ARMCIX_MPI(MPI_Get(local, n, elem, r.win_rank, disp, n, elem, g->win));
+        ARMCIX_MPI(MPI_Get(local, n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, disp), n, elem, g->win));
         break;
       case XferOp::Acc:
-        ARMCIX_MPI(MPI_Accumulate(local, n, elem, r.win_rank, disp, n, elem, MPI_SUM, g->win));
+        ARMCIX_MPI(MPI_Accumulate(local, n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, disp), n, elem,
+                                  MPI_SUM, g->win));
         break;
     }
     ++k;
     if (limit > 0 && ++issued == limit) {
-      ARMCIX_MPI(MPI_Win_flush_local(r.win_rank, g->win));
+      ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, r.win_rank), g->win));
       issued = 0;
     }
   });
@@ -272,10 +276,12 @@ void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedSh
     OwnedType rtype = indexed_type(elem, per_seg, displs.data(), static_cast<int>(displs.size()));
     int n = static_cast<int>(displs.size()) * per_seg;
     if (op == XferOp::Put)
-      ARMCIX_MPI(MPI_Put(buf.get(), n, elem, r.win_rank, r.disp, 1, rtype.get(), g->win));
+      ARMCIX_MPI(MPI_Put(buf.get(), n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, r.disp), 1, rtype.get(),
+                         g->win));
     else
-      ARMCIX_MPI(MPI_Accumulate(buf.get(), n, elem, r.win_rank, r.disp, 1, rtype.get(), MPI_SUM, g->win));
-    ARMCIX_MPI(MPI_Win_flush_local(r.win_rank, g->win));
+      ARMCIX_MPI(MPI_Accumulate(buf.get(), n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, r.disp), 1,
+                                rtype.get(), MPI_SUM, g->win));
+    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, r.win_rank), g->win));
     out = buf.get();
     displs.clear();
     in_chunk = 0;

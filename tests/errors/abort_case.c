@@ -33,6 +33,10 @@ int main(int argc, char** argv) {
   /* Explicit values on both ranks: the default differs between MPI libraries (1 on Open MPI). */
   if (is(c, "window_kind_differs")) setenv("ARMCI_USE_WIN_ALLOCATE", me == 1 ? "1" : "0", 1);
   if (is(c, "free_one_rank_timeout")) setenv("ARMCI_COLLECTIVE_TIMEOUT", "3", 1);
+  /* Progress ranks: as many as the node has processes (2 here), a negative count, different counts. */
+  if (is(c, "progress_ranks_all")) setenv("ARMCI_PROGRESS_RANKS", "2", 1);
+  if (is(c, "progress_ranks_negative")) setenv("ARMCI_PROGRESS_RANKS", "-1", 1);
+  if (is(c, "progress_ranks_differ")) setenv("ARMCI_PROGRESS_RANKS", me == 1 ? "1" : "0", 1);
   ARMCI_Init();
   void* ptrs[64];
   ARMCI_Malloc(ptrs, 64);

@@ -50,5 +50,9 @@ check mutexes_vs_malloc "ARMCI Error" "process 0 is in ARMCI_Create_mutexes whil
 # Settings that must agree (item 4).
 check shm_differs "ARMCI Error" "ARMCI_Init" "ARMCI_SHM must be the same on every process" "process 1"
 check window_kind_differs "ARMCI Error" "ARMCI_Init" "ARMCI_USE_WIN_ALLOCATE must be the same on every process" "process 1"
+# ARMCI_PROGRESS_RANKS (issue 15): every node must keep a program rank; a count; the same everywhere.
+check progress_ranks_all "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS=2"
+check progress_ranks_negative "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS='-1' is not an integer"
+check progress_ranks_differ "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS must be the same on every process" "process 1"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

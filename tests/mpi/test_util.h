@@ -60,7 +60,10 @@ inline bool all_ok(bool ok) {
 inline std::vector<int> node_leaders() {
   const int r = me();
   const char* env = std::getenv("ARMCI_NODE_SIZE");
-  const int k = env ? std::atoi(env) : 0;
+  // With ARMCI_PROGRESS_RANKS=p the blocks count progress ranks too, and MPI_COMM_WORLD here holds only the
+  // program ranks (runtime/mpi_world.cc): each block keeps its first k - p ranks.
+  const char* progress = std::getenv("ARMCI_PROGRESS_RANKS");
+  const int k = (env ? std::atoi(env) : 0) - (env && progress ? std::atoi(progress) : 0);
   int leader = r;
   MPI_Comm node, piece;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, r, MPI_INFO_NULL, &node);

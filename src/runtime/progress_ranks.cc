@@ -1,0 +1,219 @@
+#include "runtime/progress_ranks.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <vector>
+
+#include "runtime/error.h"
+
+namespace armcix {
+
+namespace {
+
+// Requests from program ranks to their progress rank, on r.all (our own communicator: no application
+// message can match them).
+constexpr int kRequestTag = 7301;
+constexpr int kReplyTag = 7302;
+
+enum RequestKind : int32_t { kAttach = 1, kDetach = 2, kDone = 3 };
+
+struct Request {
+  int32_t kind;
+  int32_t pad;
+  int64_t bytes;  // kAttach: segment size
+  int64_t disp;   // kDetach: what kAttach replied
+  char shm_name[64];
+};
+
+struct Mapping {
+  void* addr;
+  std::size_t bytes;
+};
+
+// The progress rank's loop.  MPI_Iprobe drives MPI's progress engine, which is what serves the RMA aimed
+// at this process.  Between polls it sleeps ARMCI_PROGRESS_RANKS_USLEEP: the scheduler runs a task that
+// slept as soon as it wakes, while a spinner that only yields (the value 0) waits for its share of a core
+// that a computing rank holds (2 cores at load 15: operations on a computing target completed after 9-29
+// ms with yield, 0.1-1.3 ms with sleeps of 20 or 100 us; doc/performance.md).
+[[noreturn]] void serve(Runtime& r, int program_ranks_served) {
+  const int pause_us = r.config.progress_ranks_usleep;
+  std::map<int64_t, Mapping> attached;  // displacement -> mapping
+  int remaining = program_ranks_served;
+  while (remaining > 0) {
+    int flag = 0;
+    MPI_Status st;
+    ARMCIX_MPI(MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, r.all, &flag, &st));
+    if (!flag) {
+      if (pause_us > 0)
+        usleep(static_cast<useconds_t>(pause_us));
+      else
+        sched_yield();
+      continue;
+    }
+    Request q;
+    ARMCIX_MPI(MPI_Recv(&q, sizeof q, MPI_BYTE, st.MPI_SOURCE, kRequestTag, r.all, MPI_STATUS_IGNORE));
+    switch (q.kind) {
+      case kAttach: {
+        int64_t disp = 0;  // 0: failed (the program rank reports it)
+        q.shm_name[sizeof q.shm_name - 1] = '\0';
+        int fd = shm_open(q.shm_name, O_RDWR, 0);
+        if (fd >= 0) {
+          void* p = mmap(nullptr, static_cast<std::size_t>(q.bytes), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+          close(fd);
+          if (p != MAP_FAILED) {
+            ARMCIX_MPI(MPI_Win_attach(r.proxy_win, p, static_cast<MPI_Aint>(q.bytes)));
+            MPI_Aint a;
+            ARMCIX_MPI(MPI_Get_address(p, &a));
+            disp = a;
+            attached[disp] = {p, static_cast<std::size_t>(q.bytes)};
+          }
+        }
+        ARMCIX_MPI(MPI_Send(&disp, 1, MPI_INT64_T, st.MPI_SOURCE, kReplyTag, r.all));
+        break;
+      }
+      case kDetach: {
+        auto it = attached.find(q.disp);
+        if (it != attached.end()) {
+          ARMCIX_MPI(MPI_Win_detach(r.proxy_win, it->second.addr));
+          munmap(it->second.addr, it->second.bytes);
+          attached.erase(it);
+        }
+        break;
+      }
+      case kDone:
+        --remaining;
+        break;
+      default:
+        fail("ARMCI_Init", "progress rank: unknown request %d from process %d", q.kind, st.MPI_SOURCE);
+    }
+  }
+  // Every program rank has finalized: the window's last collective, then leave without returning to the
+  // program (which this process never ran beyond ARMCI_Init).
+  for (auto& [disp, m] : attached) {
+    ARMCIX_MPI(MPI_Win_detach(r.proxy_win, m.addr));
+    munmap(m.addr, m.bytes);
+  }
+  ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
+  ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
+  ARMCIX_MPI(MPI_Comm_free(&r.all));
+  std::fflush(stdout);
+  MPI_Finalize();
+  std::exit(0);
+}
+
+}  // namespace
+
+void progress_ranks_start(Runtime& r) {
+  const int k = r.config.progress_ranks;
+  if (k <= 0) return;
+  // The progress ranks left with the first ARMCI_Finalize (program_world_set: MPI_COMM_WORLD already means
+  // the program ranks).
+  if (program_world_set())
+    fail("ARMCI_Init",
+         "ARMCI_PROGRESS_RANKS=%d: ARMCI cannot be initialized again after ARMCI_Finalize (the progress ranks "
+         "have finalized MPI)",
+         k);
+  if (!r.config.shm)
+    fail("ARMCI_Init",
+         "environment variable ARMCI_PROGRESS_RANKS=%d needs the node-local path (ARMCI_SHM=1): progress ranks "
+         "serve their node's memory through shared-memory segments",
+         k);
+  r.all = r.world;  // every process; r.world becomes the program's ranks below
+  int all_me = r.me;
+  // The node as discover_topology sees it (MPI's node, cut into blocks by ARMCI_NODE_SIZE), here over
+  // every process: the blocks of ARMCI_NODE_SIZE count progress ranks too.
+  MPI_Comm node;
+  ARMCIX_MPI(MPI_Comm_split_type(r.all, MPI_COMM_TYPE_SHARED, all_me, MPI_INFO_NULL, &node));
+  if (r.config.node_size > 0) {
+    MPI_Comm block;
+    ARMCIX_MPI(MPI_Comm_split(node, all_me / r.config.node_size, all_me, &block));
+    ARMCIX_MPI(MPI_Comm_free(&node));
+    node = block;
+  }
+  int node_size, node_me;
+  ARMCIX_MPI(MPI_Comm_size(node, &node_size));
+  ARMCIX_MPI(MPI_Comm_rank(node, &node_me));
+  // Every node needs a program rank; all processes learn the smallest node, so all fail alike.
+  int fewest[2] = {node_size, 0}, fewest_all[2];
+  ARMCIX_MPI(MPI_Allreduce(fewest, fewest_all, 1, MPI_2INT, MPI_MINLOC, r.all));
+  std::vector<int> node_all_ranks(node_size);
+  ARMCIX_MPI(MPI_Allgather(&all_me, 1, MPI_INT, node_all_ranks.data(), 1, MPI_INT, node));
+  ARMCIX_MPI(MPI_Comm_free(&node));
+  if (k >= fewest_all[0])
+    fail("ARMCI_Init",
+         "environment variable ARMCI_PROGRESS_RANKS=%d: a node has only %d process(es) (ARMCI_NODE_SIZE=%d); "
+         "at least one per node must run the program, so ARMCI_PROGRESS_RANKS must be below %d",
+         k, fewest_all[0], r.config.node_size, fewest_all[0]);
+  const int program_here = node_size - k;
+  const bool progress_rank = node_me >= program_here;
+  r.node_color = node_all_ranks[0];
+  // Program rank i of the node is served by progress rank i mod k: one progress rank per slice, always the
+  // same, so that all MPI atomics on a location meet at one process in one window.
+  const int my_proxy = progress_rank ? -1 : node_all_ranks[program_here + node_me % k];
+  MPI_Comm program;
+  ARMCIX_MPI(MPI_Comm_split(r.all, progress_rank ? MPI_UNDEFINED : 0, all_me, &program));
+  ARMCIX_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, r.all, &r.proxy_win));
+  ARMCIX_MPI(MPI_Win_set_errhandler(r.proxy_win, MPI_ERRORS_RETURN));
+  ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, r.proxy_win));
+  if (progress_rank) {
+    int served = 0;
+    for (int i = 0; i < program_here; ++i)
+      if (program_here + i % k == node_me) ++served;
+    serve(r, served);
+  }
+  r.world = program;
+  ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
+  ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
+  ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));
+  MPI_Comm program_world;
+  ARMCIX_MPI(MPI_Comm_dup(r.world, &program_world));
+  set_program_world(program_world);
+  r.proxy_of.assign(r.nproc, -1);
+  ARMCIX_MPI(MPI_Allgather(&my_proxy, 1, MPI_INT, r.proxy_of.data(), 1, MPI_INT, r.world));
+}
+
+void progress_ranks_stop(Runtime& r) {
+  if (r.proxy_win == MPI_WIN_NULL) return;
+  Request q{};
+  q.kind = kDone;
+  ARMCIX_MPI(MPI_Send(&q, sizeof q, MPI_BYTE, r.proxy_of[r.me], kRequestTag, r.all));
+  ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
+  ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
+  ARMCIX_MPI(MPI_Comm_free(&r.all));
+  r.proxy_of.clear();
+  r.node_color = -1;
+}
+
+MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes) {
+  const Runtime& r = rt();
+  Request q{};
+  q.kind = kAttach;
+  q.bytes = static_cast<int64_t>(bytes);
+  ARMCIX_REQUIRE(std::strlen(shm_name) < sizeof q.shm_name, call, "internal error: segment name '%s' too long",
+                 shm_name);
+  std::strcpy(q.shm_name, shm_name);
+  ARMCIX_MPI(MPI_Send(&q, sizeof q, MPI_BYTE, r.proxy_of[r.me], kRequestTag, r.all));
+  int64_t disp = 0;
+  ARMCIX_MPI(MPI_Recv(&disp, 1, MPI_INT64_T, r.proxy_of[r.me], kReplyTag, r.all, MPI_STATUS_IGNORE));
+  ARMCIX_REQUIRE(disp != 0, call, "progress rank %d could not map shared-memory segment %s (%zu bytes)",
+                 r.proxy_of[r.me], shm_name, bytes);
+  return static_cast<MPI_Aint>(disp);
+}
+
+void proxy_detach(MPI_Aint disp) {
+  const Runtime& r = rt();
+  Request q{};
+  q.kind = kDetach;
+  q.disp = static_cast<int64_t>(disp);
+  ARMCIX_MPI(MPI_Send(&q, sizeof q, MPI_BYTE, r.proxy_of[r.me], kRequestTag, r.all));
+}
+
+}  // namespace armcix

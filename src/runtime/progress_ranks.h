@@ -1,0 +1,49 @@
+// Progress ranks (ARMCI_PROGRESS_RANKS=k): the last k processes of every node leave the program inside
+// ARMCI_Init and serve MPI RMA aimed at their node's other ranks, so that an operation from another node
+// completes while its target computes (MPI over a network makes progress only inside MPI calls of the
+// target process; a progress rank is always inside one).
+//
+// How (doc/design.md, "Progress ranks"): every program rank's slice of a region that spans nodes lives in a
+// POSIX shared-memory segment; the progress rank serving that rank maps the segment and attaches it to one
+// dynamic window over all processes (Runtime::proxy_win).  Every MPI operation on the slice -- from other
+// nodes and from the node itself -- targets the progress rank in that window, so MPI's accumulate
+// atomicity (same window, same target process, same location) covers all of them.
+//
+// The progress rank's loop only answers attach/detach requests and otherwise polls MPI; it never joins a
+// collective after ARMCI_Init, so no order of the program's collectives can deadlock it.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+
+#include "runtime/runtime.h"
+
+namespace armcix {
+
+// Called by initialize() once the settings are read and agreed on (r.world is every process).  With
+// k = r.config.progress_ranks > 0: checks k against every node's size, makes r.world the program's ranks,
+// r.all every process, r.proxy_win and r.proxy_of.  On a progress rank it does not return: the rank serves
+// until every program rank has finalized, then finalizes MPI and exits with status 0.
+void progress_ranks_start(Runtime& r);
+// Called by finalize() after the program ranks' last barrier: releases the progress ranks (collective over
+// r.all together with them).
+void progress_ranks_stop(Runtime& r);
+
+inline bool progress_ranks_on() {
+  return rt().proxy_win != MPI_WIN_NULL;
+}
+
+// Asks this rank's progress rank to map the POSIX shared-memory segment `shm_name` (`bytes` long) and
+// attach it to r.proxy_win.  Returns the segment's displacement in the window at the progress rank.
+MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes);
+// Tells this rank's progress rank to detach and unmap the segment attached at `disp` (no reply: the
+// caller guarantees that nobody accesses it any more).
+void proxy_detach(MPI_Aint disp);
+
+// MPI_COMM_WORLD in the program's MPI calls means `program` (a communicator over the program ranks) from now
+// on (runtime/mpi_world.cc); program_world_set() says whether that has happened (it is never undone).
+void set_program_world(MPI_Comm program);
+bool program_world_set();
+
+}  // namespace armcix

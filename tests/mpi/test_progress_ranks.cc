@@ -1,0 +1,185 @@
+// Progress ranks (ARMCI_PROGRESS_RANKS=k): run with k >= 1 on 2 simulated hosts x 2 ranks
+// (tests/multinode/lines.txt), on one node with ARMCI_NODE_SIZE=2 (2 simulated nodes of 1 program rank + 1
+// progress rank) and on one node without simulated nodes (one node of 3 program ranks: no region spans
+// nodes).  Without the variable the same tests check the default mode.  MPI_COMM_WORLD here means the program
+// ranks (runtime/mpi_world.cc): the progress ranks are invisible.
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <numeric>
+#include <vector>
+
+#include "test_util.h"
+
+using namespace armcix_test;
+
+namespace {
+
+struct Alloc {  // ARMCI_Malloc'd slices, freed collectively at scope exit
+  std::vector<void*> ptrs;
+  explicit Alloc(long bytes) : ptrs(nproc()) { ARMCI_Malloc(ptrs.data(), bytes); }
+  ~Alloc() { ARMCI_Free(ptrs[me()]); }
+  template <typename T>
+  T* at(int rank) const {
+    return static_cast<T*>(ptrs[rank]);
+  }
+};
+
+// Keeps the CPU busy without entering MPI or ARMCI for `ms` milliseconds (the situation progress ranks are
+// for: a target that computes).
+void compute_for(int ms) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  volatile double x = 1.0;
+  while (std::chrono::steady_clock::now() < end)
+    for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
+}
+
+}  // namespace
+
+TEST(ProgressRanks, WorldIsTheProgramRanks) {
+  // ARMCI's world and MPI_COMM_WORLD (as the program sees it) agree: same size, same rank.
+  EXPECT_EQ(armci_msg_nproc(), nproc());
+  EXPECT_EQ(armci_msg_me(), me());
+  ARMCI_Group world;
+  ARMCI_Group_get_world(&world);
+  int size = 0, rank = -1;
+  ARMCI_Group_size(&world, &size);
+  ARMCI_Group_rank(&world, &rank);
+  EXPECT_EQ(size, nproc());
+  EXPECT_EQ(rank, me());
+  int cmp = MPI_UNEQUAL;
+  MPI_Comm_compare(world.comm, MPI_COMM_WORLD, &cmp);
+  EXPECT_TRUE(cmp == MPI_CONGRUENT || cmp == MPI_IDENT) << "comparison " << cmp;
+  // Every rank counts once in a reduction over MPI_COMM_WORLD and in ARMCI's.
+  long one = 1, sum_mpi = 0;
+  MPI_Allreduce(&one, &sum_mpi, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  long sum_armci = 1;
+  armci_msg_lgop(&sum_armci, 1, const_cast<char*>("+"));
+  EXPECT_EQ(sum_mpi, nproc());
+  EXPECT_EQ(sum_armci, nproc());
+}
+
+TEST(ProgressRanks, PutGetEveryTarget) {
+  const int n = nproc(), r = me();
+  constexpr int kInts = 1000;
+  Alloc a(kInts * sizeof(int));
+  std::vector<int> buf(kInts);
+  for (int t = 0; t < n; ++t) {
+    for (int i = 0; i < kInts; ++i) buf[i] = r * 100000 + t * 1000 + i;
+    // Each origin writes its own block of 1000/n ints on every target.
+    const int per = kInts / n;
+    ARMCI_Put(buf.data() + r * per, a.at<int>(t) + r * per, per * static_cast<int>(sizeof(int)), t);
+  }
+  ARMCI_AllFence();
+  ARMCI_Barrier();
+  for (int t = 0; t < n; ++t) {
+    std::vector<int> got(kInts);
+    ARMCI_Get(a.at<int>(t), got.data(), kInts * static_cast<int>(sizeof(int)), t);
+    const int per = kInts / n;
+    for (int o = 0; o < n; ++o)
+      for (int i = o * per; i < (o + 1) * per; ++i) ASSERT_EQ(got[i], o * 100000 + t * 1000 + i) << "target " << t;
+  }
+  ARMCI_Barrier();
+}
+
+// Accumulates and fetch-and-adds from every rank (same node: load/store or MPI; other nodes: MPI through the
+// progress rank) on the same locations, concurrently: nothing may be lost, and the fetch-and-add values
+// each origin sees are distinct.
+TEST(ProgressRanks, ConcurrentMixedAtomicsAreExact) {
+  const int n = nproc(), r = me();
+  constexpr int kRounds = 60;
+  Alloc a(4 * sizeof(long));
+  for (int i = 0; i < 4; ++i) a.at<long>(r)[i] = 0;
+  ARMCI_Barrier();
+  std::vector<std::vector<long>> fetched(n);
+  for (int round = 0; round < kRounds; ++round) {
+    for (int k = 0; k < n; ++k) {
+      const int t = (r + k) % n;
+      long v = 1;
+      long scale = 1;
+      ARMCI_Acc(ARMCI_ACC_LNG, &scale, &v, a.at<long>(t), static_cast<int>(sizeof(long)), t);  // word 0
+      long old = 0;
+      ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, a.at<long>(t) + 1, 1, t);  // word 1
+      fetched[t].push_back(old);
+      long twos[2] = {2, 2};
+      ARMCI_Acc(ARMCI_ACC_LNG, &scale, twos, a.at<long>(t) + 2, static_cast<int>(sizeof twos), t);  // words 2-3
+    }
+  }
+  ARMCI_AllFence();
+  ARMCI_Barrier();
+  const long expect = static_cast<long>(kRounds) * n;
+  for (int t = 0; t < n; ++t) {
+    long got[4];
+    ARMCI_Get(a.at<long>(t), got, static_cast<int>(sizeof got), t);
+    EXPECT_EQ(got[0], expect) << "target " << t;
+    EXPECT_EQ(got[1], expect) << "target " << t;
+    EXPECT_EQ(got[2], 2 * expect) << "target " << t;
+    EXPECT_EQ(got[3], 2 * expect) << "target " << t;
+    std::vector<long> mine = fetched[t];
+    std::sort(mine.begin(), mine.end());
+    EXPECT_TRUE(std::adjacent_find(mine.begin(), mine.end()) == mine.end()) << "duplicate fetch on target " << t;
+  }
+  ARMCI_Barrier();
+}
+
+// Rank 0 computes without calling MPI while every other rank reads from it, adds to it and fetch-and-adds
+// on it.  With progress ranks these complete during the computation; without, when rank 0 is back in MPI.
+// Either way the values must be right (the timing is the benchmark's business: benchmarks/progress.c).
+TEST(ProgressRanks, OperationsOnAComputingTargetComplete) {
+  const int n = nproc(), r = me();
+  Alloc a(64 * sizeof(long));
+  for (int i = 0; i < 64; ++i) a.at<long>(r)[i] = 1000 + i;
+  ARMCI_Barrier();
+  if (r == 0) {
+    compute_for(300);
+  } else {
+    long got[10];  // words 0-9: the others add to words 10 and 20 meanwhile
+    ARMCI_Get(a.at<long>(0), got, static_cast<int>(sizeof got), 0);
+    for (int i = 0; i < 10; ++i) EXPECT_EQ(got[i], 1000 + i);
+    long v = r, scale = 1;
+    ARMCI_Acc(ARMCI_ACC_LNG, &scale, &v, a.at<long>(0) + 10, static_cast<int>(sizeof(long)), 0);
+    long old = 0;
+    ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, a.at<long>(0) + 20, 5, 0);
+    EXPECT_GE(old, 1020);
+    ARMCI_Fence(0);
+  }
+  ARMCI_Barrier();
+  if (r == 0) {
+    long sum = 0;
+    for (int o = 1; o < n; ++o) sum += o;
+    EXPECT_EQ(a.at<long>(0)[10], 1010 + sum);
+    EXPECT_EQ(a.at<long>(0)[20], 1020 + 5L * (n - 1));
+  }
+  ARMCI_Barrier();
+}
+
+// Allocations on groups that span nodes and free in any group order: the progress ranks join no collective,
+// so interleaved allocations on two groups cannot deadlock them.
+TEST(ProgressRanks, GroupAllocationsInterleave) {
+  const int n = nproc(), r = me();
+  if (n < 2) GTEST_SKIP() << "needs 2 ranks";
+  ARMCI_Group world, evens, all;
+  ARMCI_Group_get_world(&world);
+  std::vector<int> even_ranks, every(n);
+  for (int i = 0; i < n; i += 2) even_ranks.push_back(i);
+  std::iota(every.begin(), every.end(), 0);
+  ARMCI_Group_create(static_cast<int>(every.size()), every.data(), &all);
+  ARMCI_Group_create(static_cast<int>(even_ranks.size()), even_ranks.data(), &evens);
+  for (int round = 0; round < 5; ++round) {
+    std::vector<void*> p_all(n), p_even(even_ranks.size());
+    ARMCI_Malloc_group(p_all.data(), 256, &all);
+    if (r % 2 == 0) ARMCI_Malloc_group(p_even.data(), 128, &evens);
+    *static_cast<long*>(p_all[r]) = 0;
+    ARMCI_Barrier();
+    long v = r + 1, scale = 1;
+    ARMCI_Acc(ARMCI_ACC_LNG, &scale, &v, p_all[(r + 1) % n], static_cast<int>(sizeof(long)), (r + 1) % n);
+    ARMCI_AllFence();
+    ARMCI_Barrier();
+    long mine = *static_cast<long*>(p_all[r]);
+    EXPECT_EQ(mine, (r - 1 + n) % n + 1);
+    if (r % 2 == 0) ARMCI_Free_group(p_even[r / 2], &evens);
+    ARMCI_Free_group(p_all[r], &all);
+  }
+  if (r % 2 == 0) ARMCI_Group_free(&evens);
+  ARMCI_Group_free(&all);
+}
