@@ -31,6 +31,10 @@ struct Runtime {
   std::vector<int> domain_of;                    // world rank -> domain index
   std::vector<std::vector<int>> domain_members;  // domain index -> world ranks, consecutive
   int thread_level = MPI_THREAD_SINGLE;
+  // The machine this rank runs on (runtime/machine.h: same kernel and host name, whatever MPI calls a
+  // node): how many of our ranks run there, and how many cores their affinity masks allow together.
+  int machine_ranks = 0;
+  int machine_cores = 0;
 };
 
 // The one runtime instance.  Valid between the first ARMCI_Init* and the last ARMCI_Finalize.
