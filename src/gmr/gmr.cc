@@ -25,7 +25,7 @@ namespace {
 using SliceKey = std::pair<int, uintptr_t>;
 std::map<SliceKey, Gmr*> g_slices;
 std::vector<Gmr*> g_regions;
-uint64_t g_next_serial = 1;  // the next allocation number (equal on all members: collectives run in one order)
+uint64_t g_next_serial = 1;           // the next allocation number (equal on all members: collectives run in one order)
 std::set<void*> g_local_allocations;  // ARMCI_Malloc_local blocks, so that Free_local can check its argument
 std::vector<void (*)(Gmr*)> g_release_hooks;
 
@@ -280,7 +280,10 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   ARMCIX_MPI(MPI_Info_set(info, "accumulate_ordering", "rar,raw,war,waw"));
   void* base = nullptr;
   if (cfg.shm) {
-    base = map_node_slices(call, g, group, mine);
+    // A node-only segment may be reused after ARMCI_Free (gmr/shm_cache.h): its slices get a size class
+    // (the same on every member, computed from the gathered sizes), so that later, slightly larger
+    // allocations fit too.  A segment spanning nodes is never cached and gets exactly what was asked.
+    base = map_node_slices(call, g, group, node_only ? shm_slice_class(mine) : mine);
     // A group inside one node needs no MPI window at all; one that spans nodes exposes the same memory
     // to the other nodes.  Every member computes the same answer, so the collective below is matched.
     g->atomics_via_mpi = !node_only;
@@ -315,7 +318,8 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
     base_ptrs[r] = g->base[r];
   }
   if (node_only) {
-    g->capacity = sizes;
+    g->capacity.resize(g->nranks);
+    for (int r = 0; r < g->nranks; ++r) g->capacity[r] = shm_slice_class(sizes[r]);  // node_only implies shm
     g->owner_base = g->base;
   }
   index_region(g);

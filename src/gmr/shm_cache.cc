@@ -1,6 +1,7 @@
 #include "gmr/shm_cache.h"
 
 #include <deque>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -14,7 +15,9 @@ namespace {
 // order on every rank, so ranks in several sets never wait for each other in different windows.
 std::map<std::vector<int>, std::deque<CachedSlices>> g_cache;
 
-MPI_Aint total(const std::vector<MPI_Aint>& v) { return std::accumulate(v.begin(), v.end(), MPI_Aint{0}); }
+MPI_Aint total(const std::vector<MPI_Aint>& v) {
+  return std::accumulate(v.begin(), v.end(), MPI_Aint{0});
+}
 
 void release(CachedSlices& s) {
   ARMCIX_MPI(MPI_Win_unlock_all(s.shm_win));
@@ -22,6 +25,19 @@ void release(CachedSlices& s) {
 }
 
 }  // namespace
+
+MPI_Aint shm_slice_class(MPI_Aint bytes) {
+  constexpr MPI_Aint kPage = 4096;
+  constexpr MPI_Aint kPowerOfTwoUpTo = MPI_Aint{1} << 20;
+  if (bytes <= 0) return 0;
+  if (bytes <= kPage) return kPage;
+  MPI_Aint p = kPage;
+  while (p < bytes && p <= std::numeric_limits<MPI_Aint>::max() / 2) p <<= 1;
+  if (p < bytes) return bytes;  // beyond any class (near the address-space limit): exact
+  if (p <= kPowerOfTwoUpTo) return p;
+  const MPI_Aint step = p / 16;  // p / 2 < bytes, so the step is below an eighth of bytes
+  return (bytes + step - 1) / step * step;
+}
 
 bool shm_cache_take(const std::vector<int>& members, const std::vector<MPI_Aint>& sizes, CachedSlices* out) {
   auto it = g_cache.find(members);
