@@ -2,11 +2,8 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <fstream>
 #include <map>
-#include <sstream>
-#include <thread>
 
 namespace armcix {
 
@@ -28,39 +25,6 @@ std::vector<int> machine_leaders(const std::vector<uint64_t>& keys) {
   std::vector<int> leader(keys.size());
   for (std::size_t r = 0; r < keys.size(); ++r) leader[r] = first.emplace(keys[r], static_cast<int>(r)).first->second;
   return leader;
-}
-
-bool cores_oversubscribed(int machine_ranks, int cores, int others_running) {
-  if (cores <= 0) return false;  // unknown: keep the dedicated-core behaviour
-  return machine_ranks + (others_running > 0 ? others_running : 0) > cores;
-}
-
-int parse_procs_running(const std::string& proc_stat) {
-  static const char kKey[] = "\nprocs_running ";
-  std::size_t at = ("\n" + proc_stat).find(kKey);
-  if (at == std::string::npos) return -1;
-  at += sizeof kKey - 2;  // position after the key in proc_stat (the prepended newline shifts by one)
-  int n = 0;
-  bool digits = false;
-  for (; at < proc_stat.size() && proc_stat[at] >= '0' && proc_stat[at] <= '9'; ++at) {
-    n = n * 10 + (proc_stat[at] - '0');
-    digits = true;
-  }
-  return digits ? n : -1;
-}
-
-int count_others_running(int machine_ranks) {
-  int fewest = -1;
-  for (int sample = 0; sample < 4; ++sample) {
-    if (sample > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    std::ifstream f("/proc/stat");
-    std::stringstream text;
-    text << f.rdbuf();
-    const int n = parse_procs_running(text.str());
-    if (n >= 0 && (fewest < 0 || n < fewest)) fewest = n;
-  }
-  if (fewest < 0) return 0;
-  return fewest > machine_ranks ? fewest - machine_ranks : 0;
 }
 
 std::string read_boot_id() {

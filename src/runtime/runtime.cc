@@ -114,20 +114,17 @@ void count_machine(Runtime& r) {
   ARMCIX_MPI(MPI_Comm_free(&machine));
 }
 
-// ARMCI_WAIT_BACKOFF_US.  Unset: back off (100 us) when this machine runs more of our ranks, plus the
-// processes of other jobs runnable at start-up, than their affinity masks give cores, where busy-polling waits starve
-// the ranks that still compute (NWChem water CCSD(T), 4 ranks on 2 cores: 99 s busy-polling, 50 s with back-off;
-// doc/performance.md); otherwise poll (the dedicated-core case, where a sleep only adds latency).  The machine, not
-// MPI's node: simulated hosts and cliques split one machine into several nodes that each look dedicated.  The value is
-// made the same on every rank (the maximum), because the msg collectives choose blocking or non-blocking MPI calls by
-// it and those must match.
+// ARMCI_WAIT_BACKOFF_US.  Unset: back off (100 us) when this machine runs more of our ranks than their
+// affinity masks give cores, where busy-polling waits starve the ranks that still compute (NWChem water
+// CCSD(T), 4 ranks on 2 cores: 99 s busy-polling, 50 s with back-off; doc/performance.md); otherwise poll
+// (the dedicated-core case, where a sleep only adds latency).  The machine, not MPI's node: simulated
+// hosts and cliques split one machine into several nodes that each look dedicated.  The value is made the
+// same on every rank (the maximum), because the msg collectives choose blocking or non-blocking MPI calls
+// by it and those must match.
 void resolve_wait_backoff(Runtime& r) {
   count_machine(r);
   int mine = r.config.wait_backoff_us;
-  if (mine < 0) {
-    r.others_running = count_others_running(r.machine_ranks);
-    mine = cores_oversubscribed(r.machine_ranks, r.machine_cores, r.others_running) ? 100 : 0;
-  }
+  if (mine < 0) mine = r.machine_cores > 0 && r.machine_ranks > r.machine_cores ? 100 : 0;
   ARMCIX_MPI(MPI_Allreduce(&mine, &r.config.wait_backoff_us, 1, MPI_INT, MPI_MAX, r.world));
 }
 
@@ -173,11 +170,8 @@ void print_banner(const Runtime& r) {
   std::printf("armci-x %s: %d ranks on %d node(s), %d domain(s) (armci_domain_*), MPI thread level %d\n",
               ARMCIX_Version(), r.nproc, r.node_count, r.domain_count, r.thread_level);
   std::printf("  MPI: %.200s\n", lib);
-  std::printf(
-      "  machine of rank 0: %d of our ranks and %d runnable processes of other jobs on %d usable cores; "
-      "waits %s\n",
-      r.machine_ranks, r.others_running, r.machine_cores,
-      r.config.wait_backoff_us > 0 ? "back off (ARMCI_WAIT_BACKOFF_US)" : "poll");
+  std::printf("  machine of rank 0: %d of our ranks on %d usable cores%s\n", r.machine_ranks, r.machine_cores,
+              r.machine_ranks > r.machine_cores ? " (oversubscribed: waits back off)" : "");
   std::printf("  node-local path: %s; progress thread: %s\n",
               r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",
               progress_running() ? "running" : "off");

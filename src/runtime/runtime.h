@@ -35,7 +35,6 @@ struct Runtime {
   // node): how many of our ranks run there, and how many cores their affinity masks allow together.
   int machine_ranks = 0;
   int machine_cores = 0;
-  int others_running = 0;  // processes of other jobs runnable at start-up (when back-off was automatic)
 };
 
 // The one runtime instance.  Valid between the first ARMCI_Init* and the last ARMCI_Finalize.

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "runtime/machine.h"
@@ -46,42 +45,4 @@ TEST(MachineLeaders, RoundRobinMachines) {
 TEST(MachineLeaders, BlocksAndSingletons) {
   EXPECT_EQ(machine_leaders({7, 7, 9, 9, 9, 11}), (std::vector<int>{0, 0, 2, 2, 2, 5}));
   EXPECT_TRUE(machine_leaders({}).empty());
-}
-
-TEST(CoresOversubscribed, RanksAgainstCores) {
-  using armcix::cores_oversubscribed;
-  EXPECT_FALSE(cores_oversubscribed(2, 2, 0));
-  EXPECT_TRUE(cores_oversubscribed(4, 2, 0));  // 4 ranks on 2 cores, however MPI splits them into nodes
-  EXPECT_FALSE(cores_oversubscribed(1, 64, 0));
-}
-
-TEST(CoresOversubscribed, OtherJobsCount) {
-  using armcix::cores_oversubscribed;
-  EXPECT_TRUE(cores_oversubscribed(2, 2, 1));  // a shared node: one busy process of another job
-  EXPECT_TRUE(cores_oversubscribed(2, 2, 10));
-  EXPECT_FALSE(cores_oversubscribed(2, 4, 2));   // room for everyone
-  EXPECT_FALSE(cores_oversubscribed(2, 2, -3));  // a bad estimate counts as none
-}
-
-TEST(CoresOversubscribed, UnknownCoresMeansDedicated) {
-  EXPECT_FALSE(armcix::cores_oversubscribed(8, 0, 0));
-}
-
-TEST(ParseProcsRunning, FindsTheField) {
-  using armcix::parse_procs_running;
-  const std::string stat =
-      "cpu  2255 34 2290 22625563 6290 127 456 0 0 0\n"
-      "cpu0 1132 34 1441 11311718 3675 127 438 0 0 0\n"
-      "intr 114930548 113199788 3 0 5 263 0 4\n"
-      "ctxt 1990473\nbtime 1062191376\nprocesses 2915\nprocs_running 12\nprocs_blocked 0\n";
-  EXPECT_EQ(parse_procs_running(stat), 12);
-  EXPECT_EQ(parse_procs_running("procs_running 3\n"), 3);  // first line
-}
-
-TEST(ParseProcsRunning, MissingOrMalformed) {
-  using armcix::parse_procs_running;
-  EXPECT_EQ(parse_procs_running(""), -1);
-  EXPECT_EQ(parse_procs_running("procs_blocked 2\n"), -1);
-  EXPECT_EQ(parse_procs_running("xprocs_running 5\n"), -1);  // only a whole field name counts
-  EXPECT_EQ(parse_procs_running("procs_running x\n"), -1);
 }
