@@ -35,6 +35,10 @@ struct Gmr {
   // (gmr/shm_cache.h).  capacity[r] >= size[r]; owner_base[r] is rank r's slice in r's address space.
   std::vector<MPI_Aint> capacity;
   std::vector<char*> owner_base;
+  // Small node-only region served from its member set's pool (gmr/shm_cache.h): the block's offset and
+  // length in every member's pool slice; shm_win is then the pool's and not the region's own.
+  MPI_Aint pool_offset = -1;
+  MPI_Aint pool_block = 0;
   std::vector<Pending> pending;  // window rank -> operations not yet complete
   int pending_count = 0;         // number of window ranks with pending.any()
   unsigned access_depth = 0;     // nesting of ARMCI_Access_begin on my own slice
