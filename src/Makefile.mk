@@ -13,6 +13,7 @@ src_libarmci_la_SOURCES = \
 	src/runtime/progress_ranks.cc src/runtime/progress_ranks.h src/runtime/mpi_world.cc \
 	src/runtime/watchdog.cc src/runtime/watchdog.h \
 	src/runtime/window.cc src/runtime/window.h \
+	src/runtime/machine.cc src/runtime/machine.h \
 	src/runtime/collective_check.cc src/runtime/collective_check.h \
 	src/groups/group.cc src/groups/group.h \
 	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/pending.h src/gmr/shm_cache.cc src/gmr/shm_cache.h \

@@ -62,6 +62,7 @@ void release_region(Gmr* g) {
     ARMCIX_MPI(MPI_Win_unlock_all(g->win));
     ARMCIX_MPI(MPI_Win_free(&g->win));
   }
+  if (g->pool_offset >= 0) g->shm_win = MPI_WIN_NULL;  // the pool's segment, freed with the pool
   if (g->shm_win != MPI_WIN_NULL) {
     ARMCIX_MPI(MPI_Win_unlock_all(g->shm_win));
     ARMCIX_MPI(MPI_Win_free(&g->shm_win));
@@ -261,6 +262,52 @@ bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>&
   return true;
 }
 
+// Serves a small node-only allocation from its member set's pool segment (gmr/shm_cache.h), creating the
+// pool on first use.  False (on every member alike: the decision uses only shared data) when the largest
+// slice is too big for a pool block or the pool is full.  Like adopt_cached_segment, the caller's block
+// is zeroed and a barrier keeps peers from touching it before.
+bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, const std::vector<MPI_Aint>& sizes) {
+  const MPI_Aint largest = *std::max_element(sizes.begin(), sizes.end());
+  if (largest > kShmPoolMaxBlock) return false;
+  const MPI_Aint block = kSliceHeader + (largest + kSliceHeader - 1) / kSliceHeader * kSliceHeader;
+  if (!shm_pool_exists(g->grp_to_abs)) {
+    Gmr pool;
+    pool.nranks = group->size;
+    map_node_slices(call, &pool, group, kShmPoolSlice - kSliceHeader);
+    std::vector<char*> start_local(group->size);
+    for (int r = 0; r < group->size; ++r) start_local[r] = reinterpret_cast<char*>(pool.slice_lock[r]);
+    std::vector<MPI_Aint> owners(group->size);
+    MPI_Aint mine = reinterpret_cast<MPI_Aint>(start_local[group->rank]);
+    MPI_Request req;
+    ARMCIX_MPI(MPI_Iallgather(&mine, 1, MPI_AINT, owners.data(), 1, MPI_AINT, group->comm, &req));
+    wait_for(call, &req);
+    std::vector<char*> start_owner(group->size);
+    for (int r = 0; r < group->size; ++r) start_owner[r] = reinterpret_cast<char*>(owners[r]);
+    shm_pool_add(g->grp_to_abs, pool.shm_win, std::move(start_local), std::move(start_owner), kShmPoolSlice);
+  }
+  PoolBlock b;
+  if (!shm_pool_take(g->grp_to_abs, block, &b)) return false;
+  g->shm_win = b.shm_win;
+  g->pool_offset = b.offset;
+  g->pool_block = block;
+  g->local_ptr.assign(g->nranks, nullptr);
+  g->slice_lock.assign(g->nranks, nullptr);
+  g->base.assign(g->nranks, nullptr);
+  for (int r = 0; r < g->nranks; ++r) {
+    if (sizes[r] <= 0) continue;
+    g->slice_lock[r] = reinterpret_cast<uint32_t*>(b.start_local[r] + b.offset);
+    g->local_ptr[r] = b.start_local[r] + b.offset + kSliceHeader;
+    g->base[r] = b.start_owner[r] + b.offset + kSliceHeader;
+  }
+  std::memset(b.start_local[g->my_rank] + b.offset, 0, static_cast<std::size_t>(block));
+  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Ibarrier(g->comm, &req));
+  wait_for(call, &req);
+  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+  return true;
+}
+
 // What every member contributes to an allocation: its slice size, what its node can hold, and the
 // allocation's serial it proposes (the region takes the largest, so all members agree on it).
 struct SliceRequest {
@@ -369,7 +416,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   g->pending.assign(g->nranks, Pending{});
 
   const bool node_only = group_is_node_local(group->grp_to_abs, group->size);
-  if (node_only && adopt_cached_segment(call, g, sizes)) {
+  if (node_only && (take_pool_block(call, g, group, sizes) || adopt_cached_segment(call, g, sizes))) {
     for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base[r];
     index_region(g);
     return;
@@ -384,7 +431,10 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
     base = map_proxied_slices(call, g, group, mine);
     g->atomics_via_mpi = true;
   } else if (cfg.shm) {
-    base = map_node_slices(call, g, group, mine);
+    // A node-only segment may be reused after ARMCI_Free (gmr/shm_cache.h): its slices get a size class
+    // (the same on every member, computed from the gathered sizes), so that later, slightly larger
+    // allocations fit too.  A segment spanning nodes is never cached and gets exactly what was asked.
+    base = map_node_slices(call, g, group, node_only ? shm_slice_class(mine) : mine);
     // A group inside one node needs no MPI window at all; one that spans nodes exposes the same memory
     // to the other nodes.  Every member computes the same answer, so the collective below is matched.
     g->atomics_via_mpi = !node_only;
@@ -419,7 +469,8 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
     base_ptrs[r] = g->base[r];
   }
   if (node_only) {
-    g->capacity = sizes;
+    g->capacity.resize(g->nranks);
+    for (int r = 0; r < g->nranks; ++r) g->capacity[r] = shm_slice_class(sizes[r]);  // node_only implies shm
     g->owner_base = g->base;
   }
   index_region(g);
@@ -466,6 +517,12 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
     g = ref.gmr;
   }
   unindex_region(g);
+  if (g->pool_offset >= 0) {  // a pool block: back to the pool (every member is in this call)
+    run_release_hooks(g);
+    shm_pool_give_back(g->grp_to_abs, g->pool_offset, g->pool_block);
+    delete g;
+    return;
+  }
   if (!g->capacity.empty()) {  // node-only segment: keep it for a later allocation on these members
     run_release_hooks(g);
     CachedSlices c;

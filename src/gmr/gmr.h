@@ -43,10 +43,14 @@ struct Gmr {
   std::vector<MPI_Aint> proxy_base;
   std::vector<std::pair<char*, std::size_t>> posix_maps;  // POSIX segments mapped here (munmap on release)
   MPI_Aint my_proxy_disp = 0;                             // my segment at my progress rank (0: none)
-  std::vector<Pending> pending;                           // window rank -> operations not yet complete
-  int pending_count = 0;                                  // number of window ranks with pending.any()
-  unsigned access_depth = 0;                              // nesting of ARMCI_Access_begin on my own slice
-  uint64_t serial = 0;  // allocation number, equal on every member (ARMCI_CHECK_COLLECTIVES)
+  // Small node-only region served from its member set's pool (gmr/shm_cache.h): the block's offset and
+  // length in every member's pool slice; shm_win is then the pool's and not the region's own.
+  MPI_Aint pool_offset = -1;
+  MPI_Aint pool_block = 0;
+  std::vector<Pending> pending;  // window rank -> operations not yet complete
+  int pending_count = 0;         // number of window ranks with pending.any()
+  unsigned access_depth = 0;     // nesting of ARMCI_Access_begin on my own slice
+  uint64_t serial = 0;           // allocation number, equal on every member (ARMCI_CHECK_COLLECTIVES)
 };
 
 // The MPI target process and displacement of window rank wr's slice at offset `disp`: the window rank

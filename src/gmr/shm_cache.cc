@@ -1,6 +1,8 @@
 #include "gmr/shm_cache.h"
 
 #include <deque>
+#include <iterator>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -14,7 +16,16 @@ namespace {
 // order on every rank, so ranks in several sets never wait for each other in different windows.
 std::map<std::vector<int>, std::deque<CachedSlices>> g_cache;
 
-MPI_Aint total(const std::vector<MPI_Aint>& v) { return std::accumulate(v.begin(), v.end(), MPI_Aint{0}); }
+struct Pool {
+  MPI_Win shm_win = MPI_WIN_NULL;
+  std::vector<char*> start_local, start_owner;
+  std::map<MPI_Aint, MPI_Aint> free;  // offset -> length of each free run, runs never adjacent
+};
+std::map<std::vector<int>, Pool> g_pools;
+
+MPI_Aint total(const std::vector<MPI_Aint>& v) {
+  return std::accumulate(v.begin(), v.end(), MPI_Aint{0});
+}
 
 void release(CachedSlices& s) {
   ARMCIX_MPI(MPI_Win_unlock_all(s.shm_win));
@@ -22,6 +33,19 @@ void release(CachedSlices& s) {
 }
 
 }  // namespace
+
+MPI_Aint shm_slice_class(MPI_Aint bytes) {
+  constexpr MPI_Aint kPage = 4096;
+  constexpr MPI_Aint kPowerOfTwoUpTo = MPI_Aint{1} << 20;
+  if (bytes <= 0) return 0;
+  if (bytes <= kPage) return kPage;
+  MPI_Aint p = kPage;
+  while (p < bytes && p <= std::numeric_limits<MPI_Aint>::max() / 2) p <<= 1;
+  if (p < bytes) return bytes;  // beyond any class (near the address-space limit): exact
+  if (p <= kPowerOfTwoUpTo) return p;
+  const MPI_Aint step = p / 16;  // p / 2 < bytes, so the step is below an eighth of bytes
+  return (bytes + step - 1) / step * step;
+}
 
 bool shm_cache_take(const std::vector<int>& members, const std::vector<MPI_Aint>& sizes, CachedSlices* out) {
   auto it = g_cache.find(members);
@@ -65,6 +89,63 @@ void shm_cache_clear() {
   for (auto& kv : g_cache)
     for (CachedSlices& e : kv.second) release(e);
   g_cache.clear();
+  for (auto& kv : g_pools) {
+    ARMCIX_MPI(MPI_Win_unlock_all(kv.second.shm_win));
+    ARMCIX_MPI(MPI_Win_free(&kv.second.shm_win));
+  }
+  g_pools.clear();
+}
+
+bool shm_pool_exists(const std::vector<int>& members) {
+  return g_pools.count(members) != 0;
+}
+
+void shm_pool_add(const std::vector<int>& members, MPI_Win shm_win, std::vector<char*> start_local,
+                  std::vector<char*> start_owner, MPI_Aint slice_bytes) {
+  Pool& p = g_pools[members];
+  p.shm_win = shm_win;
+  p.start_local = std::move(start_local);
+  p.start_owner = std::move(start_owner);
+  p.free = {{0, slice_bytes}};
+}
+
+bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* out) {
+  auto it = g_pools.find(members);
+  if (it == g_pools.end()) return false;
+  Pool& p = it->second;
+  for (auto run = p.free.begin(); run != p.free.end(); ++run) {
+    if (run->second < block) continue;
+    const MPI_Aint offset = run->first, rest = run->second - block;
+    p.free.erase(run);
+    if (rest > 0) p.free[offset + block] = rest;
+    out->shm_win = p.shm_win;
+    out->offset = offset;
+    out->start_local = p.start_local;
+    out->start_owner = p.start_owner;
+    return true;
+  }
+  return false;
+}
+
+void shm_pool_give_back(const std::vector<int>& members, MPI_Aint offset, MPI_Aint block) {
+  auto it = g_pools.find(members);
+  ARMCIX_REQUIRE(it != g_pools.end(), "ARMCI_Free", "internal error: a pooled region outlived its pool");
+  std::map<MPI_Aint, MPI_Aint>& free = it->second.free;
+  auto next = free.lower_bound(offset);
+  MPI_Aint start = offset, length = block;
+  if (next != free.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == offset) {
+      start = prev->first;
+      length += prev->second;
+      free.erase(prev);
+    }
+  }
+  if (next != free.end() && next->first == offset + block) {
+    length += next->second;
+    free.erase(next);
+  }
+  free[start] = length;
 }
 
 }  // namespace armcix

@@ -20,10 +20,10 @@
 namespace armcix {
 
 struct CachedSlices {
-  MPI_Win shm_win = MPI_WIN_NULL;   // the segment's shared window (in a lock_all epoch)
-  std::vector<MPI_Aint> capacity;   // group rank -> usable bytes of its slice
-  std::vector<char*> owner_base;    // group rank -> the slice's address in its owner's address space
-  std::vector<char*> local_ptr;     // group rank -> the slice in this process
+  MPI_Win shm_win = MPI_WIN_NULL;  // the segment's shared window (in a lock_all epoch)
+  std::vector<MPI_Aint> capacity;  // group rank -> usable bytes of its slice
+  std::vector<char*> owner_base;   // group rank -> the slice's address in its owner's address space
+  std::vector<char*> local_ptr;    // group rank -> the slice in this process
   std::vector<uint32_t*> slice_lock;
 };
 
@@ -32,13 +32,45 @@ struct CachedSlices {
 bool shm_cache_take(const std::vector<int>& members, const std::vector<MPI_Aint>& sizes, CachedSlices* out);
 
 // Keeps a freed segment; frees the oldest ones (collective over the members) beyond the limits
-// (kShmCacheEntries per member set, kShmCacheBytes summed over their slices).
+// (kShmCacheEntries per member set, kShmCacheBytes summed over their slices' capacities).
 void shm_cache_put(const std::vector<int>& members, CachedSlices&& slices);
 
 // Frees every cached segment (ARMCI_Finalize; collective, in the same order on every rank).
 void shm_cache_clear();
 
-constexpr std::size_t kShmCacheEntries = 8;
+// The bytes a node-only slice of `bytes` gets: a size class, so that a freed segment fits later
+// allocations of similar, not only equal or smaller, sizes.  GA programs allocate many temporaries of
+// slowly varying sizes (NWChem TCE water at 4 ranks: 1064 allocations, of which 202 missed the cache with
+// exact sizes and each miss cost one MPI_Win_allocate_shared, ~90 ms on 2 oversubscribed cores).  Classes:
+// 0 stays 0; up to 4 KiB one page (slices are page-aligned anyway); up to 1 MiB the next power of two;
+// above, the next multiple of a sixteenth of the next power of two (less than 12.5% more).  Only the slice's
+// address range grows: the pages beyond what the program uses are never touched, so never backed.
+MPI_Aint shm_slice_class(MPI_Aint bytes);
+
+// Pools: small node-only allocations share one segment per member set, so that a new small region needs
+// no window at all (NWChem TCE water at 4 ranks on 2 cores: with size classes still 45 window creations
+// per rank, ~100 ms each, for its live set of small GA arrays).  Every member's slice of the pool segment
+// is kShmPoolSlice bytes; a block takes the same offset in every member's slice (so one replicated
+// allocator serves all, changed only in collective calls on these members, like the cache above).
+struct PoolBlock {
+  MPI_Win shm_win = MPI_WIN_NULL;  // the pool's segment (shared by its blocks; freed by shm_cache_clear)
+  MPI_Aint offset = -1;            // the block's offset in every member's slice
+  std::vector<char*> start_local;  // group rank -> its slice's start in this process
+  std::vector<char*> start_owner;  // group rank -> its slice's start in its owner's address space
+};
+bool shm_pool_exists(const std::vector<int>& members);
+// Registers a new pool segment for `members`; every slice is `slice_bytes` long.
+void shm_pool_add(const std::vector<int>& members, MPI_Win shm_win, std::vector<char*> start_local,
+                  std::vector<char*> start_owner, MPI_Aint slice_bytes);
+// A free block of `block` bytes (first fit), or false when the pool is missing or full.
+bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* out);
+// Returns a block taken with shm_pool_take.
+void shm_pool_give_back(const std::vector<int>& members, MPI_Aint offset, MPI_Aint block);
+
+constexpr MPI_Aint kShmPoolSlice = MPI_Aint{8} << 20;
+constexpr MPI_Aint kShmPoolMaxBlock = MPI_Aint{64} << 10;
+
+constexpr std::size_t kShmCacheEntries = 32;
 constexpr MPI_Aint kShmCacheBytes = MPI_Aint{256} << 20;
 
 }  // namespace armcix

@@ -14,6 +14,7 @@
 
 #include "runtime/collective_check.h"
 #include "runtime/error.h"
+#include "runtime/machine.h"
 #include "runtime/modules.h"
 #include "runtime/progress.h"
 #include "runtime/progress_ranks.h"
@@ -97,29 +98,40 @@ void discover_topology(Runtime& r) {
   discover_domains(r);
 }
 
-// ARMCI_WAIT_BACKOFF_US.  Unset: back off (100 us) when this node runs more of our ranks than it has
-// cores, where busy-polling waits starve the ranks that still compute (NWChem water CCSD(T), 4 ranks on 2
-// cores: 99 s busy-polling, 50 s with back-off; doc/performance.md); otherwise poll (the dedicated-core
-// case, where a sleep only adds latency).  The value is made the same on every rank (the maximum), because
-// the msg collectives choose blocking or non-blocking MPI calls by it and those must match.
-void resolve_wait_backoff(Runtime& r) {
-  int mine = r.config.wait_backoff_us;
-  if (mine < 0) {
-    // The real node's ranks: discover_topology's node communicator, unless nodes are simulated.
-    int ranks_here = 1;
-    if (r.config.node_size == 0) {
-      ARMCIX_MPI(MPI_Comm_size(r.node_comm, &ranks_here));
-    } else {
-      MPI_Comm real_node;
-      ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, &real_node));
-      ARMCIX_MPI(MPI_Comm_size(real_node, &ranks_here));
-      ARMCIX_MPI(MPI_Comm_free(&real_node));
-    }
-    cpu_set_t cpus;
-    int cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 0;
-    if (cores <= 0) cores = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
-    mine = cores > 0 && ranks_here > cores ? 100 : 0;
+// Counts our ranks on this rank's machine (runtime/machine.h) and the cores their affinity masks allow
+// together.  Collective over the world.
+void count_machine(Runtime& r) {
+  const uint64_t mine = machine_key(read_boot_id(), read_hostname());
+  std::vector<uint64_t> keys(r.nproc);
+  ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_UINT64_T, keys.data(), 1, MPI_UINT64_T, r.world));
+  const std::vector<int> leader = machine_leaders(keys);
+  MPI_Comm machine;
+  ARMCIX_MPI(MPI_Comm_split(r.world, leader[r.me], r.me, &machine));
+  ARMCIX_MPI(MPI_Comm_size(machine, &r.machine_ranks));
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) {
+    CPU_ZERO(&cpus);
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    for (long c = 0; c < online && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &cpus);
   }
+  // cpu_set_t is a bit array; OR-ing it byte-wise gives the cores any of the machine's ranks may use.
+  ARMCIX_MPI(MPI_Allreduce(MPI_IN_PLACE, &cpus, static_cast<int>(sizeof cpus), MPI_BYTE, MPI_BOR, machine));
+  r.machine_cores = CPU_COUNT(&cpus);
+  ARMCIX_MPI(MPI_Comm_free(&machine));
+}
+
+// ARMCI_WAIT_BACKOFF_US.  Unset: back off (100 us) when this machine runs more of our ranks than their
+// affinity masks give cores, where busy-polling waits starve the ranks that still compute (NWChem water
+// CCSD(T), 4 ranks on 2 cores: 99 s busy-polling, 50 s with back-off; doc/performance.md); otherwise poll
+// (the dedicated-core case, where a sleep only adds latency).  The machine, not MPI's node: simulated
+// hosts and cliques split one machine into several nodes that each look dedicated.  The value is made the
+// same on every rank (the maximum), because the msg collectives choose blocking or non-blocking MPI calls
+// by it and those must match.
+void resolve_wait_backoff(Runtime& r) {
+  count_machine(r);
+  int mine = r.config.wait_backoff_us;
+  if (mine < 0) mine = r.machine_cores > 0 && r.machine_ranks > r.machine_cores ? 100 : 0;
   ARMCIX_MPI(MPI_Allreduce(&mine, &r.config.wait_backoff_us, 1, MPI_INT, MPI_MAX, r.world));
 }
 
@@ -165,6 +177,8 @@ void print_banner(const Runtime& r) {
   std::printf("armci-x %s: %d ranks on %d node(s), %d domain(s) (armci_domain_*), MPI thread level %d\n",
               ARMCIX_Version(), r.nproc, r.node_count, r.domain_count, r.thread_level);
   std::printf("  MPI: %.200s\n", lib);
+  std::printf("  machine of rank 0: %d of our ranks on %d usable cores%s\n", r.machine_ranks, r.machine_cores,
+              r.machine_ranks > r.machine_cores ? " (oversubscribed: waits back off)" : "");
   std::printf("  node-local path: %s; progress thread: %s; progress ranks per node: %d\n",
               r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",
               progress_running() ? "running" : "off", r.config.progress_ranks);

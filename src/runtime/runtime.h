@@ -38,6 +38,11 @@ struct Runtime {
   int node_color = -1;               // my node's lowest rank in `all` (discover_topology splits `world` by it)
   MPI_Win proxy_win = MPI_WIN_NULL;  // dynamic window over `all`: progress ranks attach their node's slices
   std::vector<int> proxy_of;         // world rank -> rank in `all` of the progress rank serving it
+
+  // The machine this rank runs on (runtime/machine.h: same kernel and host name, whatever MPI calls a
+  // node): how many of our ranks run there, and how many cores their affinity masks allow together.
+  int machine_ranks = 0;
+  int machine_cores = 0;
 };
 
 // The one runtime instance.  Valid between the first ARMCI_Init* and the last ARMCI_Finalize.

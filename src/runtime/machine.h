@@ -1,0 +1,30 @@
+// Which ranks share a machine, and whether it has fewer cores than ranks.
+//
+// MPI's node (MPI_COMM_TYPE_SHARED) is the wrong unit for oversubscription: simulated hosts (network
+// namespaces, tools/simhosts.sh), containers on one VM, and MPICH's cliques split one machine into several
+// MPI nodes, each of which may have no more ranks than cores while the machine as a whole has (2 hosts x
+// 2 ranks on a 2-core machine: 4 ranks, 2 cores, yet each "node" has 2 ranks and nothing backed off:
+// NWChem water CCSD at 2x2 took 279 s against 16 s on one node).  Ranks are on one machine when they run
+// on the same kernel (/proc/sys/kernel/random/boot_id, a random UUID per boot), whatever host name their
+// UTS namespace gives them; only without a boot id does the host name decide.  Its usable cores are the
+// union of their CPU affinity masks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace armcix {
+
+// A 64-bit key for the machine: from the boot id, or from the host name when the boot id is empty (no
+// /proc); equal strings give equal keys on every rank.
+uint64_t machine_key(const std::string& boot_id, const std::string& hostname);
+
+// For every rank, the lowest rank with the same key: ranks with the same value share a machine.
+std::vector<int> machine_leaders(const std::vector<uint64_t>& keys);
+
+// This process's boot id (empty if unreadable) and host name.
+std::string read_boot_id();
+std::string read_hostname();
+
+}  // namespace armcix
