@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -69,14 +70,20 @@ const GateRole& role_on(MPI_Comm comm) {
   return *role;
 }
 
-// The node's gate: an advisory lock on a file in /dev/shm (node-local), one per user.  Jobs of one user
-// share it, which only delays a window creation that overlaps another job's.
+// The node's gate: an advisory lock on a file in /dev/shm (node-local), one per user and host name.  Jobs of
+// one user share it, which only delays a window creation that overlaps another job's.  The host name is in
+// the name because it is in Open MPI's segment names, the files that collide: two MPI nodes that share one
+// /dev/shm under different host names (simulated hosts, tools/simhosts.sh) cannot collide, and with one
+// gate file their leaders, which must all hold the lock at once, would never both get it.
 int gate_fd() {
   static int fd = -1;
   if (fd < 0) {
-    char path[128];
+    char host[HOST_NAME_MAX + 1] = "";
+    if (gethostname(host, sizeof host) != 0) host[0] = '\0';
+    host[HOST_NAME_MAX] = '\0';
+    char path[128 + HOST_NAME_MAX];
     const char* dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-    std::snprintf(path, sizeof path, "%s/armcix-window-gate.%u", dir, static_cast<unsigned>(getuid()));
+    std::snprintf(path, sizeof path, "%s/armcix-window-gate.%s.%u", dir, host, static_cast<unsigned>(getuid()));
     fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) fail("ARMCI_Malloc", "cannot open the window-creation lock file %s: %s", path, std::strerror(errno));
   }
