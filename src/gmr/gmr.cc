@@ -25,7 +25,7 @@ namespace {
 using SliceKey = std::pair<int, uintptr_t>;
 std::map<SliceKey, Gmr*> g_slices;
 std::vector<Gmr*> g_regions;
-uint64_t g_next_serial = 1;  // the next allocation number (equal on all members: collectives run in one order)
+uint64_t g_next_serial = 1;           // the next allocation number (equal on all members: collectives run in one order)
 std::set<void*> g_local_allocations;  // ARMCI_Malloc_local blocks, so that Free_local can check its argument
 std::vector<void (*)(Gmr*)> g_release_hooks;
 
@@ -102,8 +102,8 @@ void check_allocation(const char* call, int rc, const char* mpi_call, MPI_Aint b
   char err[MPI_MAX_ERROR_STRING] = "";
   int len = 0;
   MPI_Error_string(rc, err, &len);
-  fail(call, "argument 'bytes' = %ld: %s could not allocate this process's slice: %s", static_cast<long>(bytes),
-       mpi_call, err);
+  fail(call, "argument 'bytes' = %ld: %s could not allocate this process's slice: %s%s", static_cast<long>(bytes),
+       mpi_call, err, window_failure_hint(rc));
 }
 
 // Allocates my slice in a shared-memory window over the group's members on my node and maps every
@@ -286,7 +286,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
     g->atomics_via_mpi = !node_only;
     if (g->atomics_via_mpi)
       run_window_collective(group->comm,
-                            [&] { ARMCIX_MPI(MPI_Win_create(base, mine, 1, info, group->comm, &g->win)); });
+                            [&] { ARMCIX_MPI_WINDOW(MPI_Win_create(base, mine, 1, info, group->comm, &g->win)); });
   } else if (cfg.window_kind == WindowKind::Allocate) {
     run_window_collective(group->comm, [&] {
       check_allocation(call, MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win), "MPI_Win_allocate", mine);

@@ -127,7 +127,8 @@ RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Co
   if (allocate) {
     // With one process nobody else can reach the memory before it is filled; with several, the fill
     // happens before a barrier that every user of the window passes before its first access.
-    run_window_collective(comm, [&] { ARMCIX_MPI(MPI_Win_allocate(bytes, disp_unit, info, comm, &w.base, &w.win)); });
+    run_window_collective(comm,
+                          [&] { ARMCIX_MPI_WINDOW(MPI_Win_allocate(bytes, disp_unit, info, comm, &w.base, &w.win)); });
     if (bytes > 0) std::memset(w.base, fill, static_cast<std::size_t>(bytes));
     if (size > 1) ARMCIX_MPI(MPI_Barrier(comm));
   } else {
@@ -136,10 +137,28 @@ RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Co
       std::memset(w.base, fill, static_cast<std::size_t>(bytes));
     }
     w.alloc_mem = w.base;
-    run_window_collective(comm, [&] { ARMCIX_MPI(MPI_Win_create(w.base, bytes, disp_unit, info, comm, &w.win)); });
+    run_window_collective(comm,
+                          [&] { ARMCIX_MPI_WINDOW(MPI_Win_create(w.base, bytes, disp_unit, info, comm, &w.win)); });
   }
   if (bytes == 0) w.base = nullptr;
   return w;
+}
+
+const char* window_failure_hint(int rc) {
+  int cls = MPI_ERR_OTHER;
+  if (MPI_Error_class(rc, &cls) != MPI_SUCCESS || cls != MPI_ERR_WIN || !mpi_is_open_mpi()) return "";
+  return ". Open MPI found no one-sided (osc) component that reaches every process of this window: between "
+         "nodes without an RDMA network osc/rdma cannot, and Debian's /etc/openmpi/openmpi-mca-params.conf "
+         "disables the ones that can (osc = ^ucx,pt2pt). UCX over TCP works: OMPI_MCA_pml=ucx "
+         "OMPI_MCA_osc=^pt2pt OMPI_MCA_pml_ucx_tls=any OMPI_MCA_pml_ucx_devices=any (doc/user-guide.md, "
+         "\"Known MPI problems\")";
+}
+
+void window_failed(const char* mpi_call, int rc, const char* file, int line) {
+  char err[MPI_MAX_ERROR_STRING] = "";
+  int len = 0;
+  MPI_Error_string(rc, err, &len);
+  fail("MPI", "%s failed at %s:%d: %s%s", mpi_call, file, line, err, window_failure_hint(rc));
 }
 
 void* alloc_mem_or_fail(const char* call, MPI_Aint bytes) {
