@@ -26,6 +26,9 @@ case "$with_mpi" in
 esac
 AC_MSG_NOTICE([MPI: $armcix_mpi_flavor (CC=$CC CXX=$CXX MPIEXEC=$MPIEXEC)])
 AC_SUBST([MPIEXEC])
+dnl Which MPI, for scripts that launch jobs themselves (tools/simhosts.sh: Hydra or Open MPI's mpirun).
+MPI_FLAVOR=$armcix_mpi_flavor
+AC_SUBST([MPI_FLAVOR])
 ])
 
 # AX_CXX_COMPILE_STDCXX_17_SIMPLE: require C++17 (adds -std=c++17 if needed).

@@ -11,7 +11,8 @@
 #   --manifest  read only this file (instead of tests/manifest.txt and tests/*/manifest.txt)
 #   --valgrind  run the MPI programs of the selected lines under valgrind memcheck (errors fail the run)
 #   --hosts HxK run every selected MPI line on H simulated hosts x K ranks (tools/simhosts.sh: network
-#               namespaces, needs root, else the lines are skipped); np becomes H*K, np-0 lines are skipped
+#               namespaces, needs root, else the lines are skipped; launched with the build's MPI, MPICH's
+#               Hydra or Open MPI's mpirun); np becomes H*K, np-0 lines are skipped
 #   --cliques   MPICH splits the machine into K nodes itself (MPIR_CVAR_NUM_CLIQUES=K: ranks dealt
 #               round-robin) or into odd and even ranks (MPIR_CVAR_ODD_EVEN_CLIQUES=1); no root needed
 # With --hosts or --cliques the run ids (and logs) carry the layout: core.np4@2x2, core.np4@cliques2.
@@ -28,6 +29,10 @@ fi
 # shellcheck disable=SC1091
 . "$builddir/tests/env.sh"
 export MPIEXEC MPICC top_srcdir top_builddir GA_LIB
+# tools/simhosts.sh launches with the build's MPI (Hydra for MPICH, mpirun for Open MPI).  An env.sh from
+# before MPI_FLAVOR existed is MPICH's unless its launcher is Open MPI's.
+if [ -z "${MPI_FLAVOR:-}" ]; then case "$MPIEXEC" in *openmpi*|*orterun*) MPI_FLAVOR=openmpi ;; *) MPI_FLAVOR=mpich ;; esac; fi
+[ "$MPI_FLAVOR" = openmpi ] || MPI_FLAVOR=mpich
 export ARMCIX_BUILDDIR="$builddir"
 manifests=("$here/manifest.txt" "$here"/*/manifest.txt)
 filter="" exclude="" list=0 valgrind=0 hosts="" cliques="" layout=""
@@ -96,7 +101,7 @@ while read -r name np tmo rest; do
     cmd=($MPIEXEC -n "$np" ${lt[@]+"${lt[@]}"} "${vg_cmd[@]}" "$prog" "${args[@]}")
   elif [ -n "$hosts" ]; then
     # simhosts.sh ends the job itself a little before check.sh's timeout, so that it tears down in time.
-    cmd=("$top_srcdir/tools/simhosts.sh" --hosts "$sim_hosts" --prefix "c$(($$ % 100000))$((sim_seq++ % 100))" --timeout "$((tmo > 20 ? tmo - 10 : tmo))"
+    cmd=("$top_srcdir/tools/simhosts.sh" --mpi "$MPI_FLAVOR" --hosts "$sim_hosts" --prefix "c$(($$ % 100000))$((sim_seq++ % 100))" --timeout "$((tmo > 20 ? tmo - 10 : tmo))"
          -n "$np" "$prog" "${args[@]}")
   else
     # shellcheck disable=SC2206

@@ -92,6 +92,12 @@ if [ "${ARMCIX_SKIP_OPENMPI:-0}" != 1 ]; then
       tee openmpi.out
     tally openmpi.out
   fi
+  # No Open MPI run across simulated hosts here (tests/check.sh --hosts 2x2 works with this build: simhosts.sh
+  # --mpi openmpi, UCX): measured 2026-11-24, the 7 quickest multinode lines (sync, msg, groups, shm,
+  # classic-mutex, ga-core, gasuite-mirror) passed 6 of 6 rounds (42 of 42 runs) but took 275-445 s a round
+  # at load 9-16 and 115-166 s at load 9, above a 2-minute budget on this shared machine, and mn-strided
+  # fails there (osc/ucx crashes in ARMCI_AccV's derived-datatype accumulates; doc/user-guide.md, "Known MPI
+  # problems").  It needs that crash understood or avoided, and a quieter machine or a smaller subset.
   echo "== Open MPI stage took $(( $(date +%s) - ompi_start )) s"
 fi
 echo "== finished in $(( $(date +%s) - start )) s"

@@ -14,4 +14,9 @@ if [ -z "$ns" ]; then
   echo "simhosts-launch: host '$host' is not in SIMHOSTS_MAP ('${SIMHOSTS_MAP:-}')" >&2
   exit 255
 fi
+if [ "${SIMHOSTS_UTS:-0}" = 1 ]; then
+  # Its own host name too (a UTS namespace named like the network namespace): Open MPI names its shared-memory
+  # files after the host name, so simulated hosts with one name would map each other's files.
+  exec ip netns exec "$ns" unshare --uts bash -c 'hostname "$1" && exec bash -c "$2"' simhost "$ns" "$*"
+fi
 exec ip netns exec "$ns" bash -c "$*"

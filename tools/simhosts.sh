@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Simulated hosts on one machine: runs an MPI program with MPICH's Hydra on H "hosts", each a Linux network
-# namespace with its own address, so that MPI itself sees H nodes (one Hydra proxy per host) and the traffic
-# between hosts is TCP over a bridge.  Everything it creates is removed again on exit, also after a failure,
+# Simulated hosts on one machine: runs an MPI program with MPICH's Hydra (or Open MPI's mpirun, --mpi openmpi)
+# on H "hosts", each a Linux network namespace with its own address, so that MPI itself sees H nodes (one Hydra
+# proxy or Open MPI daemon per host) and the traffic between hosts is TCP over a bridge.  Everything it creates is removed again on exit, also after a failure,
 # a timeout or a signal.
 #
 #   tools/simhosts.sh [options] -n NP PROGRAM [ARGS...]      (mpiexec-like, usable as MPIEXEC)
@@ -19,6 +19,8 @@
 #                          ~15 min) and UCX probes idle connections (UCX_TCP_KEEPIDLE=4s, KEEPINTVL=2s,
 #                          KEEPCNT=3), so UCX reports the connection failed and MPICH aborts the job
 #     --env VAR=value      set VAR for the job (may repeat); the caller's environment is passed on too
+#     --mpi mpich|openmpi  which MPI's launcher (default $SIMHOSTS_MPI, else mpich); the program must be built
+#                          for that MPI (tests/check.sh passes the build's)
 #
 # UCX_TLS: tcp,sm,self unless the caller sets it: TCP between hosts, shared memory between the ranks of one
 # host, as on a real cluster.  UCX_TLS=tcp,self (TCP also within a host) makes MPICH 4.0.2 + UCX 1.13 hang
@@ -31,10 +33,21 @@
 #   mpiexec.mpich -hosts 10.A.B.10:K,10.A.B.11:K,... -launcher ssh -launcher-exec tools/simhosts-launch.sh
 #                 -iface eth0 -n NP PROGRAM ARGS
 # and Hydra runs the launcher as "<launcher> [ssh options] HOST COMMAND...": simhosts-launch.sh maps HOST to
-# its namespace (SIMHOSTS_MAP) and runs COMMAND there with ip netns exec.
+# its namespace (SIMHOSTS_MAP) and runs COMMAND there with ip netns exec.  Open MPI's mpirun runs the same
+# script as its ssh (plm_rsh_agent) to start one orted per other host:
+#   mpiexec.openmpi --allow-run-as-root --oversubscribe --host 10.A.B.10:K,... --mca plm_rsh_agent
+#                   tools/simhosts-launch.sh --mca plm_rsh_no_tree_spawn 1 --mca oob_tcp_if_include eth0
+#                   --mca btl_tcp_if_include eth0 -n NP PROGRAM ARGS
+# (run-as-root and oversubscribe as everywhere here; the daemons talk over eth0, the namespace's only
+# interface besides lo).  Unless the caller sets OMPI_MCA_pml or OMPI_MCA_osc, the ranks use UCX (pml ucx,
+# osc ucx between hosts; UCX_TLS as for MPICH), because Debian's Open MPI has no one-sided component that
+# reaches another host over TCP: /etc/openmpi/openmpi-mca-params.conf disables osc ucx and pt2pt, and
+# osc rdma needs an RDMA network, so every window across hosts fails with MPI_ERR_WIN.  Measured 2026-11-24
+# (tests/multinode/lines.txt at 2 hosts x 2 ranks, doc/user-guide.md "Known MPI problems"): UCX passed 17
+# of 18 lines, osc pt2pt (OMPI_MCA_osc=^ucx, pml ob1) hung in two (mn-nb, mn-classic-armci).
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
-hosts=2 prefix="ax$$" subnet="" timeout_s=300 np="" link_down="" net_timeout=0 envs=()
+hosts=2 prefix="ax$$" subnet="" timeout_s=300 np="" link_down="" net_timeout=0 envs=() mpi="${SIMHOSTS_MPI:-mpich}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --hosts) hosts="$2"; shift 2 ;;
@@ -44,6 +57,7 @@ while [ $# -gt 0 ]; do
     --link-down) link_down="$2"; shift 2 ;;
     --env) envs+=("$2"); shift 2 ;;
     --net-timeout) net_timeout=1; shift ;;
+    --mpi) mpi="$2"; shift 2 ;;
     -n|-np) np="$2"; shift 2 ;;
     --) shift; break ;;
     -*) echo "simhosts: unknown option $1" >&2; exit 2 ;;
@@ -51,9 +65,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $# -lt 1 ] || [ -z "$np" ]; then
-  echo "usage: tools/simhosts.sh [--hosts H] [--prefix P] [--subnet A.B] [--timeout S] [--link-down I:S] -n NP PROGRAM [ARGS...]" >&2
+  echo "usage: tools/simhosts.sh [--hosts H] [--prefix P] [--subnet A.B] [--timeout S] [--link-down I:S] [--mpi mpich|openmpi] -n NP PROGRAM [ARGS...]" >&2
   exit 2
 fi
+case "$mpi" in
+  mpich|openmpi) ;;
+  *) echo "simhosts: --mpi must be mpich or openmpi, not '$mpi'" >&2; exit 2 ;;
+esac
 if [ "$(id -u)" != 0 ]; then
   echo "simhosts: SKIP: needs root for network namespaces (ip netns); not running $1" >&2
   exit 77
@@ -70,7 +88,7 @@ fi
 if ! [[ "$subnet" =~ ^[0-9]{1,3}\.[0-9]{1,3}$ ]]; then echo "simhosts: bad --subnet $subnet" >&2; exit 2; fi
 per_host=$((np / hosts))
 bridge="${prefix}br"
-mpiexec="${SIMHOSTS_MPIEXEC:-mpiexec.mpich}"
+mpiexec="${SIMHOSTS_MPIEXEC:-mpiexec.$mpi}"
 
 made_bridge=0 made_ns=() made_veths=() job_pid="" downer_pid=""
 teardown() {
@@ -123,13 +141,18 @@ for ((i = 0; i < hosts; i++)); do
   host_list+="${host_list:+,}$addr:$per_host"
   map+="${map:+ }$addr=$ns"
 done
-# Wait until host 0 reaches every other host (bridge ports take a moment to forward).
-for ((i = 1; i < hosts; i++)); do
-  for _ in $(seq 50); do ip netns exec "${prefix}-h0" ping -c1 -W1 "10.$subnet.$((10 + i))" >/dev/null 2>&1 && break; sleep 0.1; done
+# Wait until every bridge port forwards.  (This used to ping each host from host 0, but there is no ping
+# here (iputils-ping is not installed): every run waited out its 50 tries, 5-7 s per host.)
+for veth in "${made_veths[@]}"; do
+  for _ in $(seq 50); do ip -d link show "$veth" 2>/dev/null | grep 'state forwarding' >/dev/null && break; sleep 0.1; done
 done
 
 job_env=("SIMHOSTS_MAP=$map")
 [ -n "${UCX_TLS:-}" ] || job_env+=("UCX_TLS=tcp,sm,self")
+if [ "$mpi" = openmpi ] && [ -z "${OMPI_MCA_pml:-}" ] && [ -z "${OMPI_MCA_osc:-}" ]; then
+  # pml_ucx_tls/devices=any: Open MPI otherwise lets pml ucx run only on InfiniBand devices.
+  job_env+=(OMPI_MCA_pml=ucx "OMPI_MCA_osc=^pt2pt" OMPI_MCA_pml_ucx_tls=any OMPI_MCA_pml_ucx_devices=any)
+fi
 [ "$net_timeout" = 1 ] && job_env+=(UCX_TCP_KEEPIDLE=4s UCX_TCP_KEEPINTVL=2s UCX_TCP_KEEPCNT=3)
 job_env+=("${envs[@]+"${envs[@]}"}")
 if [ -n "$link_down" ]; then
@@ -137,9 +160,23 @@ if [ -n "$link_down" ]; then
   ( sleep "$down_after"; ip link set "${prefix}v$down_host" down && echo "simhosts: link of host $down_host (${prefix}v$down_host) down after ${down_after}s" >&2 ) &
   downer_pid=$!
 fi
-env "${job_env[@]}" timeout --kill-after=5 "$timeout_s" \
-  ip netns exec "${prefix}-h0" "$mpiexec" -hosts "$host_list" -launcher ssh \
-  -launcher-exec "$here/simhosts-launch.sh" -iface eth0 -n "$np" "$@" < /dev/null &
+if [ "$mpi" = openmpi ]; then
+  launch=("$mpiexec" --allow-run-as-root --oversubscribe --host "$host_list"
+          --mca plm_rsh_agent "$here/simhosts-launch.sh" --mca plm_rsh_no_tree_spawn 1
+          --mca oob_tcp_if_include eth0 --mca btl_tcp_if_include eth0 -n "$np" "$@")
+else
+  launch=("$mpiexec" -hosts "$host_list" -launcher ssh -launcher-exec "$here/simhosts-launch.sh" -iface eth0
+          -n "$np" "$@")
+fi
+if [ "$mpi" = openmpi ]; then
+  # Every simulated host gets its own host name (UTS namespace; simhosts-launch.sh does the same for the
+  # others): Open MPI names its shared-memory files (btl vader, osc rdma) after the host name and so do we
+  # (the window gate), and simulated hosts share /dev/shm.  With one name for all, ranks of different hosts
+  # mapped each other's vader segments (unlink(2) /dev/shm/vader_segment...) and saw wrong node sizes.
+  job_env+=(SIMHOSTS_UTS=1)
+  launch=(unshare --uts bash -c 'hostname "$0" && exec "$@"' "${prefix}-h0" "${launch[@]}")
+fi
+env "${job_env[@]}" timeout --kill-after=5 "$timeout_s" ip netns exec "${prefix}-h0" "${launch[@]}" < /dev/null &
 job_pid=$!
 # Hydra's mpiexec learns that a proxy ended from the proxy's TCP connection.  When a host's link is down
 # (--link-down) the ranks there end (ARMCI_WATCHDOG_S) and so does their proxy, but the connection never

@@ -114,8 +114,8 @@ void check_allocation(const char* call, int rc, const char* mpi_call, MPI_Aint b
   char err[MPI_MAX_ERROR_STRING] = "";
   int len = 0;
   MPI_Error_string(rc, err, &len);
-  fail(call, "argument 'bytes' = %ld: %s could not allocate this process's slice: %s", static_cast<long>(bytes),
-       mpi_call, err);
+  fail(call, "argument 'bytes' = %ld: %s could not allocate this process's slice: %s%s", static_cast<long>(bytes),
+       mpi_call, err, window_failure_hint(rc));
 }
 
 // Allocates my slice in a shared-memory window over the group's members on my node and maps every
@@ -440,7 +440,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
     g->atomics_via_mpi = !node_only;
     if (g->atomics_via_mpi)
       run_window_collective(group->comm,
-                            [&] { ARMCIX_MPI(MPI_Win_create(base, mine, 1, info, group->comm, &g->win)); });
+                            [&] { ARMCIX_MPI_WINDOW(MPI_Win_create(base, mine, 1, info, group->comm, &g->win)); });
   } else if (cfg.window_kind == WindowKind::Allocate) {
     run_window_collective(group->comm, [&] {
       check_allocation(call, MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win), "MPI_Win_allocate", mine);

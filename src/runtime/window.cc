@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -69,14 +70,20 @@ const GateRole& role_on(MPI_Comm comm) {
   return *role;
 }
 
-// The node's gate: an advisory lock on a file in /dev/shm (node-local), one per user.  Jobs of one user
-// share it, which only delays a window creation that overlaps another job's.
+// The node's gate: an advisory lock on a file in /dev/shm (node-local), one per user and host name.  Jobs of
+// one user share it, which only delays a window creation that overlaps another job's.  The host name is in
+// the name because it is in Open MPI's segment names, the files that collide: two MPI nodes that share one
+// /dev/shm under different host names (simulated hosts, tools/simhosts.sh) cannot collide, and with one
+// gate file their leaders, which must all hold the lock at once, would never both get it.
 int gate_fd() {
   static int fd = -1;
   if (fd < 0) {
-    char path[128];
+    char host[HOST_NAME_MAX + 1] = "";
+    if (gethostname(host, sizeof host) != 0) host[0] = '\0';
+    host[HOST_NAME_MAX] = '\0';
+    char path[128 + HOST_NAME_MAX];
     const char* dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-    std::snprintf(path, sizeof path, "%s/armcix-window-gate.%u", dir, static_cast<unsigned>(getuid()));
+    std::snprintf(path, sizeof path, "%s/armcix-window-gate.%s.%u", dir, host, static_cast<unsigned>(getuid()));
     fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) fail("ARMCI_Malloc", "cannot open the window-creation lock file %s: %s", path, std::strerror(errno));
   }
@@ -120,7 +127,8 @@ RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Co
   if (allocate) {
     // With one process nobody else can reach the memory before it is filled; with several, the fill
     // happens before a barrier that every user of the window passes before its first access.
-    run_window_collective(comm, [&] { ARMCIX_MPI(MPI_Win_allocate(bytes, disp_unit, info, comm, &w.base, &w.win)); });
+    run_window_collective(comm,
+                          [&] { ARMCIX_MPI_WINDOW(MPI_Win_allocate(bytes, disp_unit, info, comm, &w.base, &w.win)); });
     if (bytes > 0) std::memset(w.base, fill, static_cast<std::size_t>(bytes));
     if (size > 1) ARMCIX_MPI(MPI_Barrier(comm));
   } else {
@@ -129,10 +137,28 @@ RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Co
       std::memset(w.base, fill, static_cast<std::size_t>(bytes));
     }
     w.alloc_mem = w.base;
-    run_window_collective(comm, [&] { ARMCIX_MPI(MPI_Win_create(w.base, bytes, disp_unit, info, comm, &w.win)); });
+    run_window_collective(comm,
+                          [&] { ARMCIX_MPI_WINDOW(MPI_Win_create(w.base, bytes, disp_unit, info, comm, &w.win)); });
   }
   if (bytes == 0) w.base = nullptr;
   return w;
+}
+
+const char* window_failure_hint(int rc) {
+  int cls = MPI_ERR_OTHER;
+  if (MPI_Error_class(rc, &cls) != MPI_SUCCESS || cls != MPI_ERR_WIN || !mpi_is_open_mpi()) return "";
+  return ". Open MPI found no one-sided (osc) component that reaches every process of this window: between "
+         "nodes without an RDMA network osc/rdma cannot, and Debian's /etc/openmpi/openmpi-mca-params.conf "
+         "disables the ones that can (osc = ^ucx,pt2pt). UCX over TCP works: OMPI_MCA_pml=ucx "
+         "OMPI_MCA_osc=^pt2pt OMPI_MCA_pml_ucx_tls=any OMPI_MCA_pml_ucx_devices=any (doc/user-guide.md, "
+         "\"Known MPI problems\")";
+}
+
+void window_failed(const char* mpi_call, int rc, const char* file, int line) {
+  char err[MPI_MAX_ERROR_STRING] = "";
+  int len = 0;
+  MPI_Error_string(rc, err, &len);
+  fail("MPI", "%s failed at %s:%d: %s%s", mpi_call, file, line, err, window_failure_hint(rc));
 }
 
 void* alloc_mem_or_fail(const char* call, MPI_Aint bytes) {

@@ -37,6 +37,23 @@ bool mpi_is_open_mpi();
 // MPI_ERR_WIN, wrong addresses read through CMA).  Collective over `comm`; no-op wrapper elsewhere.
 void run_window_collective(MPI_Comm comm, const std::function<void()>& create);
 
+// ARMCIX_MPI for a call that creates a window over processes on more than one node: if it fails with
+// MPI_ERR_WIN on Open MPI, the message also says which settings give Open MPI a one-sided component
+// that reaches other nodes (window_failure_hint).
+#define ARMCIX_MPI_WINDOW(call)                                                                    \
+  do {                                                                                             \
+    int armcix_rc_ = (call);                                                                       \
+    if (armcix_rc_ != MPI_SUCCESS) ::armcix::window_failed(#call, armcix_rc_, __FILE__, __LINE__); \
+  } while (0)
+[[noreturn]] void window_failed(const char* mpi_call, int rc, const char* file, int line);
+
+// "" or, for MPI_ERR_WIN on Open MPI, a sentence saying that Open MPI found no one-sided component for the
+// window and which settings provide one.  Why: Debian's Open MPI 4.1 leaves only osc/rdma for windows
+// between nodes (/etc/openmpi/openmpi-mca-params.conf: osc = ^ucx,pt2pt, pml = ^ucx), and osc/rdma
+// needs an RDMA network: over TCP (Ethernet) every MPI_Win_create/_allocate across nodes fails with a bare
+// "MPI_ERR_WIN: invalid window" (doc/user-guide.md, "Known MPI problems").
+const char* window_failure_hint(int rc);
+
 // MPI_Win_free, then the memory if it was ours.
 void free_rma_window(RmaWindow& w);
 

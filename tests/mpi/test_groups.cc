@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/window.h"  // window_failure_hint, mpi_is_open_mpi
 #include "test_util.h"
 
 using namespace armcix_test;
@@ -327,6 +328,19 @@ TEST(Groups, DisjointListsInOneCall) {
   EXPECT_EQ(ARMCI_Absolute_id(&g, rank), r);
   ARMCI_Group_free(&g);
   ARMCI_Barrier();
+}
+
+// A window that MPI cannot create says why when the reason is known: Debian's Open MPI has no one-sided
+// component for windows between nodes over TCP, and its bare "MPI_ERR_WIN: invalid window" names no setting.
+TEST(WindowFailure, HintOnlyForOpenMpiWindowErrors) {
+  const std::string hint = armcix::window_failure_hint(MPI_ERR_WIN);
+  if (armcix::mpi_is_open_mpi()) {
+    EXPECT_NE(hint.find("OMPI_MCA_pml=ucx OMPI_MCA_osc=^pt2pt"), std::string::npos) << hint;
+  } else {
+    EXPECT_EQ(hint, "");
+  }
+  EXPECT_STREQ(armcix::window_failure_hint(MPI_ERR_OTHER), "");
+  EXPECT_STREQ(armcix::window_failure_hint(MPI_ERR_NO_MEM), "");
 }
 
 // Two disjoint groups allocate and free at the same time, many times over: on Open MPI 4.1 their

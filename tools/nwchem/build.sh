@@ -2,8 +2,18 @@
 # Build NWChem 7.0.2 (Debian's source and patches) with only what CCSD(T)
 # needs, linked against Debian's Global Arrays and an armci-x libarmci.a.
 #
-# usage: tools/nwchem/build.sh [ARMCI_LIB]
+# usage: tools/nwchem/build.sh [--mpi mpich|openmpi] [ARMCI_LIB]
 #
+#   --mpi       the MPI to build for (default: $NWCHEM_MPI, else mpich).  With
+#               openmpi: Debian's libga-openmpi.a, ScaLAPACK for Open MPI, and
+#               ARMCI_LIB must be an armci-x built with --with-mpi=openmpi
+#               (checked).  Each MPI has its own build tree and binary:
+#               build-openmpi-ccsd-tce/ and nwchem-ccsd-tce-openmpi.armcix
+#               for "ccsd tce".  A new Open MPI tree starts as a copy of the
+#               compiled MPICH tree of the same modules when there is one:
+#               only the sources that include mpif.h / mpi.h (util, peigs,
+#               perfm: MPI constants and handles differ between the MPIs) are
+#               compiled again, a few minutes instead of an hour.
 #   ARMCI_LIB   the armci-x static library to link (default: $ARMCIX_LIB, else
 #               src/.libs/libarmci.a under the current directory (a build
 #               dir), else under the repository).
@@ -33,6 +43,16 @@
 
 set -euo pipefail
 
+mpi=${NWCHEM_MPI:-mpich}
+if [ "${1:-}" = --mpi ]; then
+    mpi=${2:-}
+    shift 2 || true
+fi
+case "$mpi" in
+    mpich | openmpi) ;;
+    *) echo "build.sh: error: --mpi must be mpich or openmpi, not '$mpi'" >&2; exit 1 ;;
+esac
+
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 
@@ -52,7 +72,10 @@ case " $modules " in
     *" tce "*) case " $modules " in *" property "*) ;; *) config_modules="$modules property" ;; esac ;;
 esac
 multiarch=x86_64-linux-gnu
-deb_ga_path=/usr/lib/$multiarch/ga/mpich
+deb_ga_path=/usr/lib/$multiarch/ga/$mpi
+# What the MPICH build's binary was called stays its name; other MPIs add theirs.
+mpi_suffix=""
+[ "$mpi" = mpich ] || mpi_suffix=-$mpi
 target=LINUX64
 
 t0=$(date +%s)
@@ -75,6 +98,13 @@ case "$cache/" in
 esac
 mkdir -p "$cache"
 
+# A library built for the other MPI links (both export MPI_* names) but fails at run time: check
+# which MPI's symbols it references (Open MPI's handles are ompi_* objects, MPICH's are integers).
+# (grep without -q: an early exit would fail the pipeline under pipefail.)
+if nm -u "$lib" 2>/dev/null | grep ' ompi_mpi_comm_world$' >/dev/null; then lib_mpi=openmpi; else lib_mpi=mpich; fi
+[ "$lib_mpi" = "$mpi" ] ||
+    die "'$lib' is built for $lib_mpi, not $mpi (configure armci-x --with-mpi=$mpi, or build.sh --mpi $lib_mpi)"
+
 # One build at a time per cache directory.
 exec 9>"$cache/.lock"
 flock -n 9 || { say "another build.sh holds $cache/.lock; waiting"; flock 9; }
@@ -82,12 +112,17 @@ flock -n 9 || { say "another build.sh holds $cache/.lock; waiting"; flock 9; }
 say "NWChem $NWCHEM_VERSION for armci-x: cache $cache"
 say "ARMCI library: $lib"
 say "modules: $modules"
+say "MPI: $mpi"
 
 # --------------------------------------------------------------- packages ---
 # What the compile and link need (a subset of Debian's Build-Depends: no
 # Open MPI, no python3-dev since the python module is not built).
-need_pkgs="dpkg-dev csh gfortran libglobalarrays-dev libscalapack-mpich-dev
-libblas-dev liblapack-dev libmpich-dev mpich"
+need_pkgs="dpkg-dev csh gfortran libglobalarrays-dev libscalapack-$mpi-dev
+libblas-dev liblapack-dev"
+case "$mpi" in
+    mpich) need_pkgs="$need_pkgs libmpich-dev mpich" ;;
+    openmpi) need_pkgs="$need_pkgs libopenmpi-dev openmpi-bin" ;;
+esac
 missing=""
 for p in $need_pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -150,8 +185,8 @@ fi
 say "source: $srcdir (Debian patches applied)"
 
 # ------------------------------------------------------------ environment ---
-# Mirrors debian/rules (mpich flavour), minus python, TCE extras and Open MPI.
-build=$cache/build-mpich$flavor
+# Mirrors debian/rules (one MPI flavour), minus python and TCE extras.
+build=$cache/build-$mpi$flavor
 export NWCHEM_TOP=$build
 export NWCHEM_TARGET=$target
 export USE_64TO32=y
@@ -167,32 +202,36 @@ export FC=gfortran
 export USE_MPI=y USE_MPIF=y USE_MPIF4=y
 export MPI_LIB=/usr/lib
 LIBMPI=""
-for w in $(mpifort.mpich -show); do
-    case "$w" in -L* | -l*) LIBMPI="$LIBMPI $w" ;; esac
-done
+if [ "$mpi" = openmpi ]; then
+    LIBMPI=$(pkg-config ompi-fort --libs) # as debian/rules does
+else
+    for w in $(mpifort.mpich -show); do
+        case "$w" in -L* | -l*) LIBMPI="$LIBMPI $w" ;; esac
+    done
+    export LDFLAGS="${LDFLAGS:-} -pthread"
+fi
 export LIBMPI
-export LDFLAGS="${LDFLAGS:-} -pthread"
 export HAS_BLAS=yes
 export BLASOPT="-lblas -llapack"
-export MPICC=mpicc.mpich MPICXX=mpicxx.mpich MPIF77=mpif77.mpich
-export MPIFC=mpifort.mpich MPIF90=mpif90.mpich
-export MPI_INCLUDE=/usr/include/$multiarch/mpich
-export MPIRUN_PATH=/usr/bin/mpirun.mpich
-export SCALAPACK=-lscalapack-mpich
-export BLACS=-lscalapack-mpich
+export MPICC=mpicc.$mpi MPICXX=mpicxx.$mpi MPIF77=mpif77.$mpi
+export MPIFC=mpifort.$mpi MPIF90=mpif90.$mpi
+export MPI_INCLUDE=/usr/include/$multiarch/$mpi
+export MPIRUN_PATH=/usr/bin/mpirun.$mpi
+export SCALAPACK=-lscalapack-$mpi
+export BLACS=-lscalapack-$mpi
 export LIBDIR=$build/lib/$target
 unset PYTHONHOME PYTHONVERSION USE_PYTHONCONFIG
 
 # A private GA "installation": Debian's ga-config, but linking our library.
 # The library is named by full path: a bare -larmci would find
 # /usr/lib/$multiarch/libarmci.a, which is ARMCI-MPI built for Open MPI.
-# network_libs (NWChem's COMM_LIBS) must not name -larmci-mpich either, or
+# network_libs (NWChem's COMM_LIBS) must not name -larmci-$mpi either, or
 # ARMCI-MPI's objects would be linked in beside ours.
-gadir=$cache/ga-armcix
+gadir=$cache/ga-armcix$mpi_suffix
 mkdir -p "$gadir/bin"
 [ -x "$deb_ga_path/bin/ga-config" ] || die "$deb_ga_path/bin/ga-config missing (libglobalarrays-dev)"
 sed -e "s|^dep_libs=.*|dep_libs=\"$lib -lstdc++\"|" \
-    -e "s|^libs=.*|libs=\"-lga-mpich -lscalapack-mpich -llapack -lblas $lib -lstdc++\"|" \
+    -e "s|^libs=.*|libs=\"-lga-$mpi -lscalapack-$mpi -llapack -lblas $lib -lstdc++\"|" \
     -e "s|^network_libs=.*|network_libs=\"\"|" \
     "$deb_ga_path/bin/ga-config" >"$gadir/bin/ga-config.new"
 chmod +x "$gadir/bin/ga-config.new"
@@ -200,7 +239,7 @@ mv "$gadir/bin/ga-config.new" "$gadir/bin/ga-config"
 got=$("$gadir/bin/ga-config" --libs)
 case "$got" in *"$lib -lstdc++"*) ;; *) die "ga-config rewrite failed: --libs gives '$got'" ;; esac
 case "$got $("$gadir/bin/ga-config" --network_libs)" in
-    *armci-mpich*) die "ga-config rewrite failed: still names -larmci-mpich" ;;
+    *armci-mpich* | *armci-openmpi*) die "ga-config rewrite failed: still names an ARMCI-MPI library" ;;
 esac
 export EXTERNAL_GA_PATH=$gadir
 
@@ -246,6 +285,48 @@ fi
 if [ -f "$stamp_dir/config" ] && [ "$(cat "$stamp_dir/config")" != "$config_sig" ]; then
     say "configuration changed ($(cat "$stamp_dir/config") -> $config_sig): rebuilding from scratch"
     rm -rf "$build"
+fi
+
+# A new tree for another MPI starts from the compiled MPICH tree of the same modules, if there is
+# one: NWChem's Fortran and C see the MPI only through mpif.h / mpi.h (MPI_COMM_WORLD, MPI_INTEGER
+# and friends are different constants in MPICH and Open MPI), so only the sources that include them
+# are compiled again.  The tree has no absolute paths (NWCHEM_TOP comes from the environment), and
+# cp -a keeps the times make compares.
+seed=$cache/build-mpich$flavor
+if [ "$mpi" != mpich ] && [ ! -f "$stamp_dir/config" ] && [ -f "$seed/.armcix/compiled" ] &&
+    [ "$(cat "$seed/.armcix/config" 2>/dev/null)" = "$config_sig" ]; then
+    say "copying the compiled MPICH tree $seed to $build"
+    rm -rf "$build" "$build.tmp"
+    cp -a "$seed" "$build.tmp"
+    rm -f "$build.tmp/.armcix/"*.log "$build.tmp/.armcix/compiled" "$build.tmp/bin/$target/nwchem"
+    mv "$build.tmp" "$build"
+    # The sources that include an MPI header, directly or through a NWChem header that does.
+    mpi_rx="mpif\.h|include *['\"<]mpi\.h|^ *use +mpi(_f08)?\b"
+    src_globs=(--include='*.F' --include='*.f' --include='*.c' --include='*.F90' --include='*.f90')
+    # (grep exits 1 when it finds nothing: || true, or pipefail would end the script.)
+    hdrs=$(cd "$build/src" && { grep -rlE "$mpi_rx" --include='*.fh' --include='*.h' . || true; } |
+        xargs -r -n1 basename | sort -u)
+    mpi_srcs=$(cd "$build/src" && {
+        grep -rlE "$mpi_rx" "${src_globs[@]}" . || true
+        for h in $hdrs; do grep -rlE "include *['\"<]$h" "${src_globs[@]}" . || true; done
+    } | sort -u)
+    for f in $mpi_srcs; do
+        d=$(dirname "$f")
+        o=$(basename "${f%.*}").o
+        # Drop the MPICH object from the directory's library, where make keeps it, and make the source
+        # newer than everything so make compiles it again.
+        for a in "$build/lib/$target"/*.a; do
+            if ar t "$a" | grep -x "$o" >/dev/null; then
+                ar d "$a" "$o"
+                echo "$o" >>"$stamp_dir/mpi-objects.new" # built in the MPICH tree: must come back
+            fi
+        done
+        rm -f "$build/src/$d/$o"
+        touch "$build/src/$f"
+    done
+    touch "$stamp_dir/mpi-objects.new"
+    mv "$stamp_dir/mpi-objects.new" "$stamp_dir/mpi-objects"
+    say "$(wc -l <"$stamp_dir/mpi-objects") compiled objects include an MPI header: compiling them for $mpi ($(sort -u <"$stamp_dir/mpi-objects" | tr '\n' ' '))"
 fi
 
 if [ ! -f "$stamp_dir/config" ]; then
@@ -300,13 +381,22 @@ if [ ! -f "$stamp_dir/compiled" ]; then
     [ "$ok" = 1 ] && { run_step make-util make -C util || ok=0; }
     watch_stop
     [ "$ok" = 1 ] || die "compile failed"
+    if [ -f "$stamp_dir/mpi-objects" ]; then
+        # Every MPI-dependent object removed from the copied tree must be back, i.e. compiled for $mpi.
+        have=$(for a in "$build/lib/$target"/*.a; do ar t "$a"; done | sort -u)
+        lost=""
+        for o in $(cat "$stamp_dir/mpi-objects"); do
+            grep -x "$o" <<<"$have" >/dev/null || lost="$lost $o"
+        done
+        [ -z "$lost" ] || die "not compiled again for $mpi:$lost"
+    fi
     touch "$stamp_dir/compiled"
 fi
 
 # ------------------------------------------------------------------- link ---
 sum=$(sha256sum "$lib" | cut -d' ' -f1)
 want="$lib $sum"
-out=$cache/nwchem$flavor.armcix
+out=$cache/nwchem$flavor$mpi_suffix.armcix
 if [ -x "$out" ] && [ -f "$out.lib" ] && [ "$(cat "$out.lib")" = "$want" ]; then
     say "up to date: $out (linked with $lib, sha256 ${sum:0:12})"
     exit 0
