@@ -40,7 +40,8 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   # ARMCI_NODE_SIZE=2, and two classic programs; odd-even gives the same 4-rank layout by another CVAR,
   # so only the contradicting-ARMCI_NODE_SIZE cases; 2 hosts x 2 ranks (TCP between hosts, shared memory
   # within) runs the core, strided, sync, nb, groups, msg and node-path programs, the classic ARMCI test
-  # and two GA programs; 3 hosts x 1 rank (every rank its own node, odd rank count) the sync, msg and GA
+  # and two GA programs, core and strided again over TCP proper (UCX_TLS=tcp,self), and progress ranks (one
+  # program and one progress rank per host); 3 hosts x 1 rank (every rank its own node, odd rank count) the sync, msg and GA
   # core programs.  Then the fault tests.  Measured on 2 cores shared with other jobs (load ~20): cliques
   # ~270 s, odd-even 62 s, 2x2 197 s, 3x1 54 s, faults 59 s: ~11 min there, less on a quiet machine.
   # Simulated hosts and faults need root and are skipped otherwise.
@@ -54,7 +55,7 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   tally mn-oddeven.out
   echo "== across nodes: 2 simulated hosts x 2 ranks"
   "$repo/tests/check.sh" --manifest "$mn" --hosts 2x2 \
-    --filter '^mn-(core|strided|sync|nb|groups|msg|shm|classic-armci|ga-core|gasuite-mirror)\.' | tee mn-2x2.out
+    --filter '^mn-(core|core-tcp|strided|strided-tcp|sync|nb|groups|msg|shm|classic-armci|ga-core|gasuite-mirror|progress-ranks|progress-ga-core)\.' | tee mn-2x2.out
   tally mn-2x2.out
   echo "== across nodes: 3 simulated hosts x 1 rank"
   "$repo/tests/check.sh" --manifest "$mn" --hosts 3x1 --filter '^mn-(sync|msg|ga-core)\.' | tee mn-3x1.out

@@ -22,9 +22,11 @@
 #     --mpi mpich|openmpi  which MPI's launcher (default $SIMHOSTS_MPI, else mpich); the program must be built
 #                          for that MPI (tests/check.sh passes the build's)
 #
-# UCX_TLS: tcp,sm,self unless the caller sets it: TCP between hosts, shared memory between the ranks of one
-# host, as on a real cluster.  UCX_TLS=tcp,self (TCP also within a host) makes MPICH 4.0.2 + UCX 1.13 hang
-# in MPI_Finalize in 2-4 of 10 runs here (UCX issue 8738, doc/user-guide.md); tcp,sm,self in 0 of 10.
+# UCX_TLS: tcp,sm,self unless the caller sets it.  MPI sees separate nodes and connects them over TCP, but
+# UCX's shared-memory transports reach any process on the same kernel, network namespace or not, so with
+# sm allowed the bytes between simulated hosts move through shared memory.  UCX_TLS=tcp,self makes them
+# cross TCP (what benchmarks/compare.sh --hosts uses), at the price of MPICH 4.0.2 + UCX 1.13 hanging in
+# MPI_Finalize in 2-4 of 10 runs here (UCX issue 8738, doc/user-guide.md; tcp,sm,self: 0 of 10).
 #
 # Needs root (ip netns).  Not root: prints "simhosts: SKIP ..." and exits 77 (check.sh counts it skipped).
 # Exit status: the job's (mpiexec's), 124 on timeout, 77 skip, 2 usage or set-up failure.
