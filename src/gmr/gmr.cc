@@ -239,6 +239,16 @@ void release_proxied(Gmr* g) {
   g->win = MPI_WIN_NULL;  // the runtime's
 }
 
+// After a member zeroed its slice of a reused segment or pool block: the zeros are visible to every peer
+// before any of them returns from the allocation (memory barrier, barrier, memory barrier).
+void publish_zeroed_slices(const char* call, Gmr* g) {
+  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Ibarrier(g->comm, &req));
+  wait_for(call, &req);
+  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+}
+
 // Reuses a cached segment of a freed node-only region whose slices hold `sizes` (gmr/shm_cache.h).  The
 // caller's slice is zeroed, as fresh shared memory is, and the barrier keeps every rank from touching a
 // peer's slice before its owner has cleared it.
@@ -254,11 +264,7 @@ bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>&
   for (int r = 0; r < g->nranks; ++r)
     if (sizes[r] > 0) g->base[r] = g->owner_base[r];
   if (sizes[g->my_rank] > 0) std::memset(g->local_ptr[g->my_rank], 0, static_cast<std::size_t>(sizes[g->my_rank]));
-  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Ibarrier(g->comm, &req));
-  wait_for(call, &req);
-  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+  publish_zeroed_slices(call, g);
   return true;
 }
 
@@ -300,11 +306,7 @@ bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, const s
     g->base[r] = b.start_owner[r] + b.offset + kSliceHeader;
   }
   std::memset(b.start_local[g->my_rank] + b.offset, 0, static_cast<std::size_t>(block));
-  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Ibarrier(g->comm, &req));
-  wait_for(call, &req);
-  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+  publish_zeroed_slices(call, g);
   return true;
 }
 
