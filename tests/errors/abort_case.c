@@ -37,6 +37,10 @@ int main(int argc, char** argv) {
   if (is(c, "progress_ranks_all")) setenv("ARMCI_PROGRESS_RANKS", "2", 1);
   if (is(c, "progress_ranks_negative")) setenv("ARMCI_PROGRESS_RANKS", "-1", 1);
   if (is(c, "progress_ranks_differ")) setenv("ARMCI_PROGRESS_RANKS", me == 1 ? "1" : "0", 1);
+  if (is(c, "progress_ranks_shm0")) { /* progress ranks serve shared-memory segments: not without them */
+    setenv("ARMCI_SHM", "0", 1);
+    setenv("ARMCI_PROGRESS_RANKS", "1", 1);
+  }
   ARMCI_Init();
   void* ptrs[64];
   ARMCI_Malloc(ptrs, 64);

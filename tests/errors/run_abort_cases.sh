@@ -54,5 +54,6 @@ check window_kind_differs "ARMCI Error" "ARMCI_Init" "ARMCI_USE_WIN_ALLOCATE mus
 check progress_ranks_all "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS=2"
 check progress_ranks_negative "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS='-1' is not an integer"
 check progress_ranks_differ "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS must be the same on every process" "process 1"
+check progress_ranks_shm0 "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS=1 needs the node-local path (ARMCI_SHM=1)"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
