@@ -17,11 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "bench_common.h"
+
 #define NREP 15 /* repetitions per operation */
-static int cmp(const void* a, const void* b) {
-  double x = *(double*)a, y = *(double*)b;
-  return x < y ? -1 : x > y;
-}
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   ARMCI_Init();
@@ -98,7 +97,7 @@ int main(int argc, char** argv) {
     }
     ARMCI_Barrier();
     if (me == 0) {
-      qsort(v, NREP, sizeof(double), cmp);
+      qsort(v, NREP, sizeof(double), bench_cmp_double);
       printf("MICRO %-12s min %9.2f med %9.2f\n", names[op], v[0], v[NREP / 2]);
       fflush(stdout);
     }
