@@ -15,16 +15,6 @@ using namespace armcix_test;
 
 namespace {
 
-struct Alloc {  // ARMCI_Malloc'd slices, freed collectively at scope exit
-  std::vector<void*> ptrs;
-  explicit Alloc(long bytes) : ptrs(nproc()) { ARMCI_Malloc(ptrs.data(), bytes); }
-  ~Alloc() { ARMCI_Free(ptrs[me()]); }
-  template <typename T>
-  T* at(int rank) const {
-    return static_cast<T*>(ptrs[rank]);
-  }
-};
-
 // Keeps the CPU busy without entering MPI or ARMCI for `ms` milliseconds (the situation progress ranks are
 // for: a target that computes).
 void compute_for(int ms) {

@@ -13,16 +13,6 @@ using namespace armcix_test;
 
 namespace {
 
-struct Alloc {  // ARMCI_Malloc'd slices, freed collectively at scope exit
-  std::vector<void*> ptrs;
-  explicit Alloc(long bytes) : ptrs(nproc()) { ARMCI_Malloc(ptrs.data(), bytes); }
-  ~Alloc() { ARMCI_Free(ptrs[me()]); }
-  template <typename T>
-  T* at(int rank) const {
-    return static_cast<T*>(ptrs[rank]);
-  }
-};
-
 int node_size_setting() {
   const char* v = std::getenv("ARMCI_NODE_SIZE");
   return v ? std::atoi(v) : 0;

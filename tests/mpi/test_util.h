@@ -101,6 +101,16 @@ T make_value(long re, long im) {
     return static_cast<T>(re);
 }
 
+struct Alloc {  // ARMCI_Malloc'd slices on every rank, freed collectively at scope exit
+  std::vector<void*> ptrs;
+  explicit Alloc(long bytes) : ptrs(nproc()) { ARMCI_Malloc(ptrs.data(), bytes); }
+  ~Alloc() { ARMCI_Free(ptrs[me()]); }
+  template <typename T>
+  T* at(int rank) const {
+    return static_cast<T*>(ptrs[rank]);
+  }
+};
+
 }  // namespace armcix_test
 
 // Expects `stmt` to raise an ARMCI error whose message contains every one of the given substrings
