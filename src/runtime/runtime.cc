@@ -163,7 +163,7 @@ void check_settings_agree(const Runtime& r) {
 bool group_is_node_local(const int* abs_ranks, int n) {
   const Runtime& r = g_runtime;
   if (!r.config.shm) return false;
-  return std::all_of(abs_ranks, abs_ranks + n, [&](int abs) { return r.node_of[abs] == r.node_id; });
+  return std::all_of(abs_ranks, abs_ranks + n, on_my_node);
 }
 
 namespace {

@@ -52,6 +52,11 @@ bool initialized();
 // node (real or simulated): such a group needs no MPI window and no network mutex.
 bool group_is_node_local(const int* abs_ranks, int n);
 
+// True if world rank `abs` shares my node (real shared memory, refined by ARMCI_NODE_SIZE).
+inline bool on_my_node(int abs) {
+  return rt().node_of[abs] == rt().node_id;
+}
+
 // The most memory one allocation may take on this node, in bytes: RAM + swap, and with `shared` also the
 // size of /dev/shm, where MPI's shared-memory windows live.  Asking MPI for more hangs
 // (MPI_Win_allocate_shared, MPICH 4.0.2) or crashes it, so allocations check against this first.

@@ -329,7 +329,7 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   sd.remote = static_cast<char*>(remote_is_dst ? dst : const_cast<void*>(src));
   GmrRef r = gmr_resolve(call, remote_is_dst ? "dst_ptr" : "src_ptr", proc, sd.remote, s.rextent);
   const TargetPath path = mapped(r) && (op != XferOp::Acc || local_atomics(r)) ? TargetPath::NodeLocal
-                          : rt().node_of[proc] == rt().node_id                 ? TargetPath::SameNode
+                          : on_my_node(proc)                                   ? TargetPath::SameNode
                                                                                : TargetPath::OtherNode;
   switch (choose_strided(s, op, rt().config, path)) {
     case StridedEngine::Local:
