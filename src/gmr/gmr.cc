@@ -32,6 +32,7 @@ namespace {
 using SliceKey = std::pair<int, uintptr_t>;
 std::map<SliceKey, Gmr*> g_slices;
 std::vector<Gmr*> g_regions;
+uint64_t g_windows_created = 0;       // allocations that made new windows (not reuse): for tests
 uint64_t g_next_serial = 1;           // the next allocation number (equal on all members: collectives run in one order)
 std::set<void*> g_local_allocations;  // ARMCI_Malloc_local blocks, so that Free_local can check its argument
 std::vector<void (*)(Gmr*)> g_release_hooks;
@@ -241,21 +242,28 @@ void release_proxied(Gmr* g) {
 
 // After a member zeroed its slice of a reused segment or pool block: the zeros are visible to every peer
 // before any of them returns from the allocation (memory barrier, barrier, memory barrier).
+// A reused window spanning nodes is synchronised too: other nodes reach the slice through it.
 void publish_zeroed_slices(const char* call, Gmr* g) {
   ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+  if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->win));
   MPI_Request req;
   ARMCIX_MPI(MPI_Ibarrier(g->comm, &req));
   wait_for(call, &req);
   ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+  if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->win));
 }
 
-// Reuses a cached segment of a freed node-only region whose slices hold `sizes` (gmr/shm_cache.h).  The
-// caller's slice is zeroed, as fresh shared memory is, and the barrier keeps every rank from touching a
-// peer's slice before its owner has cleared it.
+// Reuses a cached segment of a freed region on the same members whose slices hold `sizes`
+// (gmr/shm_cache.h), with its MPI window if the members span nodes.  The caller's slice is zeroed, as
+// fresh shared memory is, and the barrier keeps every rank from touching a peer's slice before its owner
+// has cleared it.  No late operation of the freed region can land after the zeroing: every member
+// completed its operations at the free (flush), before the allocation's gather that precedes this.
 bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>& sizes) {
   CachedSlices c;
   if (!shm_cache_take(g->grp_to_abs, sizes, &c)) return false;
   g->shm_win = c.shm_win;
+  g->win = c.win;
+  g->atomics_via_mpi = c.win != MPI_WIN_NULL;
   g->local_ptr = std::move(c.local_ptr);
   g->slice_lock = std::move(c.slice_lock);
   g->capacity = std::move(c.capacity);
@@ -418,11 +426,15 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   g->pending.assign(g->nranks, Pending{});
 
   const bool node_only = group_is_node_local(group->grp_to_abs, group->size);
-  if (node_only && (take_pool_block(call, g, group, sizes) || adopt_cached_segment(call, g, sizes))) {
+  // Reusable: node-only segments, and segments spanning nodes with their MPI_Win_create window (not with
+  // progress ranks, whose regions have no window of their own).
+  const bool reusable = cfg.shm && (node_only || !progress_ranks_on());
+  if ((node_only && take_pool_block(call, g, group, sizes)) || (reusable && adopt_cached_segment(call, g, sizes))) {
     for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base[r];
     index_region(g);
     return;
   }
+  ++g_windows_created;
 
   MPI_Info info;
   ARMCIX_MPI(MPI_Info_create(&info));
@@ -433,16 +445,19 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
     base = map_proxied_slices(call, g, group, mine);
     g->atomics_via_mpi = true;
   } else if (cfg.shm) {
-    // A node-only segment may be reused after ARMCI_Free (gmr/shm_cache.h): its slices get a size class
-    // (the same on every member, computed from the gathered sizes), so that later, slightly larger
-    // allocations fit too.  A segment spanning nodes is never cached and gets exactly what was asked.
-    base = map_node_slices(call, g, group, node_only ? shm_slice_class(mine) : mine);
+    // The segment may be reused after ARMCI_Free (gmr/shm_cache.h): its slices get a size class (the same
+    // on every member, computed from the gathered sizes), so that later, slightly larger allocations fit.
+    const MPI_Aint capacity = shm_slice_class(mine);
+    base = map_node_slices(call, g, group, capacity);
     // A group inside one node needs no MPI window at all; one that spans nodes exposes the same memory
-    // to the other nodes.  Every member computes the same answer, so the collective below is matched.
+    // (the whole capacity, for reuse) to the other nodes.  Every member computes the same answer, so the
+    // collective below is matched.
     g->atomics_via_mpi = !node_only;
-    if (g->atomics_via_mpi)
-      run_window_collective(group->comm,
-                            [&] { ARMCIX_MPI_WINDOW(MPI_Win_create(base, mine, 1, info, group->comm, &g->win)); });
+    if (g->atomics_via_mpi) {
+      MPI_Comm win_comm = shm_cache_window_comm(g->grp_to_abs, group->comm);  // not group->comm: see there
+      run_window_collective(win_comm,
+                            [&] { ARMCIX_MPI_WINDOW(MPI_Win_create(base, capacity, 1, info, win_comm, &g->win)); });
+    }
   } else if (cfg.window_kind == WindowKind::Allocate) {
     run_window_collective(group->comm, [&] {
       check_allocation(call, MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win), "MPI_Win_allocate", mine);
@@ -470,9 +485,9 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
     g->base[r] = reinterpret_cast<char*>(bases[r]);
     base_ptrs[r] = g->base[r];
   }
-  if (node_only) {
+  if (reusable) {
     g->capacity.resize(g->nranks);
-    for (int r = 0; r < g->nranks; ++r) g->capacity[r] = shm_slice_class(sizes[r]);  // node_only implies shm
+    for (int r = 0; r < g->nranks; ++r) g->capacity[r] = shm_slice_class(sizes[r]);
     g->owner_base = g->base;
   }
   index_region(g);
@@ -525,10 +540,14 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
     delete g;
     return;
   }
-  if (!g->capacity.empty()) {  // node-only segment: keep it for a later allocation on these members
+  if (!g->capacity.empty()) {  // keep the segment (and window) for a later allocation on these members
     run_release_hooks(g);
+    // Complete my operations at their targets now: the next owner of a slice zeroes it (after a gather
+    // every member enters only after this), and no late operation may land after that.
+    if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_flush_all(g->win));
     CachedSlices c;
     c.shm_win = g->shm_win;
+    c.win = g->win;
     c.capacity = std::move(g->capacity);
     c.owner_base = std::move(g->owner_base);
     c.local_ptr = std::move(g->local_ptr);
@@ -595,6 +614,10 @@ void access_end(const char* call, void* ptr) {
 void gmr_on_release(void (*fn)(Gmr*)) {
   if (std::find(g_release_hooks.begin(), g_release_hooks.end(), fn) == g_release_hooks.end())
     g_release_hooks.push_back(fn);
+}
+
+uint64_t gmr_windows_created() {
+  return g_windows_created;
 }
 
 const std::vector<Gmr*>& gmr_all() {

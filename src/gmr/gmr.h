@@ -32,8 +32,9 @@ struct Gmr {
   std::vector<char*> local_ptr;       // window rank -> that slice in MY address space (nullptr: not mapped)
   std::vector<uint32_t*> slice_lock;  // window rank -> accumulate lock word of that slice (mapped ones)
   bool atomics_via_mpi = false;       // group spans nodes: every acc/Rmw goes through MPI (doc/design.md)
-  // Group on one node (no MPI window): what the segment holds, so that ARMCI_Free can keep it for reuse
-  // (gmr/shm_cache.h).  capacity[r] >= size[r]; owner_base[r] is rank r's slice in r's address space.
+  // Shared segments (ARMCI_SHM=1, no progress ranks): what the segment holds, so that ARMCI_Free can keep
+  // it, and a spanning group's window, for reuse (gmr/shm_cache.h).  capacity[r] >= size[r]; owner_base[r]
+  // is rank r's slice in r's address space.  Empty: released at ARMCI_Free.
   std::vector<MPI_Aint> capacity;
   std::vector<char*> owner_base;
   // Progress ranks (runtime/progress_ranks.h), region spanning nodes: `win` is the runtime's proxy window
@@ -98,6 +99,9 @@ void access_end(const char* call, void* ptr);
 // Adds `fn` to the functions called, in the order they were added, with each region just before it is
 // released (non-blocking requests drop their references).  Adding the same function again has no effect.
 void gmr_on_release(void (*fn)(Gmr*));
+
+// How many allocations made new windows or segments instead of reusing freed ones (tests).
+uint64_t gmr_windows_created();
 
 // All live regions (for fences and barriers).
 const std::vector<Gmr*>& gmr_all();

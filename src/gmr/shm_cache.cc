@@ -22,12 +22,18 @@ struct Pool {
   std::map<MPI_Aint, MPI_Aint> free;  // offset -> length of each free run, runs never adjacent
 };
 std::map<std::vector<int>, Pool> g_pools;
+std::map<std::vector<int>, MPI_Comm> g_window_comms;  // member set -> shm_cache_window_comm's duplicate
 
 MPI_Aint total(const std::vector<MPI_Aint>& v) {
   return std::accumulate(v.begin(), v.end(), MPI_Aint{0});
 }
 
+// Collective over the members: the spanning window over all of them, then the shared window over each node's.
 void release(CachedSlices& s) {
+  if (s.win != MPI_WIN_NULL) {
+    ARMCIX_MPI(MPI_Win_unlock_all(s.win));
+    ARMCIX_MPI(MPI_Win_free(&s.win));
+  }
   ARMCIX_MPI(MPI_Win_unlock_all(s.shm_win));
   ARMCIX_MPI(MPI_Win_free(&s.shm_win));
 }
@@ -94,6 +100,17 @@ void shm_cache_clear() {
     ARMCIX_MPI(MPI_Win_free(&kv.second.shm_win));
   }
   g_pools.clear();
+  for (auto& kv : g_window_comms) ARMCIX_MPI(MPI_Comm_free(&kv.second));
+  g_window_comms.clear();
+}
+
+MPI_Comm shm_cache_window_comm(const std::vector<int>& members, MPI_Comm group_comm) {
+  auto it = g_window_comms.find(members);
+  if (it != g_window_comms.end()) return it->second;
+  MPI_Comm dup;
+  ARMCIX_MPI(MPI_Comm_dup(group_comm, &dup));
+  g_window_comms[members] = dup;
+  return dup;
 }
 
 bool shm_pool_exists(const std::vector<int>& members) {

@@ -1,11 +1,14 @@
-// Reuse of node-local shared-memory segments between ARMCI_Free and the next ARMCI_Malloc.
+// Reuse of shared-memory segments (and, for groups spanning nodes, their MPI windows) between ARMCI_Free and
+// the next ARMCI_Malloc.
 //
 // MPI_Win_allocate_shared and MPI_Win_free are collectives with internal barriers that MPICH busy-polls.
 // With more ranks than cores each of them waits for descheduled peers: ARMCI_Malloc + ARMCI_Free took
 // 56-83 ms at 4 ranks on 2 cores (120 us at 2 ranks), and NWChem water CCSD(T) spent 40 of its 50 s there
-// (518 allocations).  A region whose group lives on one node (no MPI window) therefore keeps its segment
-// when freed, and a later allocation on the same members whose every slice fits reuses it: one small
-// collective instead of a window creation.
+// (518 allocations).  A region therefore keeps its segment when freed, and a later allocation on the same
+// members whose every slice fits reuses it: one small collective instead of a window creation.  A group
+// spanning nodes keeps its MPI_Win_create window too (created with each slice's capacity): across nodes
+// each creation and free is a collective over the network (MPICH cliques: water TCE 13x slower than one
+// node, the time in MPI_Win_create/MPI_Win_free of every GA temporary).
 //
 // Every decision depends only on data all members share (the gathered sizes, the cache contents, which
 // change only in collective calls on these members), so all members take, keep and evict the same
@@ -21,6 +24,8 @@ namespace armcix {
 
 struct CachedSlices {
   MPI_Win shm_win = MPI_WIN_NULL;  // the segment's shared window (in a lock_all epoch)
+  MPI_Win win = MPI_WIN_NULL;      // group spanning nodes: the MPI_Win_create window over the same slices
+                                   // (in a lock_all epoch), reused with them; MPI_WIN_NULL for node-only
   std::vector<MPI_Aint> capacity;  // group rank -> usable bytes of its slice
   std::vector<char*> owner_base;   // group rank -> the slice's address in its owner's address space
   std::vector<char*> local_ptr;    // group rank -> the slice in this process
@@ -37,6 +42,16 @@ void shm_cache_put(const std::vector<int>& members, CachedSlices&& slices);
 
 // Frees every cached segment (ARMCI_Finalize; collective, in the same order on every rank).
 void shm_cache_clear();
+
+// The communicator a window spanning nodes over `members` is created on: a duplicate of the group's made
+// at the set's first such window (collective over `group_comm`; every member sees the same history, so
+// all duplicate together) and kept until shm_cache_clear.  Why not the group's own communicator: MPICH 4
+// ch4 names a window after the communicator it was created on (context id + a counter on that
+// communicator, MPIDIG_generate_win_id), and routes accumulates and other active messages by that name.
+// A cached window outlives its group (ARMCI_Group_free); a new group's communicator may then get the
+// freed context id, its first window the cached window's name, and accumulates aimed at the new window
+// land in the cached one (seen: GA's pgtest, groups {0,1} and {0,1,2} in turn, lost every accumulate).
+MPI_Comm shm_cache_window_comm(const std::vector<int>& members, MPI_Comm group_comm);
 
 // The bytes a node-only slice of `bytes` gets: a size class, so that a freed segment fits later
 // allocations of similar, not only equal or smaller, sizes.  GA programs allocate many temporaries of
