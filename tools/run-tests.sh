@@ -48,7 +48,7 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   mn="$repo/tests/multinode/lines.txt"
   echo "== across nodes: MPICH cliques (4 ranks, nodes {0,2} {1,3})"
   "$repo/tests/check.sh" --manifest "$mn" --cliques 2 \
-    --filter '^mn-(core|core-nodes2|shm|shm-nodes2|shm-group-windows|classic-(mutex|groups)|ga-core|gasuite-(mirror|pgtest|testf))\.' | tee mn-cliques.out
+    --filter '^mn-(core|core-nodes2|shm|shm-nodes2|shm-group-windows|groups|classic-(mutex|groups)|ga-core|gasuite-(mirror|pgtest|testf))\.' | tee mn-cliques.out
   tally mn-cliques.out
   echo "== across nodes: MPICH odd/even cliques (4 ranks)"
   "$repo/tests/check.sh" --manifest "$mn" --cliques odd-even --filter '^mn-(core-nodes2|shm-nodes2|ga-core-nodes2)\.' | tee mn-oddeven.out
