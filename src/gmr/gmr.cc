@@ -156,28 +156,16 @@ void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Ai
 // No MPI window is created: the progress ranks join no collective here, so concurrent allocations on
 // different groups cannot deadlock them.  Returns my slice's base (NULL if empty).
 void* map_proxied_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint mine) {
-  static unsigned long long segment_count = 0;
   const Runtime& r = rt();
   char name[64] = "";
   char* seg = nullptr;
-  const std::size_t seg_bytes = static_cast<std::size_t>(mine + kSliceHeader);
   if (mine > 0) {
-    std::snprintf(name, sizeof name, "/armcix-%d-%d-%llu", static_cast<int>(getpid()), r.me, ++segment_count);
-    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-    ARMCIX_REQUIRE(fd >= 0, call, "argument 'bytes' = %ld: shm_open(%s) failed: %s", static_cast<long>(mine), name,
-                   std::strerror(errno));
-    int rc = ftruncate(fd, static_cast<off_t>(seg_bytes));
-    void* p = rc == 0 ? mmap(nullptr, seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
-    int err = errno;
-    close(fd);
-    if (p == MAP_FAILED) {
-      shm_unlink(name);
-      fail(call, "argument 'bytes' = %ld: could not map a shared-memory segment of %zu bytes: %s",
-           static_cast<long>(mine), seg_bytes, std::strerror(err));
-    }
-    seg = static_cast<char*>(p);  // zero-filled, lock word included
-    g->posix_maps.emplace_back(seg, seg_bytes);
-    g->my_proxy_disp = proxy_attach(call, name, seg_bytes);
+    char what[64];
+    std::snprintf(what, sizeof what, "argument 'bytes' = %ld", static_cast<long>(mine));
+    ProxiedSegment s = proxy_segment_create(call, what, static_cast<std::size_t>(mine + kSliceHeader), name);
+    seg = s.addr;  // zero-filled, lock word included
+    g->posix_maps.emplace_back(seg, s.bytes);
+    g->my_proxy_disp = s.disp;
   }
   // Node peers map each other's segments by name.
   const NodeComm& nc = node_comm_of(group);

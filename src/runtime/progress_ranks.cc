@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -206,6 +207,36 @@ MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes)
   ARMCIX_REQUIRE(disp != 0, call, "progress rank %d could not map shared-memory segment %s (%zu bytes)",
                  r.proxy_of[r.me], shm_name, bytes);
   return static_cast<MPI_Aint>(disp);
+}
+
+ProxiedSegment proxy_segment_create(const char* call, const char* what, std::size_t bytes, char* name) {
+  static unsigned long long segment_count = 0;
+  char own[64];
+  char* n = name ? name : own;
+  std::snprintf(n, 64, "/armcix-%d-%d-%llu", static_cast<int>(getpid()), rt().me, ++segment_count);
+  int fd = shm_open(n, O_RDWR | O_CREAT | O_EXCL, 0600);
+  ARMCIX_REQUIRE(fd >= 0, call, "%s: shm_open(%s) failed: %s", what, n, std::strerror(errno));
+  int rc = ftruncate(fd, static_cast<off_t>(bytes));
+  void* p = rc == 0 ? mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+  int err = errno;
+  close(fd);
+  if (p == MAP_FAILED) {
+    shm_unlink(n);
+    fail(call, "%s: could not map a shared-memory segment of %zu bytes: %s", what, bytes, std::strerror(err));
+  }
+  ProxiedSegment seg;
+  seg.addr = static_cast<char*>(p);
+  seg.bytes = bytes;
+  seg.disp = proxy_attach(call, n, bytes);
+  if (!name) shm_unlink(n);  // mapped by me and my progress rank: the name is no longer needed
+  return seg;
+}
+
+void proxy_segment_release(ProxiedSegment& seg) {
+  if (!seg.addr) return;
+  proxy_detach(seg.disp);
+  munmap(seg.addr, seg.bytes);
+  seg = ProxiedSegment{};
 }
 
 void proxy_detach(MPI_Aint disp) {

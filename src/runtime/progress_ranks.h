@@ -41,6 +41,19 @@ MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes)
 // caller guarantees that nobody accesses it any more).
 void proxy_detach(MPI_Aint disp);
 
+// A POSIX shared-memory segment of `bytes` (zero-filled) mapped here and attached to r.proxy_win by my
+// progress rank, so that MPI operations on it target the progress rank.  With `name` (64 bytes) the
+// segment's name is returned there and stays linked, for node peers to map (the caller unlinks it);
+// without, it is unlinked at once.  Fails naming `call` and `what` when the system refuses.
+struct ProxiedSegment {
+  char* addr = nullptr;
+  std::size_t bytes = 0;
+  MPI_Aint disp = 0;  // the segment's displacement in r.proxy_win at my progress rank
+};
+ProxiedSegment proxy_segment_create(const char* call, const char* what, std::size_t bytes, char* name = nullptr);
+// Has my progress rank detach the segment and unmaps it here (nobody accesses it any more).
+void proxy_segment_release(ProxiedSegment& seg);
+
 // MPI_COMM_WORLD in the program's MPI calls means `program` (a communicator over the program ranks) from now
 // on (runtime/mpi_world.cc); program_world_set() says whether that has happened (it is never undone).
 void set_program_world(MPI_Comm program);

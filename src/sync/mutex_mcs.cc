@@ -9,11 +9,22 @@
 // The tail swap orders the waiters, so the hand-offs are FIFO.  Uncontended, lock and unlock cost one
 // atomic round trip each.  The windows come from MPI_Alloc_mem + MPI_Win_create: MPICH 4.0.2's atomics
 // on MPI_Win_allocate windows are wrong between ranks of one node (MPICH issue 6110).
+//
+// With progress ranks (runtime/progress_ranks.h) the tails live in a shared-memory segment that the host's
+// progress rank attaches to the runtime's proxy window, and every swap and compare-and-swap targets the
+// progress rank there: a host that computes outside MPI no longer delays the lock (over a network MPI
+// applies an atomic only inside the target process's MPI calls; a progress rank is always in one).  All
+// operations on a tail, the host's own included, go through that one window, so MPI keeps them atomic.
+// The hand-off messages stay between program ranks: only the holder can hand over, when it unlocks.
 #include <mpi.h>
 
+#include <algorithm>
 #include <unordered_map>
+#include <vector>
 
 #include "runtime/error.h"
+#include "runtime/progress.h"
+#include "runtime/progress_ranks.h"
 #include "runtime/window.h"
 #include "sync/mutex_impl.h"
 
@@ -30,18 +41,37 @@ class McsMutexes final : public MutexAlgorithm {
     // (every operation may meet every other), as for the Rmw windows, where sum and replace meet.
     // Every tail starts as kNobody (all bytes 0xff) before anyone can swap into it.
     static_assert(kNobody == -1, "tails are initialised bytewise to 0xff");
-    window_ =
-        create_rma_window(static_cast<MPI_Aint>(sizeof(int)) * l_.my_count, sizeof(int), MPI_INFO_NULL, l_.comm, 0xff);
-    tail_ = static_cast<int*>(window_.base);
-    ARMCIX_MPI(MPI_Win_set_errhandler(window_.win, MPI_ERRORS_RETURN));
-    ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_.win));
+    if (progress_ranks_on()) {
+      proxied_ = proxy_segment_create("ARMCI_Create_mutexes", "the mutexes' queue tails",
+                                      sizeof(int) * static_cast<std::size_t>(l_.my_count > 0 ? l_.my_count : 1));
+      tail_ = reinterpret_cast<int*>(proxied_.addr);
+      std::fill_n(tail_, l_.my_count, kNobody);
+      // Where every member's tails are served: (progress rank in the proxy window, displacement).
+      MPI_Aint mine[2] = {rt().proxy_of[rt().me], proxied_.disp};
+      std::vector<MPI_Aint> all(2 * static_cast<std::size_t>(l_.size));
+      MPI_Request req;
+      ARMCIX_MPI(MPI_Iallgather(mine, 2, MPI_AINT, all.data(), 2, MPI_AINT, l_.comm, &req));
+      wait_for("ARMCI_Create_mutexes", &req);
+      for (int p = 0; p < l_.size; ++p) {
+        serving_rank_.push_back(static_cast<int>(all[2 * p]));
+        serving_disp_.push_back(all[2 * p + 1]);
+      }
+      win_ = rt().proxy_win;  // in the runtime's lock_all epoch
+    } else {
+      window_ = create_rma_window(static_cast<MPI_Aint>(sizeof(int)) * l_.my_count, sizeof(int), MPI_INFO_NULL, l_.comm,
+                                  0xff);
+      tail_ = static_cast<int*>(window_.base);
+      ARMCIX_MPI(MPI_Win_set_errhandler(window_.win, MPI_ERRORS_RETURN));
+      ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_.win));
+      win_ = window_.win;
+    }
     base_ = reinterpret_cast<uint8_t*>(tail_);
   }
 
   void lock(const char* call, int mutex, int proc, int id) override {
     int mine = l_.me, prev = kNobody;
-    ARMCIX_MPI(MPI_Fetch_and_op(&mine, &prev, MPI_INT, proc, mutex, MPI_REPLACE, window_.win));
-    ARMCIX_MPI(MPI_Win_flush_local(proc, window_.win));
+    ARMCIX_MPI(MPI_Fetch_and_op(&mine, &prev, MPI_INT, target(proc), disp(proc, mutex), MPI_REPLACE, win_));
+    ARMCIX_MPI(MPI_Win_flush_local(target(proc), win_));
     mutex_queued();
     if (prev == kNobody) return;
     ARMCIX_REQUIRE(prev >= 0 && prev < l_.size && prev != l_.me, call,
@@ -55,15 +85,15 @@ class McsMutexes final : public MutexAlgorithm {
 
   bool trylock(const char*, int mutex, int proc, int /*id*/) override {
     int mine = l_.me, none = kNobody, seen = kNobody;
-    ARMCIX_MPI(MPI_Compare_and_swap(&mine, &none, &seen, MPI_INT, proc, mutex, window_.win));
-    ARMCIX_MPI(MPI_Win_flush_local(proc, window_.win));
+    ARMCIX_MPI(MPI_Compare_and_swap(&mine, &none, &seen, MPI_INT, target(proc), disp(proc, mutex), win_));
+    ARMCIX_MPI(MPI_Win_flush_local(target(proc), win_));
     return seen == kNobody;
   }
 
   void unlock(const char* call, int mutex, int proc, int id) override {
     int mine = l_.me, none = kNobody, seen = kNobody;
-    ARMCIX_MPI(MPI_Compare_and_swap(&none, &mine, &seen, MPI_INT, proc, mutex, window_.win));
-    ARMCIX_MPI(MPI_Win_flush_local(proc, window_.win));
+    ARMCIX_MPI(MPI_Compare_and_swap(&none, &mine, &seen, MPI_INT, target(proc), disp(proc, mutex), win_));
+    ARMCIX_MPI(MPI_Win_flush_local(target(proc), win_));
     if (seen == l_.me) return;  // nobody behind us: the tail is reset, the lock is free
     int next = take_successor(call, id);
     ARMCIX_MPI(MPI_Send(&id, 1, MPI_INT, next, mutex_handoff_tag(id), l_.comm));
@@ -71,12 +101,22 @@ class McsMutexes final : public MutexAlgorithm {
 
   void destroy(const char* call) override {
     ARMCIX_REQUIRE(early_.empty(), call, "internal error: %zu unconsumed MCS successor notices", early_.size());
-    ARMCIX_MPI(MPI_Win_unlock_all(window_.win));
-    free_rma_window(window_);  // the window and the tails
+    if (proxied_.addr) {
+      // Nobody holds or waits (the front end's contract), but my last operations on others' tails must be
+      // complete before their owners drop them: flush, then everyone meets before anyone detaches.
+      ARMCIX_MPI(MPI_Win_flush_all(win_));
+      MPI_Request req;
+      ARMCIX_MPI(MPI_Ibarrier(l_.comm, &req));
+      wait_for(call, &req);
+      proxy_segment_release(proxied_);
+    } else {
+      ARMCIX_MPI(MPI_Win_unlock_all(window_.win));
+      free_rma_window(window_);  // the window and the tails
+    }
     tail_ = nullptr;
   }
 
-  MPI_Win* windows() override { return &window_.win; }
+  MPI_Win* windows() override { return &win_; }
   uint8_t** bases() override { return &base_; }
 
  private:
@@ -100,8 +140,18 @@ class McsMutexes final : public MutexAlgorithm {
     }
   }
 
+  // The process that serves member proc's tails in win_, and where tail `mutex` is there.
+  int target(int proc) const { return serving_rank_.empty() ? proc : serving_rank_[proc]; }
+  MPI_Aint disp(int proc, int mutex) const {
+    return serving_rank_.empty() ? mutex : serving_disp_[proc] + static_cast<MPI_Aint>(sizeof(int)) * mutex;
+  }
+
   MutexLayout l_;
+  MPI_Win win_ = MPI_WIN_NULL;  // window_.win, or with progress ranks the runtime's proxy window
   RmaWindow window_;
+  ProxiedSegment proxied_;              // progress ranks: my tails' segment
+  std::vector<int> serving_rank_;       // progress ranks: member -> its progress rank in the proxy window
+  std::vector<MPI_Aint> serving_disp_;  // progress ranks: member -> its tails' displacement there
   int* tail_ = nullptr;
   uint8_t* base_ = nullptr;
   std::unordered_map<int, int> early_;  // mutex id -> successor, received before that mutex's unlock

@@ -143,6 +143,44 @@ TEST(ProgressRanks, OperationsOnAComputingTargetComplete) {
   ARMCI_Barrier();
 }
 
+// Mutexes hosted by a computing rank: with progress ranks the host's progress rank serves the queue tails
+// (sync/mutex_mcs.cc), so the others lock, update and unlock while rank 0 computes; every critical section
+// must stay exclusive either way.  Then every rank hosts and every rank contends, to check the tails of all
+// members (same node and other nodes) and the hand-offs.
+TEST(ProgressRanks, MutexesOfAComputingHostStayExclusive) {
+  const int n = nproc(), r = me();
+  constexpr int kRounds = 20;
+  Alloc a(2 * sizeof(long));
+  a.at<long>(r)[0] = a.at<long>(r)[1] = 0;
+  ASSERT_EQ(ARMCI_Create_mutexes(1), 0);
+  ARMCI_Barrier();
+  auto critical_section = [&](int host) {
+    ARMCI_Lock(0, host);
+    long v = -1;
+    ARMCI_Get(a.at<long>(host), &v, static_cast<int>(sizeof v), host);
+    ++v;
+    ARMCI_Put(&v, a.at<long>(host), static_cast<int>(sizeof v), host);
+    ARMCI_Fence(host);
+    ARMCI_Unlock(0, host);
+  };
+  if (r == 0) {
+    compute_for(300);
+  } else {
+    for (int i = 0; i < kRounds; ++i) critical_section(0);
+  }
+  ARMCI_Barrier();
+  if (r == 0) {
+    EXPECT_EQ(a.at<long>(0)[0], static_cast<long>(kRounds) * (n - 1));
+  }
+  ARMCI_Barrier();  // read before phase 2 adds to it
+  for (int i = 0; i < kRounds; ++i) critical_section((r + i) % n);
+  ARMCI_Barrier();
+  // Phase 2 hits every host kRounds times (for each i exactly one rank r has (r + i) % n == host).
+  EXPECT_EQ(a.at<long>(r)[0], kRounds + (r == 0 ? static_cast<long>(kRounds) * (n - 1) : 0)) << "host " << r;
+  ARMCI_Barrier();
+  ASSERT_EQ(ARMCI_Destroy_mutexes(), 0);
+}
+
 // Allocations on groups that span nodes and free in any group order: the progress ranks join no collective,
 // so interleaved allocations on two groups cannot deadlock them.
 TEST(ProgressRanks, GroupAllocationsInterleave) {
