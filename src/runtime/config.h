@@ -31,7 +31,8 @@ struct Config {
   int max_outstanding_per_target = 256;                 // ARMCI_MAX_OUTSTANDING_PER_TARGET
   bool progress_thread = false;                         // ARMCI_PROGRESS_THREAD
   int progress_usleep = 100;                            // ARMCI_PROGRESS_USLEEP
-  int progress_ranks_usleep = 20;  // ARMCI_PROGRESS_RANKS_USLEEP: a progress rank's sleep between polls (0: yield)
+  int progress_ranks_usleep = -1;  // ARMCI_PROGRESS_RANKS_USLEEP: a progress rank's sleep between polls (0: yield);
+                                   // -1 = auto (progress_ranks.cc: 0 with a core per process, else 20)
   int progress_ranks = 0;       // ARMCI_PROGRESS_RANKS: per node, the last k ranks serve RMA (runtime/progress_ranks.h)
   bool profile = false;         // ARMCI_PROFILE
   std::string profile_file;     // ARMCI_PROFILE_FILE

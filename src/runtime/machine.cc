@@ -1,9 +1,12 @@
 #include "runtime/machine.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <map>
+
+#include "runtime/error.h"
 
 namespace armcix {
 
@@ -39,6 +42,32 @@ std::string read_hostname() {
   char name[256] = "";
   if (gethostname(name, sizeof name - 1) != 0) return "";
   return name;
+}
+
+MachineCount count_machine(MPI_Comm comm) {
+  int me, n;
+  ARMCIX_MPI(MPI_Comm_rank(comm, &me));
+  ARMCIX_MPI(MPI_Comm_size(comm, &n));
+  const uint64_t mine = machine_key(read_boot_id(), read_hostname());
+  std::vector<uint64_t> keys(n);
+  ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_UINT64_T, keys.data(), 1, MPI_UINT64_T, comm));
+  const std::vector<int> leader = machine_leaders(keys);
+  MPI_Comm machine;
+  ARMCIX_MPI(MPI_Comm_split(comm, leader[me], me, &machine));
+  MachineCount m;
+  ARMCIX_MPI(MPI_Comm_size(machine, &m.ranks));
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) {
+    CPU_ZERO(&cpus);
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    for (long c = 0; c < online && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &cpus);
+  }
+  // cpu_set_t is a bit array; OR-ing it byte-wise gives the cores any of the machine's ranks may use.
+  ARMCIX_MPI(MPI_Allreduce(MPI_IN_PLACE, &cpus, static_cast<int>(sizeof cpus), MPI_BYTE, MPI_BOR, machine));
+  m.cores = CPU_COUNT(&cpus);
+  ARMCIX_MPI(MPI_Comm_free(&machine));
+  return m;
 }
 
 }  // namespace armcix

@@ -10,6 +10,8 @@
 // union of their CPU affinity masks.
 #pragma once
 
+#include <mpi.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,5 +28,13 @@ std::vector<int> machine_leaders(const std::vector<uint64_t>& keys);
 // This process's boot id (empty if unreadable) and host name.
 std::string read_boot_id();
 std::string read_hostname();
+
+// How many of `comm`'s processes run on my machine, and how many cores their affinity masks allow together.
+// Collective over `comm`.
+struct MachineCount {
+  int ranks = 0;
+  int cores = 0;
+};
+MachineCount count_machine(MPI_Comm comm);
 
 }  // namespace armcix

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "runtime/error.h"
+#include "runtime/machine.h"
 
 namespace armcix {
 
@@ -128,6 +129,13 @@ void progress_ranks_start(Runtime& r) {
          "serve their node's memory through shared-memory segments",
          k);
   r.all = r.world;  // every process; r.world becomes the program's ranks below
+  // ARMCI_PROGRESS_RANKS_USLEEP unset: a progress rank with a core of its own polls without sleeping (an
+  // operation through it then costs what it costs without progress ranks), one that shares cores with
+  // computing ranks sleeps 20 us between polls (spinning would take their time; doc/performance.md).
+  if (r.config.progress_ranks_usleep < 0) {
+    const MachineCount m = count_machine(r.all);
+    r.config.progress_ranks_usleep = m.cores > 0 && m.ranks <= m.cores ? 0 : 20;
+  }
   int all_me = r.me;
   // The node as discover_topology sees it (MPI's node, cut into blocks by ARMCI_NODE_SIZE), here over
   // every process: the blocks of ARMCI_NODE_SIZE count progress ranks too.

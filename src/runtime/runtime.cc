@@ -98,27 +98,11 @@ void discover_topology(Runtime& r) {
   discover_domains(r);
 }
 
-// Counts our ranks on this rank's machine (runtime/machine.h) and the cores their affinity masks allow
-// together.  Collective over the world.
-void count_machine(Runtime& r) {
-  const uint64_t mine = machine_key(read_boot_id(), read_hostname());
-  std::vector<uint64_t> keys(r.nproc);
-  ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_UINT64_T, keys.data(), 1, MPI_UINT64_T, r.world));
-  const std::vector<int> leader = machine_leaders(keys);
-  MPI_Comm machine;
-  ARMCIX_MPI(MPI_Comm_split(r.world, leader[r.me], r.me, &machine));
-  ARMCIX_MPI(MPI_Comm_size(machine, &r.machine_ranks));
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) {
-    CPU_ZERO(&cpus);
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    for (long c = 0; c < online && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &cpus);
-  }
-  // cpu_set_t is a bit array; OR-ing it byte-wise gives the cores any of the machine's ranks may use.
-  ARMCIX_MPI(MPI_Allreduce(MPI_IN_PLACE, &cpus, static_cast<int>(sizeof cpus), MPI_BYTE, MPI_BOR, machine));
-  r.machine_cores = CPU_COUNT(&cpus);
-  ARMCIX_MPI(MPI_Comm_free(&machine));
+// Counts our ranks on this rank's machine and the cores they may use (runtime/machine.h).
+void set_machine_counts(Runtime& r) {
+  const MachineCount m = count_machine(r.world);
+  r.machine_ranks = m.ranks;
+  r.machine_cores = m.cores;
 }
 
 // ARMCI_WAIT_BACKOFF_US.  Unset: back off (100 us) when this machine runs more of our ranks than their
@@ -129,7 +113,7 @@ void count_machine(Runtime& r) {
 // same on every rank (the maximum), because the msg collectives choose blocking or non-blocking MPI calls
 // by it and those must match.
 void resolve_wait_backoff(Runtime& r) {
-  count_machine(r);
+  set_machine_counts(r);
   int mine = r.config.wait_backoff_us;
   if (mine < 0) mine = r.machine_cores > 0 && r.machine_ranks > r.machine_cores ? 100 : 0;
   ARMCIX_MPI(MPI_Allreduce(&mine, &r.config.wait_backoff_us, 1, MPI_INT, MPI_MAX, r.world));

@@ -21,7 +21,7 @@ using Clock = std::chrono::steady_clock;
 
 std::atomic<int> g_depth{0};             // ARMCI calls in progress (nesting and threads)
 std::atomic<long long> g_entered_ns{0};  // when the outermost one started
-std::atomic<const char*> g_call{"?"};   // its name
+std::atomic<const char*> g_call{"?"};    // its name
 std::thread g_thread;
 std::mutex g_mutex;
 std::condition_variable g_cv;
