@@ -41,6 +41,12 @@ int main(int argc, char** argv) {
     setenv("ARMCI_SHM", "0", 1);
     setenv("ARMCI_PROGRESS_RANKS", "1", 1);
   }
+  if (is(c, "progress_ranks_reinit")) { /* the progress ranks finalize MPI with the first ARMCI_Finalize */
+    setenv("ARMCI_SHM", "1", 1);
+    setenv("ARMCI_PROGRESS_RANKS", "1", 1);
+    ARMCI_Init();
+    ARMCI_Finalize();
+  }
   ARMCI_Init();
   void* ptrs[64];
   ARMCI_Malloc(ptrs, 64);

@@ -55,5 +55,6 @@ check progress_ranks_all "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS=2"
 check progress_ranks_negative "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS='-1' is not an integer"
 check progress_ranks_differ "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS must be the same on every process" "process 1"
 check progress_ranks_shm0 "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS=1 needs the node-local path (ARMCI_SHM=1)"
+check progress_ranks_reinit "ARMCI Error" "ARMCI_Init" "ARMCI cannot be initialized again after ARMCI_Finalize"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
