@@ -21,10 +21,15 @@
 #include <mpi.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
+#include <numeric>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "runtime/mpi_yield.h"
 #include "runtime/progress_ranks.h"
@@ -32,10 +37,12 @@
 namespace armcix {
 
 namespace {
-MPI_Comm g_program_world = MPI_COMM_NULL;  // program ranks; set once, kept until MPI_Finalize
-std::atomic<bool> g_yield{false};          // ARMCI_MPI_YIELD in force (same on every process)
-std::atomic<int> g_pause_us{0};            // between polls: sleep this long, or sched_yield if 0
-std::atomic<uint64_t> g_yield_count{0};    // blocking calls completed through the yielding path
+MPI_Comm g_program_world = MPI_COMM_NULL;   // program ranks; set once, kept until MPI_Finalize
+std::atomic<bool> g_yield{false};           // ARMCI_MPI_YIELD in force (same on every process)
+std::atomic<int> g_pause_us{0};             // between polls: sleep this long, or sched_yield if 0
+std::atomic<uint64_t> g_yield_count{0};     // blocking calls completed through the yielding path
+std::atomic<bool> g_comm_templates{false};  // communicator templates usable (not at MPI_THREAD_MULTIPLE)
+void clear_comm_templates();
 }  // namespace
 
 void set_program_world(MPI_Comm program) {
@@ -48,7 +55,11 @@ bool program_world_set() {
 
 void set_mpi_yield(bool on, int pause_us) {
   g_pause_us.store(pause_us > 0 ? pause_us : 0, std::memory_order_relaxed);
+  int level = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&level);
+  g_comm_templates.store(on && level < MPI_THREAD_MULTIPLE, std::memory_order_relaxed);
   g_yield.store(on, std::memory_order_release);
+  if (!on) clear_comm_templates();
 }
 
 bool mpi_yield_on() {
@@ -58,8 +69,6 @@ bool mpi_yield_on() {
 uint64_t mpi_yield_count() {
   return g_yield_count.load(std::memory_order_relaxed);
 }
-
-}  // namespace armcix
 
 namespace {
 
@@ -119,7 +128,146 @@ int arrive_together(MPI_Comm comm) {
   return complete(PMPI_Ibarrier(comm, &req), &req, MPI_STATUS_IGNORE);
 }
 
+// ---- Communicator creation without MPI's busy-polled context-id agreement ---------------------------------
+//
+// MPI_Comm_split and MPI_Comm_create agree on a context id inside MPI with blocking collectives that MPICH
+// busy-polls, and a barrier in front (arrive_together) does not make them short on an oversubscribed
+// machine: each of their internal rounds waits for a time slice of every member.  ScaLAPACK's BLACS makes
+// them for every grid it sets up (Global Arrays' ga_pdsyev: every SCF diagonalisation), about 140 per
+// NWChem water run, and at 4 ranks on 2 cores they took more of the wall time than anything else.
+// MPI_Comm_idup is the one communicator constructor with a non-blocking form.  So every process keeps
+// templates: communicators it created together with all their members, keyed by their members' ranks in
+// MPI_COMM_WORLD in order.  A split or create then
+//   1. learns the members of each new communicator (split: a non-blocking allgather of colors and keys;
+//      create: the group argument),
+//   2. agrees with the parent's processes, in a non-blocking allgather, whether each has a template for its
+//      new communicator's members, and
+//   3. where every member has one, duplicates it with MPI_Comm_idup; otherwise the members make a new
+//      template with MPI_Comm_create_group (blocking; once per member set) and duplicate that.
+// Steps 1-2 and the duplicate are completed with the back-off.  A template is only ever made or replaced by
+// all its members together, so members that all have one have the same one; a process that evicted its
+// template reports none, and the members then make a new one.  Eviction frees the template only locally:
+// MPI_Comm_free needs no other process in MPICH and Open MPI.  At MPI_THREAD_MULTIPLE two threads could
+// duplicate one template concurrently, which MPI cannot match, so there the calls keep the barrier.
+constexpr std::size_t kMaxCommTemplates = 32;
+constexpr int kTemplateTag = 31019;  // MPI_Comm_create_group's tag: only our calls use it on the parent
+
+struct CommTemplate {
+  std::vector<int> world_ranks;  // the members, in the communicator's rank order
+  MPI_Comm comm;
+  uint64_t last_use;
+};
+
+std::mutex g_templates_mutex;
+std::vector<CommTemplate> g_templates;
+uint64_t g_template_clock = 0;
+
+MPI_Comm find_template(const std::vector<int>& world_ranks) {
+  std::lock_guard<std::mutex> lock(g_templates_mutex);
+  for (CommTemplate& t : g_templates)
+    if (t.world_ranks == world_ranks) {
+      t.last_use = ++g_template_clock;
+      return t.comm;
+    }
+  return MPI_COMM_NULL;
+}
+
+// Stores `comm` as the template for its members, replacing (and freeing) an older one for the same
+// members; beyond kMaxCommTemplates the least recently used is freed.
+void store_template(std::vector<int> world_ranks, MPI_Comm comm) {
+  std::lock_guard<std::mutex> lock(g_templates_mutex);
+  for (CommTemplate& t : g_templates)
+    if (t.world_ranks == world_ranks) {
+      PMPI_Comm_free(&t.comm);
+      t.comm = comm;
+      t.last_use = ++g_template_clock;
+      return;
+    }
+  if (g_templates.size() >= kMaxCommTemplates) {
+    auto oldest =
+        std::min_element(g_templates.begin(), g_templates.end(),
+                         [](const CommTemplate& a, const CommTemplate& b) { return a.last_use < b.last_use; });
+    PMPI_Comm_free(&oldest->comm);
+    g_templates.erase(oldest);
+  }
+  g_templates.push_back({std::move(world_ranks), comm, ++g_template_clock});
+}
+
+void clear_comm_templates() {
+  std::lock_guard<std::mutex> lock(g_templates_mutex);
+  for (CommTemplate& t : g_templates) PMPI_Comm_free(&t.comm);
+  g_templates.clear();
+}
+
+inline bool use_comm_templates() {
+  return g_comm_templates.load(std::memory_order_relaxed);
+}
+
+// The world ranks of `members` (ranks in `comm`).
+int world_ranks_of(MPI_Comm comm, const std::vector<int>& members, std::vector<int>* world_ranks) {
+  MPI_Group comm_group, world_group;
+  int rc = PMPI_Comm_group(comm, &comm_group);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  if (rc == MPI_SUCCESS) {
+    world_ranks->assign(members.size(), MPI_UNDEFINED);
+    rc = PMPI_Group_translate_ranks(comm_group, static_cast<int>(members.size()), members.data(), world_group,
+                                    world_ranks->data());
+    PMPI_Group_free(&world_group);
+  }
+  PMPI_Group_free(&comm_group);
+  return rc;
+}
+
+// Steps 2 and 3 above: the new communicator of this process over `members` (ranks in `comm`, in the new
+// order; empty: this process gets none, MPI_COMM_NULL).  Collective over `comm`.
+int create_from_template(MPI_Comm comm, const std::vector<int>& members, MPI_Comm* newcomm) {
+  std::vector<int> world_ranks;
+  if (!members.empty())
+    if (int rc = world_ranks_of(comm, members, &world_ranks); rc != MPI_SUCCESS) return rc;
+  MPI_Comm found = members.empty() ? MPI_COMM_NULL : find_template(world_ranks);
+  int n = 0;
+  PMPI_Comm_size(comm, &n);
+  std::vector<int> have(static_cast<std::size_t>(n));
+  const int mine = found != MPI_COMM_NULL ? 1 : 0;
+  MPI_Request req;
+  if (int rc =
+          complete(PMPI_Iallgather(&mine, 1, MPI_INT, have.data(), 1, MPI_INT, comm, &req), &req, MPI_STATUS_IGNORE);
+      rc != MPI_SUCCESS)
+    return rc;
+  if (members.empty()) {
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  const bool all_have = std::all_of(members.begin(), members.end(), [&](int m) { return have[m] != 0; });
+  if (!all_have) {
+    MPI_Group comm_group, group;
+    int rc = PMPI_Comm_group(comm, &comm_group);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = PMPI_Group_incl(comm_group, static_cast<int>(members.size()), members.data(), &group);
+    PMPI_Group_free(&comm_group);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = PMPI_Comm_create_group(comm, group, kTemplateTag, &found);
+    PMPI_Group_free(&group);
+    if (rc != MPI_SUCCESS) return rc;
+    store_template(world_ranks, found);
+  }
+  if (int rc = complete(PMPI_Comm_idup(found, newcomm, &req), &req, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) return rc;
+  // A split or create inherits the parent's error handler; the template's may be another parent's.
+  MPI_Errhandler handler;
+  int rc = PMPI_Comm_get_errhandler(comm, &handler);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Comm_set_errhandler(*newcomm, handler);
+  PMPI_Errhandler_free(&handler);
+  return rc;
+}
+
 }  // namespace
+
+}  // namespace armcix
+
+// The wrappers below use the helpers above.
+using namespace armcix;  // NOLINT(google-build-using-namespace)
 
 extern "C" {
 
@@ -288,9 +436,28 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   comm = world_or(comm);
-  if (yield_collective(comm))
+  if (!yield_collective(comm)) return PMPI_Comm_create(comm, group, newcomm);
+  if (!use_comm_templates() || group == MPI_GROUP_NULL) {
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
-  return PMPI_Comm_create(comm, group, newcomm);
+    return PMPI_Comm_create(comm, group, newcomm);
+  }
+  // The members: `group` in its order, as ranks in `comm` (every process passes its own new
+  // communicator's group, MPI-2.2); none if this process is not in it.
+  int in_group = MPI_UNDEFINED, size = 0;
+  PMPI_Group_rank(group, &in_group);
+  PMPI_Group_size(group, &size);
+  std::vector<int> members;
+  if (in_group != MPI_UNDEFINED) {
+    MPI_Group comm_group;
+    if (int rc = PMPI_Comm_group(comm, &comm_group); rc != MPI_SUCCESS) return rc;
+    std::vector<int> ranks(static_cast<std::size_t>(size));
+    std::iota(ranks.begin(), ranks.end(), 0);
+    members.assign(ranks.size(), MPI_UNDEFINED);
+    const int rc = PMPI_Group_translate_ranks(group, size, ranks.data(), comm_group, members.data());
+    PMPI_Group_free(&comm_group);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  return create_from_template(comm, members, newcomm);
 }
 
 // Collective over the members of `group` only, not over `comm`: no barrier on `comm` can go first.
@@ -300,9 +467,9 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* new
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   comm = world_or(comm);
-  if (yield_collective(comm))
-    if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
-  return PMPI_Comm_dup(comm, newcomm);
+  if (!yield_collective(comm)) return PMPI_Comm_dup(comm, newcomm);
+  MPI_Request req;
+  return complete(PMPI_Comm_idup(comm, newcomm, &req), &req, MPI_STATUS_IGNORE);
 }
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
@@ -319,9 +486,29 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   comm = world_or(comm);
-  if (yield_collective(comm))
+  if (!yield_collective(comm)) return PMPI_Comm_split(comm, color, key, newcomm);
+  if (!use_comm_templates() || (color < 0 && color != MPI_UNDEFINED)) {  // a bad color: MPI reports it
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
-  return PMPI_Comm_split(comm, color, key, newcomm);
+    return PMPI_Comm_split(comm, color, key, newcomm);
+  }
+  int n = 0;
+  PMPI_Comm_size(comm, &n);
+  std::vector<int> color_key(2 * static_cast<std::size_t>(n));
+  const int mine[2] = {color, key};
+  MPI_Request req;
+  if (int rc = complete(PMPI_Iallgather(mine, 2, MPI_INT, color_key.data(), 2, MPI_INT, comm, &req), &req,
+                        MPI_STATUS_IGNORE);
+      rc != MPI_SUCCESS)
+    return rc;
+  // My color's processes ordered by key, ties by rank in `comm` (MPI_Comm_split's order).
+  std::vector<int> members;
+  if (color != MPI_UNDEFINED) {
+    for (int r = 0; r < n; ++r)
+      if (color_key[2 * r] == color) members.push_back(r);
+    std::stable_sort(members.begin(), members.end(),
+                     [&](int a, int b) { return color_key[2 * a + 1] < color_key[2 * b + 1]; });
+  }
+  return create_from_template(comm, members, newcomm);
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
