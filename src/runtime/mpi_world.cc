@@ -567,7 +567,7 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int t
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   comm = world_or(comm);
-  if (!yield_p2p()) return PMPI_Probe(source, tag, comm, status);
+  if (!yield_p2p() || source == MPI_PROC_NULL) return PMPI_Probe(source, tag, comm, status);  // returns at once
   for (;;) {
     int found = 0;
     const int rc = PMPI_Iprobe(source, tag, comm, &found, status);
@@ -581,7 +581,9 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
 
 int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status) {
   comm = world_or(comm);
-  if (!yield_p2p()) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  // MPI_PROC_NULL returns at once; MPICH 4.0.2 would give the request's status source 0 and tag 0 instead
+  // of MPI_PROC_NULL and MPI_ANY_TAG.
+  if (!yield_p2p() || source == MPI_PROC_NULL) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   MPI_Request req;
   return complete(PMPI_Irecv(buf, count, datatype, source, tag, comm, &req), &req, status);
 }
@@ -618,6 +620,11 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
   }
   // The receive first (its status is the call's), then the send.
   rc = complete(MPI_SUCCESS, &reqs[0], status);
+  if (source == MPI_PROC_NULL && status != MPI_STATUS_IGNORE) {
+    // What the blocking call reports; MPICH 4.0.2's request status says source 0, tag 0.
+    status->MPI_SOURCE = MPI_PROC_NULL;
+    status->MPI_TAG = MPI_ANY_TAG;
+  }
   const int send_rc = complete(MPI_SUCCESS, &reqs[1], MPI_STATUS_IGNORE);
   return rc != MPI_SUCCESS ? rc : send_rc;
 }
