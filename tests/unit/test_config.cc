@@ -138,6 +138,11 @@ TEST(ConfigEnvironment, MalformedNewSettingsNameTheVariable) {
 
 // ARMCI_MPI_YIELD: auto (-1, the default), a boolean, or an error naming the variable; it must agree.
 TEST(ConfigEnvironment, MpiYield) {
+  // The suite may run with ARMCI_MPI_YIELD exported (tests/check.sh under ARMCI_MPI_YIELD=1): put it back.
+  const char* outer = std::getenv("ARMCI_MPI_YIELD");
+  const bool was_set = outer != nullptr;
+  const std::string saved = was_set ? outer : "";
+  unsetenv("ARMCI_MPI_YIELD");
   EXPECT_EQ(armcix::Config::from_environment().mpi_yield, -1);
   const struct {
     const char* value;
@@ -156,6 +161,7 @@ TEST(ConfigEnvironment, MpiYield) {
   for (const auto& [name, value] : armcix::Config().must_agree())
     listed |= std::string(name).rfind("ARMCI_MPI_YIELD", 0) == 0;
   EXPECT_TRUE(listed) << "ARMCI_MPI_YIELD must be among the settings every process must share";
+  if (was_set) setenv("ARMCI_MPI_YIELD", saved.c_str(), 1);
 }
 
 TEST(ConfigEnvironment, CollectiveCheckSettings) {
