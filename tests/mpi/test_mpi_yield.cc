@@ -618,6 +618,47 @@ TEST(MpiYieldComms, CreateMatchesThePlainCreate) {
   PMPI_Group_free(&world_group);
 }
 
+// More member sets than a process keeps templates for (32), created unevenly: every set holds rank 0, so at
+// 4 ranks rank 0 makes 49 templates and evicts the oldest while rank 3 (in fewer sets) still has them.
+// Creating the first sets again then meets members with and without a template, which must make a new one
+// together; every communicator must still be the plain call's.
+TEST(MpiYieldComms, ManyMemberSetsEvictTemplates) {
+  const int n = nproc(), r = me(), k = std::min(n, 4);
+  std::vector<std::vector<int>> sets;  // every ordered subset of 0..k-1 that contains 0
+  for (int mask = 1; mask < (1 << k); mask += 2) {
+    std::vector<int> members;
+    for (int p = 0; p < k; ++p)
+      if (mask & (1 << p)) members.push_back(p);
+    do sets.push_back(members);
+    while (std::next_permutation(members.begin(), members.end()));
+  }
+  MPI_Group world_group;
+  PMPI_Comm_group(world(), &world_group);
+  MPI_Errhandler world_handler;
+  PMPI_Comm_get_errhandler(world(), &world_handler);
+  auto create = [&](const std::vector<int>& members) {
+    MPI_Group g;
+    PMPI_Group_incl(world_group, static_cast<int>(members.size()), members.data(), &g);
+    MPI_Comm got, plain;
+    ASSERT_EQ(MPI_Comm_create(MPI_COMM_WORLD, g, &got), MPI_SUCCESS);
+    PMPI_Comm_create(world(), g, &plain);
+    const bool member = std::find(members.begin(), members.end(), r) != members.end();
+    EXPECT_EQ(got != MPI_COMM_NULL, member);
+    expect_same_comm(got, plain, world_handler);
+    if (member) {
+      EXPECT_EQ(world_ranks(got), members);
+      MPI_Comm_free(&got);
+      MPI_Comm_free(&plain);
+    }
+    PMPI_Group_free(&g);
+  };
+  for (const auto& members : sets) create(members);
+  // The first 20 again: at 4 ranks rank 0 has evicted sets 0-16, ranks 1-3 only the first 6 of their 38
+  // each, so that e.g. sets 9 and 10 (orders of {0, 1, 2}) are held by ranks 1 and 2 but not by rank 0.
+  for (std::size_t i = 0; i < std::min<std::size_t>(sets.size(), 20); ++i) create(sets[i]);
+  PMPI_Group_free(&world_group);
+}
+
 // MPI_Comm_dup keeps attributes (copy callbacks) and the error handler.
 TEST(MpiYieldComms, DupKeepsAttributesAndHandler) {
   ReturningComm parent;
