@@ -60,6 +60,10 @@ check_PROGRAMS += tests/mpi/test_progress_ranks
 tests_mpi_test_progress_ranks_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_progress_ranks.cc
 tests_mpi_test_progress_ranks_LDADD = $(MPI_TEST_LDADD)
 
+check_PROGRAMS += tests/mpi/test_mpi_yield
+tests_mpi_test_mpi_yield_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_mpi_yield.cc
+tests_mpi_test_mpi_yield_LDADD = $(MPI_TEST_LDADD)
+
 check_PROGRAMS += tests/mpi/test_abi
 tests_mpi_test_abi_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_abi.cc
 tests_mpi_test_abi_LDADD = $(MPI_TEST_LDADD)

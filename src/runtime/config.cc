@@ -168,6 +168,15 @@ Config Config::from_environment() {
   read_bool("ARMCI_PROFILE", &c.profile);
   if (const char* v = env("ARMCI_PROFILE_FILE")) c.profile_file = v;
   read_int("ARMCI_WAIT_BACKOFF_US", 0, 100000, &c.wait_backoff_us);
+  if (const char* v = env("ARMCI_MPI_YIELD")) {
+    bool on = false;
+    if (strcasecmp(v, "auto") == 0)
+      c.mpi_yield = -1;
+    else if (parse_bool(v, &on))
+      c.mpi_yield = on ? 1 : 0;
+    else
+      fail("ARMCI_Init", "environment variable ARMCI_MPI_YIELD='%s' is not auto, 1 or 0", v);
+  }
   read_int("ARMCI_FINALIZE_SETTLE_MS", 0, 10000, &c.finalize_settle_ms);
   read_bool("ARMCI_CHECK_COLLECTIVES", &c.check_collectives);
   read_int("ARMCI_COLLECTIVE_TIMEOUT", 0, 1 << 20, &c.collective_timeout_s);
@@ -200,6 +209,9 @@ std::vector<std::string> Config::describe() const {
       "ARMCI_PROFILE=" + b(profile),
       "ARMCI_PROFILE_FILE=" + profile_file,
       "ARMCI_WAIT_BACKOFF_US=" + std::to_string(wait_backoff_us),
+      std::string("ARMCI_MPI_YIELD=") + (mpi_yield < 0    ? "auto"
+                                         : mpi_yield == 0 ? "0  (blocking MPI calls are MPI's own)"
+                                                          : "1  (blocking MPI calls poll with back-off)"),
       "ARMCI_FINALIZE_SETTLE_MS=" + std::to_string(finalize_settle_ms),
       "ARMCI_CHECK_COLLECTIVES=" + b(check_collectives),
       "ARMCI_COLLECTIVE_TIMEOUT=" + std::to_string(collective_timeout_s),
@@ -220,6 +232,8 @@ std::vector<std::pair<const char*, long>> Config::must_agree() const {
       {"ARMCI_CHECK_COLLECTIVES", check_collectives ? 1 : 0},
       {"ARMCI_WINDOW_GATE", window_gate ? 1 : 0},
       {"ARMCI_PROGRESS_RANKS", progress_ranks},
+      // Selects blocking or non-blocking forms of the program's own MPI collectives, which do not match.
+      {"ARMCI_MPI_YIELD (-1 = auto)", mpi_yield},
   };
 }
 

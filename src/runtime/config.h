@@ -41,6 +41,10 @@ struct Config {
   bool check_collectives = true;  // ARMCI_CHECK_COLLECTIVES: agree on call and object first (collective_check.h)
   int collective_timeout_s = 0;   // ARMCI_COLLECTIVE_TIMEOUT: give up on a collective check after s (0: never)
 
+  // ARMCI_MPI_YIELD: blocking MPI calls poll with the wait back-off (runtime/mpi_yield.h); -1 = auto (on
+  // when a machine has more ranks than cores), 0 = never, 1 = always.  Resolved to 0 or 1 by ARMCI_Init.
+  int mpi_yield = -1;
+
   // ARMCI_WATCHDOG_S: end the process when one ARMCI call has blocked this many seconds (0 = off;
   // runtime/watchdog.h)
   int watchdog_s = 0;

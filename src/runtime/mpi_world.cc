@@ -1,23 +1,48 @@
-// Progress ranks and MPI_COMM_WORLD.  With ARMCI_PROGRESS_RANKS=k the last k processes of every node never
-// return from ARMCI_Init, so a program that uses MPI_COMM_WORLD after it (a barrier, a reduction, its rank
-// and size -- Global Arrays' test programs, our own tests) would wait for them forever or count them.  As
-// Casper does, the library defines the MPI functions such programs call on a communicator and passes
-// MPI_COMM_WORLD on to the profiling interface (PMPI_*) as the program ranks' communicator.  Without
-// progress ranks every wrapper passes its arguments through unchanged: one comparison per call.
+// The MPI functions armci-x defines over the profiling interface (PMPI_*), for two purposes:
 //
-// The list covers the MPI calls that Global Arrays 5.8.2 (Debian's libga-mpich.a: nm -u) and our tests,
-// examples and benchmarks make on a communicator.  Anything else on MPI_COMM_WORLD still sees every
-// process (doc/user-guide.md, "Progress ranks").
+// 1. Progress ranks and MPI_COMM_WORLD.  With ARMCI_PROGRESS_RANKS=k the last k processes of every node
+//    never return from ARMCI_Init, so a program that uses MPI_COMM_WORLD after it (a barrier, a reduction,
+//    its rank and size -- Global Arrays' test programs, our own tests) would wait for them forever or count
+//    them.  As Casper does, every wrapper passes MPI_COMM_WORLD on as the program ranks' communicator.
+//    Without progress ranks this is one comparison per call.
+// 2. Yielding waits (ARMCI_MPI_YIELD, runtime/mpi_yield.h): on an oversubscribed machine the blocking calls
+//    become their non-blocking form completed by MPI_Test with a pause between polls, and collective calls
+//    without a non-blocking form are preceded by a non-blocking barrier completed the same way.  Off, this
+//    is one load of a flag per call.
 //
-// Generated from MPICH 4.0.2's mpi.h prototypes (the same in Open MPI 4.1); the functions keep MPI's names.
+// The list covers the MPI calls that Global Arrays 5.8.2 (Debian's libga-mpich.a: nm -u), ScaLAPACK/BLACS
+// (libscalapack-mpich.so), NWChem and our tests, examples and benchmarks make on a communicator, and the
+// blocking completion calls (MPI_Wait and friends).  Anything else on MPI_COMM_WORLD still sees every
+// process (doc/user-guide.md, "Progress ranks"), and anything else blocking busy-polls as MPI makes it.
+// Errors are MPI's: a wrapper returns what the PMPI calls it makes return, which under the default
+// MPI_ERRORS_ARE_FATAL never returns at all.
+//
+// Prototypes from MPICH 4.0.2's mpi.h (the same in Open MPI 4.1); the functions keep MPI's names.
 #include <mpi.h>
+#include <sched.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <numeric>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "runtime/mpi_yield.h"
 #include "runtime/progress_ranks.h"
 
 namespace armcix {
 
 namespace {
-MPI_Comm g_program_world = MPI_COMM_NULL;  // program ranks; set once, kept until MPI_Finalize
+MPI_Comm g_program_world = MPI_COMM_NULL;   // program ranks; set once, kept until MPI_Finalize
+std::atomic<bool> g_yield{false};           // ARMCI_MPI_YIELD in force (same on every process)
+std::atomic<int> g_pause_us{0};             // between polls: sleep this long, or sched_yield if 0
+std::atomic<uint64_t> g_yield_count{0};     // blocking calls completed through the yielding path
+std::atomic<bool> g_comm_templates{false};  // communicator templates usable (not at MPI_THREAD_MULTIPLE)
+void clear_comm_templates();
 }  // namespace
 
 void set_program_world(MPI_Comm program) {
@@ -28,7 +53,22 @@ bool program_world_set() {
   return g_program_world != MPI_COMM_NULL;
 }
 
-}  // namespace armcix
+void set_mpi_yield(bool on, int pause_us) {
+  g_pause_us.store(pause_us > 0 ? pause_us : 0, std::memory_order_relaxed);
+  int level = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&level);
+  g_comm_templates.store(on && level < MPI_THREAD_MULTIPLE, std::memory_order_relaxed);
+  g_yield.store(on, std::memory_order_release);
+  if (!on) clear_comm_templates();
+}
+
+bool mpi_yield_on() {
+  return g_yield.load(std::memory_order_acquire);
+}
+
+uint64_t mpi_yield_count() {
+  return g_yield_count.load(std::memory_order_relaxed);
+}
 
 namespace {
 
@@ -36,55 +76,344 @@ inline MPI_Comm world_or(MPI_Comm c) {
   return c == MPI_COMM_WORLD && armcix::g_program_world != MPI_COMM_NULL ? armcix::g_program_world : c;
 }
 
+// Point-to-point calls and completions: replaced whenever the mode is on (a non-blocking send or receive
+// matches a blocking one).
+inline bool yield_p2p() {
+  return armcix::g_yield.load(std::memory_order_relaxed);
+}
+
+// Collective calls on `comm`: replaced when the mode is on and `comm` is an intracommunicator.
+// MPI_COMM_NULL goes to MPI unchanged so that MPI reports it under the call's own name; intercommunicators
+// too (their non-blocking collectives are less widely implemented, and no user here needs them).
+inline bool yield_collective(MPI_Comm comm) {
+  if (!armcix::g_yield.load(std::memory_order_relaxed) || comm == MPI_COMM_NULL) return false;
+  int inter = 0;
+  return PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter;
+}
+
+// The back-off between polls: the scheduler runs a task that slept as soon as it wakes, while one that
+// only yields waits for its share of a core a computing rank holds (runtime/progress.h, wait_for).
+inline void pause_between_polls() {
+  const int us = armcix::g_pause_us.load(std::memory_order_relaxed);
+  if (us > 0)
+    std::this_thread::sleep_for(std::chrono::microseconds(us));
+  else
+    sched_yield();
+}
+
+inline void count_yielding_call() {
+  armcix::g_yield_count.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Completes *req as MPI_Wait would (the status included), polling with pauses.  `started` is the return
+// code of the call that made the request: a failed start is returned as it is.
+int complete(int started, MPI_Request* req, MPI_Status* status) {
+  if (started != MPI_SUCCESS) return started;
+  for (;;) {
+    int done = 0;
+    const int rc = PMPI_Test(req, &done, status);
+    if (rc != MPI_SUCCESS || done) {
+      count_yielding_call();
+      return rc;
+    }
+    pause_between_polls();
+  }
+}
+
+// For collective calls without a non-blocking form (communicator and window creation): every member
+// passes a non-blocking barrier with back-off first, so that the call's own synchronisation, which MPI
+// busy-polls, finds the others already there.  Returns the barrier's error code, if any.
+int arrive_together(MPI_Comm comm) {
+  MPI_Request req;
+  return complete(PMPI_Ibarrier(comm, &req), &req, MPI_STATUS_IGNORE);
+}
+
+// ---- Communicator creation without MPI's busy-polled context-id agreement ---------------------------------
+//
+// MPI_Comm_split and MPI_Comm_create agree on a context id inside MPI with blocking collectives that MPICH
+// busy-polls, and a barrier in front (arrive_together) does not make them short on an oversubscribed
+// machine: each of their internal rounds waits for a time slice of every member.  ScaLAPACK's BLACS makes
+// them for every grid it sets up (Global Arrays' ga_pdsyev: every SCF diagonalisation), about 140 per
+// NWChem water run, and at 4 ranks on 2 cores they took more of the wall time than anything else.
+// MPI_Comm_idup is the one communicator constructor with a non-blocking form.  So every process keeps
+// templates: communicators it created together with all their members, keyed by their members' ranks in
+// MPI_COMM_WORLD in order.  A split or create then
+//   1. learns the members of each new communicator (split: a non-blocking allgather of colors and keys;
+//      create: the group argument),
+//   2. agrees with the parent's processes, in a non-blocking allgather, whether each has a template for its
+//      new communicator's members, and
+//   3. where every member has one, duplicates it with MPI_Comm_idup; otherwise the members make a new
+//      template with MPI_Comm_create_group (blocking; once per member set) and duplicate that.
+// Steps 1-2 and the duplicate are completed with the back-off.  A template is only ever made or replaced by
+// all its members together, so members that all have one have the same one; a process that evicted its
+// template reports none, and the members then make a new one.  Eviction frees the template only locally:
+// MPI_Comm_free needs no other process in MPICH and Open MPI.  At MPI_THREAD_MULTIPLE two threads could
+// duplicate one template concurrently, which MPI cannot match, so there the calls keep the barrier.
+constexpr std::size_t kMaxCommTemplates = 32;
+constexpr int kTemplateTag = 31019;  // MPI_Comm_create_group's tag: only our calls use it on the parent
+
+struct CommTemplate {
+  std::vector<int> world_ranks;  // the members, in the communicator's rank order
+  MPI_Comm comm;
+  uint64_t last_use;
+};
+
+std::mutex g_templates_mutex;
+std::vector<CommTemplate> g_templates;
+uint64_t g_template_clock = 0;
+
+MPI_Comm find_template(const std::vector<int>& world_ranks) {
+  std::lock_guard<std::mutex> lock(g_templates_mutex);
+  for (CommTemplate& t : g_templates)
+    if (t.world_ranks == world_ranks) {
+      t.last_use = ++g_template_clock;
+      return t.comm;
+    }
+  return MPI_COMM_NULL;
+}
+
+// Stores `comm` as the template for its members, replacing (and freeing) an older one for the same
+// members; beyond kMaxCommTemplates the least recently used is freed.
+void store_template(std::vector<int> world_ranks, MPI_Comm comm) {
+  std::lock_guard<std::mutex> lock(g_templates_mutex);
+  for (CommTemplate& t : g_templates)
+    if (t.world_ranks == world_ranks) {
+      PMPI_Comm_free(&t.comm);
+      t.comm = comm;
+      t.last_use = ++g_template_clock;
+      return;
+    }
+  if (g_templates.size() >= kMaxCommTemplates) {
+    auto oldest =
+        std::min_element(g_templates.begin(), g_templates.end(),
+                         [](const CommTemplate& a, const CommTemplate& b) { return a.last_use < b.last_use; });
+    PMPI_Comm_free(&oldest->comm);
+    g_templates.erase(oldest);
+  }
+  g_templates.push_back({std::move(world_ranks), comm, ++g_template_clock});
+}
+
+void clear_comm_templates() {
+  std::lock_guard<std::mutex> lock(g_templates_mutex);
+  for (CommTemplate& t : g_templates) PMPI_Comm_free(&t.comm);
+  g_templates.clear();
+}
+
+inline bool use_comm_templates() {
+  return g_comm_templates.load(std::memory_order_relaxed);
+}
+
+// The world ranks of `members` (ranks in `comm`).
+int world_ranks_of(MPI_Comm comm, const std::vector<int>& members, std::vector<int>* world_ranks) {
+  MPI_Group comm_group, world_group;
+  int rc = PMPI_Comm_group(comm, &comm_group);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  if (rc == MPI_SUCCESS) {
+    world_ranks->assign(members.size(), MPI_UNDEFINED);
+    rc = PMPI_Group_translate_ranks(comm_group, static_cast<int>(members.size()), members.data(), world_group,
+                                    world_ranks->data());
+    PMPI_Group_free(&world_group);
+  }
+  PMPI_Group_free(&comm_group);
+  return rc;
+}
+
+// Steps 2 and 3 above: the new communicator of this process over `members` (ranks in `comm`, in the new
+// order; empty: this process gets none, MPI_COMM_NULL).  Collective over `comm`.
+int create_from_template(MPI_Comm comm, const std::vector<int>& members, MPI_Comm* newcomm) {
+  std::vector<int> world_ranks;
+  if (!members.empty())
+    if (int rc = world_ranks_of(comm, members, &world_ranks); rc != MPI_SUCCESS) return rc;
+  MPI_Comm found = members.empty() ? MPI_COMM_NULL : find_template(world_ranks);
+  int n = 0;
+  PMPI_Comm_size(comm, &n);
+  std::vector<int> have(static_cast<std::size_t>(n));
+  const int mine = found != MPI_COMM_NULL ? 1 : 0;
+  MPI_Request req;
+  if (int rc =
+          complete(PMPI_Iallgather(&mine, 1, MPI_INT, have.data(), 1, MPI_INT, comm, &req), &req, MPI_STATUS_IGNORE);
+      rc != MPI_SUCCESS)
+    return rc;
+  if (members.empty()) {
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  const bool all_have = std::all_of(members.begin(), members.end(), [&](int m) { return have[m] != 0; });
+  if (!all_have) {
+    MPI_Group comm_group, group;
+    int rc = PMPI_Comm_group(comm, &comm_group);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = PMPI_Group_incl(comm_group, static_cast<int>(members.size()), members.data(), &group);
+    PMPI_Group_free(&comm_group);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = PMPI_Comm_create_group(comm, group, kTemplateTag, &found);
+    PMPI_Group_free(&group);
+    if (rc != MPI_SUCCESS) return rc;
+    store_template(world_ranks, found);
+  }
+  if (int rc = complete(PMPI_Comm_idup(found, newcomm, &req), &req, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) return rc;
+  // A split or create inherits the parent's error handler; the template's may be another parent's.
+  MPI_Errhandler handler;
+  int rc = PMPI_Comm_get_errhandler(comm, &handler);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Comm_set_errhandler(*newcomm, handler);
+  PMPI_Errhandler_free(&handler);
+  return rc;
+}
+
 }  // namespace
+
+}  // namespace armcix
+
+// The wrappers below use the helpers above.
+using namespace armcix;  // NOLINT(google-build-using-namespace)
 
 extern "C" {
 
+// ---- Collectives -------------------------------------------------------------------------------------
+
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
-  return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, world_or(comm));
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  MPI_Request req;
+  return complete(PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &req), &req,
+                  MPI_STATUS_IGNORE);
 }
 
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, world_or(comm));
+  comm = world_or(comm);
+  if (!yield_collective(comm))
+    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  MPI_Request req;
+  return complete(PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &req),
+                  &req, MPI_STATUS_IGNORE);
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, world_or(comm));
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  MPI_Request req;
+  return complete(PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, &req), &req, MPI_STATUS_IGNORE);
 }
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
-  return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, world_or(comm));
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  MPI_Request req;
+  return complete(PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &req), &req,
+                  MPI_STATUS_IGNORE);
 }
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, world_or(comm));
+  comm = world_or(comm);
+  if (!yield_collective(comm))
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  MPI_Request req;
+  return complete(
+      PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &req), &req,
+      MPI_STATUS_IGNORE);
 }
 
 int MPI_Barrier(MPI_Comm comm) {
-  return PMPI_Barrier(world_or(comm));
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Barrier(comm);
+  MPI_Request req;
+  return complete(PMPI_Ibarrier(comm, &req), &req, MPI_STATUS_IGNORE);
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  return PMPI_Bcast(buffer, count, datatype, root, world_or(comm));
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  MPI_Request req;
+  return complete(PMPI_Ibcast(buffer, count, datatype, root, comm, &req), &req, MPI_STATUS_IGNORE);
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, world_or(comm));
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+  MPI_Request req;
+  return complete(PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, &req), &req, MPI_STATUS_IGNORE);
 }
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, world_or(comm));
+  comm = world_or(comm);
+  if (!yield_collective(comm))
+    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  MPI_Request req;
+  return complete(PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &req), &req,
+                  MPI_STATUS_IGNORE);
 }
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, world_or(comm));
+  comm = world_or(comm);
+  if (!yield_collective(comm))
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  MPI_Request req;
+  return complete(PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &req),
+                  &req, MPI_STATUS_IGNORE);
 }
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+               MPI_Comm comm) {
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  MPI_Request req;
+  return complete(PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, &req), &req, MPI_STATUS_IGNORE);
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm) {
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  MPI_Request req;
+  return complete(PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, &req), &req,
+                  MPI_STATUS_IGNORE);
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm) {
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  MPI_Request req;
+  return complete(PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, &req), &req,
+                  MPI_STATUS_IGNORE);
+}
+
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+  MPI_Request req;
+  return complete(PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, &req), &req, MPI_STATUS_IGNORE);
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  comm = world_or(comm);
+  if (!yield_collective(comm))
+    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  MPI_Request req;
+  return complete(PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &req), &req,
+                  MPI_STATUS_IGNORE);
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  comm = world_or(comm);
+  if (!yield_collective(comm))
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  MPI_Request req;
+  return complete(PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &req),
+                  &req, MPI_STATUS_IGNORE);
+}
+
+// Non-blocking collectives: only the communicator.
 
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Request* request) {
@@ -99,39 +428,48 @@ int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   return PMPI_Ibcast(buffer, count, datatype, root, world_or(comm), request);
 }
 
-int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-               MPI_Comm comm) {
-  return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, world_or(comm));
-}
-
-int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, world_or(comm));
-}
-
-int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, world_or(comm));
-}
-
-int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, world_or(comm));
-}
+// ---- Communicators and windows: collective calls without a non-blocking form --------------------------
 
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
   return PMPI_Comm_compare(world_or(comm1), world_or(comm2), result);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
-  return PMPI_Comm_create(world_or(comm), group, newcomm);
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Comm_create(comm, group, newcomm);
+  if (!use_comm_templates() || group == MPI_GROUP_NULL) {
+    if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
+    return PMPI_Comm_create(comm, group, newcomm);
+  }
+  // The members: `group` in its order, as ranks in `comm` (every process passes its own new
+  // communicator's group, MPI-2.2); none if this process is not in it.
+  int in_group = MPI_UNDEFINED, size = 0;
+  PMPI_Group_rank(group, &in_group);
+  PMPI_Group_size(group, &size);
+  std::vector<int> members;
+  if (in_group != MPI_UNDEFINED) {
+    MPI_Group comm_group;
+    if (int rc = PMPI_Comm_group(comm, &comm_group); rc != MPI_SUCCESS) return rc;
+    std::vector<int> ranks(static_cast<std::size_t>(size));
+    std::iota(ranks.begin(), ranks.end(), 0);
+    members.assign(ranks.size(), MPI_UNDEFINED);
+    const int rc = PMPI_Group_translate_ranks(group, size, ranks.data(), comm_group, members.data());
+    PMPI_Group_free(&comm_group);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  return create_from_template(comm, members, newcomm);
 }
 
+// Collective over the members of `group` only, not over `comm`: no barrier on `comm` can go first.
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
   return PMPI_Comm_create_group(world_or(comm), group, tag, newcomm);
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
-  return PMPI_Comm_dup(world_or(comm), newcomm);
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Comm_dup(comm, newcomm);
+  MPI_Request req;
+  return complete(PMPI_Comm_idup(comm, newcomm, &req), &req, MPI_STATUS_IGNORE);
 }
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
@@ -147,16 +485,72 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
-  return PMPI_Comm_split(world_or(comm), color, key, newcomm);
+  comm = world_or(comm);
+  if (!yield_collective(comm)) return PMPI_Comm_split(comm, color, key, newcomm);
+  if (!use_comm_templates() || (color < 0 && color != MPI_UNDEFINED)) {  // a bad color: MPI reports it
+    if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
+    return PMPI_Comm_split(comm, color, key, newcomm);
+  }
+  int n = 0;
+  PMPI_Comm_size(comm, &n);
+  std::vector<int> color_key(2 * static_cast<std::size_t>(n));
+  const int mine[2] = {color, key};
+  MPI_Request req;
+  if (int rc = complete(PMPI_Iallgather(mine, 2, MPI_INT, color_key.data(), 2, MPI_INT, comm, &req), &req,
+                        MPI_STATUS_IGNORE);
+      rc != MPI_SUCCESS)
+    return rc;
+  // My color's processes ordered by key, ties by rank in `comm` (MPI_Comm_split's order).
+  std::vector<int> members;
+  if (color != MPI_UNDEFINED) {
+    for (int r = 0; r < n; ++r)
+      if (color_key[2 * r] == color) members.push_back(r);
+    std::stable_sort(members.begin(), members.end(),
+                     [&](int a, int b) { return color_key[2 * a + 1] < color_key[2 * b + 1]; });
+  }
+  return create_from_template(comm, members, newcomm);
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
-  return PMPI_Comm_split_type(world_or(comm), split_type, key, info, newcomm);
+  comm = world_or(comm);
+  if (yield_collective(comm))
+    if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
+  return PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
 }
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   return PMPI_Comm_set_errhandler(world_or(comm), errhandler);
 }
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  comm = world_or(comm);
+  if (yield_collective(comm))
+    if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
+  return PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
+}
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  comm = world_or(comm);
+  if (yield_collective(comm))
+    if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
+  return PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
+}
+
+int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  comm = world_or(comm);
+  if (yield_collective(comm))
+    if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
+  return PMPI_Win_create(base, size, disp_unit, info, comm, win);
+}
+
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  comm = world_or(comm);
+  if (yield_collective(comm))
+    if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
+  return PMPI_Win_create_dynamic(info, comm, win);
+}
+
+// ---- Point to point --------------------------------------------------------------------------------------
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
   return PMPI_Iprobe(source, tag, world_or(comm), flag, status);
@@ -172,41 +566,121 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int t
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  return PMPI_Probe(source, tag, world_or(comm), status);
+  comm = world_or(comm);
+  if (!yield_p2p() || source == MPI_PROC_NULL) return PMPI_Probe(source, tag, comm, status);  // returns at once
+  for (;;) {
+    int found = 0;
+    const int rc = PMPI_Iprobe(source, tag, comm, &found, status);
+    if (rc != MPI_SUCCESS || found) {
+      count_yielding_call();
+      return rc;
+    }
+    pause_between_polls();
+  }
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  return PMPI_Recv(buf, count, datatype, source, tag, world_or(comm), status);
+  comm = world_or(comm);
+  // MPI_PROC_NULL returns at once; MPICH 4.0.2 would give the request's status source 0 and tag 0 instead
+  // of MPI_PROC_NULL and MPI_ANY_TAG.
+  if (!yield_p2p() || source == MPI_PROC_NULL) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  MPI_Request req;
+  return complete(PMPI_Irecv(buf, count, datatype, source, tag, comm, &req), &req, status);
+}
+
+int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  comm = world_or(comm);
+  if (!yield_p2p()) return PMPI_Rsend(buf, count, datatype, dest, tag, comm);
+  MPI_Request req;
+  return complete(PMPI_Irsend(buf, count, datatype, dest, tag, comm, &req), &req, MPI_STATUS_IGNORE);
 }
 
 int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  return PMPI_Send(buf, count, datatype, dest, tag, world_or(comm));
+  comm = world_or(comm);
+  if (!yield_p2p()) return PMPI_Send(buf, count, datatype, dest, tag, comm);
+  MPI_Request req;
+  return complete(PMPI_Isend(buf, count, datatype, dest, tag, comm, &req), &req, MPI_STATUS_IGNORE);
 }
 
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
-  return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
-                       world_or(comm), status);
+  comm = world_or(comm);
+  if (!yield_p2p())
+    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
+                         comm, status);
+  MPI_Request reqs[2];
+  int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &reqs[0]);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &reqs[1]);
+  if (rc != MPI_SUCCESS) {
+    // The call fails as a whole: take the receive back (its own errors do not matter any more).
+    PMPI_Cancel(&reqs[0]);
+    PMPI_Request_free(&reqs[0]);
+    return rc;
+  }
+  // The receive first (its status is the call's), then the send.
+  rc = complete(MPI_SUCCESS, &reqs[0], status);
+  if (source == MPI_PROC_NULL && status != MPI_STATUS_IGNORE) {
+    // What the blocking call reports; MPICH 4.0.2's request status says source 0, tag 0.
+    status->MPI_SOURCE = MPI_PROC_NULL;
+    status->MPI_TAG = MPI_ANY_TAG;
+  }
+  const int send_rc = complete(MPI_SUCCESS, &reqs[1], MPI_STATUS_IGNORE);
+  return rc != MPI_SUCCESS ? rc : send_rc;
 }
 
 int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  return PMPI_Ssend(buf, count, datatype, dest, tag, world_or(comm));
+  comm = world_or(comm);
+  if (!yield_p2p()) return PMPI_Ssend(buf, count, datatype, dest, tag, comm);
+  MPI_Request req;
+  return complete(PMPI_Issend(buf, count, datatype, dest, tag, comm, &req), &req, MPI_STATUS_IGNORE);
 }
 
-int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
-  return PMPI_Win_allocate(size, disp_unit, info, world_or(comm), baseptr, win);
+// ---- Completion ------------------------------------------------------------------------------------------
+
+int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  if (!yield_p2p()) return PMPI_Wait(request, status);
+  return complete(MPI_SUCCESS, request, status);
 }
 
-int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
-  return PMPI_Win_allocate_shared(size, disp_unit, info, world_or(comm), baseptr, win);
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  if (!yield_p2p()) return PMPI_Waitall(count, requests, statuses);
+  for (;;) {
+    int done = 0;
+    const int rc = PMPI_Testall(count, requests, &done, statuses);
+    if (rc != MPI_SUCCESS || done) {
+      count_yielding_call();
+      return rc;
+    }
+    pause_between_polls();
+  }
 }
 
-int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
-  return PMPI_Win_create(base, size, disp_unit, info, world_or(comm), win);
+int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
+  if (!yield_p2p()) return PMPI_Waitany(count, requests, index, status);
+  for (;;) {
+    int done = 0;
+    const int rc = PMPI_Testany(count, requests, index, &done, status);
+    if (rc != MPI_SUCCESS || done) {
+      count_yielding_call();
+      return rc;
+    }
+    pause_between_polls();
+  }
 }
 
-int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
-  return PMPI_Win_create_dynamic(info, world_or(comm), win);
+// MPI_Testsome gives outcount 0 while nothing has completed, MPI_UNDEFINED when no request is active
+// (what MPI_Waitsome returns then too).
+int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
+  if (!yield_p2p()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  for (;;) {
+    const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
+    if (rc != MPI_SUCCESS || *outcount != 0) {
+      count_yielding_call();
+      return rc;
+    }
+    pause_between_polls();
+  }
 }
 
 }  // extern "C"

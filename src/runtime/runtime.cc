@@ -16,6 +16,7 @@
 #include "runtime/error.h"
 #include "runtime/machine.h"
 #include "runtime/modules.h"
+#include "runtime/mpi_yield.h"
 #include "runtime/progress.h"
 #include "runtime/progress_ranks.h"
 #include "runtime/thread_lock.h"
@@ -114,9 +115,34 @@ void set_machine_counts(Runtime& r) {
 // by it and those must match.
 void resolve_wait_backoff(Runtime& r) {
   set_machine_counts(r);
-  int mine = r.config.wait_backoff_us;
-  if (mine < 0) mine = r.machine_cores > 0 && r.machine_ranks > r.machine_cores ? 100 : 0;
-  ARMCIX_MPI(MPI_Allreduce(&mine, &r.config.wait_backoff_us, 1, MPI_INT, MPI_MAX, r.world));
+  const bool oversubscribed = r.machine_cores > 0 && r.machine_ranks > r.machine_cores;
+  int mine[2] = {r.config.wait_backoff_us, oversubscribed ? 1 : 0}, job[2];
+  if (mine[0] < 0) mine[0] = oversubscribed ? 100 : 0;
+  ARMCIX_MPI(MPI_Allreduce(mine, job, 2, MPI_INT, MPI_MAX, r.world));
+  r.config.wait_backoff_us = job[0];
+  r.any_machine_oversubscribed = job[1] != 0;
+}
+
+// ARMCI_MPI_YIELD (runtime/mpi_yield.h).  Every input is the same on every process -- the setting
+// (Config::must_agree), whether any machine is oversubscribed and the back-off (both reduced over the job
+// in resolve_wait_backoff), and whether ARMCI spans MPI_COMM_WORLD (the size of the communicator all of
+// them were initialized on) -- so every process decides alike, and switches at this same point of
+// ARMCI_Init.  Auto: on when some machine has more ranks than cores, where a busy-polling MPI call starves
+// the rank it waits for; off on dedicated cores, where polling answers soonest.  Never when ARMCI runs on
+// a part of MPI_COMM_WORLD: the other processes never see ARMCI_Init, and their collectives on the world
+// would then meet ours in the other form.
+void resolve_mpi_yield(Runtime& r, bool spans_world) {
+  bool on = r.config.mpi_yield > 0 || (r.config.mpi_yield < 0 && r.any_machine_oversubscribed);
+  if (on && !spans_world) {
+    if (r.config.mpi_yield > 0 && r.me == 0)
+      std::fprintf(stderr,
+                   "armci-x: ARMCI_MPI_YIELD=1 is OFF: ARMCI was initialized on a communicator smaller than "
+                   "MPI_COMM_WORLD, whose other processes would call MPI's collectives in their blocking form "
+                   "(doc/user-guide.md, \"Oversubscribed and shared machines\")\n");
+    on = false;
+  }
+  r.config.mpi_yield = on ? 1 : 0;
+  set_mpi_yield(on, r.config.wait_backoff_us);
 }
 
 // The settings that must be the same everywhere (Config::must_agree), compared in one reduction: MIN over
@@ -161,8 +187,9 @@ void print_banner(const Runtime& r) {
   std::printf("armci-x %s: %d ranks on %d node(s), %d domain(s) (armci_domain_*), MPI thread level %d\n",
               ARMCIX_Version(), r.nproc, r.node_count, r.domain_count, r.thread_level);
   std::printf("  MPI: %.200s\n", lib);
-  std::printf("  machine of rank 0: %d of our ranks on %d usable cores%s\n", r.machine_ranks, r.machine_cores,
-              r.machine_ranks > r.machine_cores ? " (oversubscribed: waits back off)" : "");
+  std::printf("  machine of rank 0: %d of our ranks on %d usable cores%s; blocking MPI calls: %s\n", r.machine_ranks,
+              r.machine_cores, r.machine_ranks > r.machine_cores ? " (oversubscribed)" : "",
+              mpi_yield_on() ? "non-blocking form + back-off (ARMCI_MPI_YIELD)" : "MPI's own");
   std::printf("  node-local path: %s; progress thread: %s; progress ranks per node: %d\n",
               r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",
               progress_running() ? "running" : "off", r.config.progress_ranks);
@@ -230,6 +257,9 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
   ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));
+  int world_size = 0;  // the real MPI_COMM_WORLD (PMPI: not the program ranks' one of mpi_world.cc)
+  ARMCIX_MPI(PMPI_Comm_size(MPI_COMM_WORLD, &world_size));
+  const bool spans_world = r.nproc == world_size;
   r.init_count = 1;  // from here on errors name the ARMCI call rather than "not initialized"
   // Threads may call ARMCI concurrently only if the application asked for MPI_THREAD_MULTIPLE (from us, or
   // from MPI before us) and got it; the progress thread alone makes no ARMCI calls and needs no lock.
@@ -240,6 +270,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   progress_ranks_start(r);  // a progress rank stays in there until the program ranks finalize
   discover_topology(r);
   resolve_wait_backoff(r);
+  resolve_mpi_yield(r, spans_world);
   collective_check("ARMCI_Init", Collective::Barrier, r.world);  // makes the check communicator
   initialize_modules();                                          // the progress thread last
   watchdog_start();
@@ -266,6 +297,7 @@ void finalize() {
   // barrier lets UCX's asynchronous thread settle the connections first: 0 of 30 runs hung with 20 ms or
   // 1 s.  Busy progress (MPI_Iprobe for 100 ms) does not help (10 of 30 hung).  See doc/user-guide.md.
   if (r.config.finalize_settle_ms > 0) usleep(static_cast<useconds_t>(r.config.finalize_settle_ms) * 1000);
+  set_mpi_yield(false, 0);  // every process here, after its last collective of ARMCI (runtime/mpi_yield.h)
   r.init_count = 0;
   set_calls_serialized(false);
   if (r.we_initialized_mpi) MPI_Finalize();

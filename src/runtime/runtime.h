@@ -43,6 +43,7 @@ struct Runtime {
   // node): how many of our ranks run there, and how many cores their affinity masks allow together.
   int machine_ranks = 0;
   int machine_cores = 0;
+  bool any_machine_oversubscribed = false;  // some machine of the job runs more of our ranks than it has cores
 };
 
 // The one runtime instance.  Valid between the first ARMCI_Init* and the last ARMCI_Finalize.

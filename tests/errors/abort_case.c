@@ -37,6 +37,9 @@ int main(int argc, char** argv) {
   if (is(c, "progress_ranks_all")) setenv("ARMCI_PROGRESS_RANKS", "2", 1);
   if (is(c, "progress_ranks_negative")) setenv("ARMCI_PROGRESS_RANKS", "-1", 1);
   if (is(c, "progress_ranks_differ")) setenv("ARMCI_PROGRESS_RANKS", me == 1 ? "1" : "0", 1);
+  /* ARMCI_MPI_YIELD: blocking and non-blocking forms of one collective do not match. */
+  if (is(c, "mpi_yield_differs")) setenv("ARMCI_MPI_YIELD", me == 1 ? "1" : "0", 1);
+  if (is(c, "mpi_yield_bad")) setenv("ARMCI_MPI_YIELD", "sometimes", 1);
   if (is(c, "progress_ranks_shm0")) { /* progress ranks serve shared-memory segments: not without them */
     setenv("ARMCI_SHM", "0", 1);
     setenv("ARMCI_PROGRESS_RANKS", "1", 1);

@@ -56,5 +56,8 @@ check progress_ranks_negative "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS='
 check progress_ranks_differ "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS must be the same on every process" "process 1"
 check progress_ranks_shm0 "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS=1 needs the node-local path (ARMCI_SHM=1)"
 check progress_ranks_reinit "ARMCI Error" "ARMCI_Init" "ARMCI cannot be initialized again after ARMCI_Finalize"
+# ARMCI_MPI_YIELD (issue 18): the same everywhere; auto, 1 or 0.
+check mpi_yield_differs "ARMCI Error" "ARMCI_Init" "ARMCI_MPI_YIELD (-1 = auto) must be the same on every process" "process 1"
+check mpi_yield_bad "ARMCI Error" "ARMCI_Init" "ARMCI_MPI_YIELD='sometimes' is not auto, 1 or 0"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -4,6 +4,7 @@
 #include <armci.h>
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -77,6 +78,21 @@ int main(int argc, char** argv) {
 #endif
   MPI_Init_thread(&argc, &argv, wanted, &provided);
   ::testing::InitGoogleTest(&argc, argv);
+  // ARMCIX_TEST_ONE_CORE=1: before ARMCI_Init counts cores, every rank moves to one core, the lowest any
+  // rank may use (launchers that bind ranks, as Open MPI's, give each its own), so that the machine is
+  // oversubscribed at any rank count >= 2 (tests/mpi/test_mpi_yield.cc).
+  if (const char* one = std::getenv("ARMCIX_TEST_ONE_CORE"); one && one[0] == '1') {
+    cpu_set_t cpus;
+    int first = CPU_SETSIZE;
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0)
+      for (int c = 0; c < CPU_SETSIZE && first == CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &cpus)) first = c;
+    int lowest = first;
+    MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    CPU_ZERO(&cpus);
+    CPU_SET(lowest, &cpus);
+    if (sched_setaffinity(0, sizeof cpus, &cpus) != 0) std::perror("ARMCIX_TEST_ONE_CORE: sched_setaffinity");
+  }
   ARMCI_Init();
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -980,37 +980,12 @@ TEST(MsgErrors, BadGroupArguments) {
 // the same on every rank.
 TEST(WaitBackoff, DefaultFollowsOversubscription) {
   if (std::getenv("ARMCI_WAIT_BACKOFF_US")) GTEST_SKIP() << "ARMCI_WAIT_BACKOFF_US is set";
-  // The rule, computed here on its own: ranks share a machine when they run on one kernel (boot id),
-  // whatever MPI calls a node (simulated hosts and cliques split one machine); the machine's cores are
-  // the union of those ranks' affinity masks.  Back-off (100 us) everywhere if any machine has more
-  // ranks than cores.
-  char boot[64] = {0};
-  if (FILE* f = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
-    if (!std::fgets(boot, sizeof boot, f)) boot[0] = 0;
-    std::fclose(f);
-  }
-  cpu_set_t cpus;
-  ASSERT_EQ(sched_getaffinity(0, sizeof cpus, &cpus), 0);
-  int nproc = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &nproc);
-  std::vector<char> boots(64 * static_cast<std::size_t>(nproc));
-  std::vector<cpu_set_t> masks(nproc);
-  MPI_Allgather(boot, 64, MPI_CHAR, boots.data(), 64, MPI_CHAR, MPI_COMM_WORLD);
-  MPI_Allgather(&cpus, static_cast<int>(sizeof cpus), MPI_BYTE, masks.data(), static_cast<int>(sizeof cpus), MPI_BYTE,
-                MPI_COMM_WORLD);
-  int ranks_here = 0;
-  cpu_set_t machine_cpus;
-  CPU_ZERO(&machine_cpus);
-  for (int r = 0; r < nproc; ++r) {
-    if (std::memcmp(&boots[64 * static_cast<std::size_t>(r)], boot, 64) != 0) continue;
-    ++ranks_here;
-    CPU_OR(&machine_cpus, &machine_cpus, &masks[r]);
-  }
-  int mine = ranks_here > CPU_COUNT(&machine_cpus) ? 100 : 0, expect = 0;
-  MPI_Allreduce(&mine, &expect, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  // The rule: back-off (100 us) everywhere if any machine has more ranks than cores (test_util.h).
+  const armcix_test::MachineCount m = armcix_test::count_machine();
+  const int expect = m.any_oversubscribed ? 100 : 0;
   EXPECT_EQ(armcix::rt().config.wait_backoff_us, expect)
-      << ranks_here << " ranks on this machine, " << CPU_COUNT(&machine_cpus) << " cores";
-  EXPECT_EQ(armcix::rt().machine_ranks, ranks_here);
+      << m.ranks_here << " ranks on this machine, " << m.cores << " cores";
+  EXPECT_EQ(armcix::rt().machine_ranks, m.ranks_here);
 }
 
 }  // namespace

@@ -5,9 +5,12 @@
 #include <armcix.h>
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <sched.h>
 
 #include <complex>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -74,6 +77,45 @@ inline std::vector<int> node_leaders() {
   std::vector<int> leaders(nproc());
   MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, MPI_COMM_WORLD);
   return leaders;
+}
+
+// This rank's machine as the library should count it, computed here on its own: ranks share a machine
+// when they run on one kernel (boot id), whatever MPI calls a node (simulated hosts and cliques split one
+// machine); the machine's cores are the union of those ranks' affinity masks.  Collective.
+struct MachineCount {
+  int ranks_here = 0;               // the job's ranks on my machine
+  int cores = 0;                    // their usable cores together
+  bool any_oversubscribed = false;  // some machine of the job has more ranks than cores (all ranks agree)
+};
+
+inline MachineCount count_machine() {
+  char boot[64] = {0};
+  if (FILE* f = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
+    if (!std::fgets(boot, sizeof boot, f)) boot[0] = 0;
+    std::fclose(f);
+  }
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) ADD_FAILURE() << "sched_getaffinity failed";
+  const int n = nproc();
+  std::vector<char> boots(64 * static_cast<std::size_t>(n));
+  std::vector<cpu_set_t> masks(n);
+  MPI_Allgather(boot, 64, MPI_CHAR, boots.data(), 64, MPI_CHAR, MPI_COMM_WORLD);
+  MPI_Allgather(&cpus, static_cast<int>(sizeof cpus), MPI_BYTE, masks.data(), static_cast<int>(sizeof cpus), MPI_BYTE,
+                MPI_COMM_WORLD);
+  MachineCount m;
+  cpu_set_t machine_cpus;
+  CPU_ZERO(&machine_cpus);
+  for (int r = 0; r < n; ++r) {
+    if (std::memcmp(&boots[64 * static_cast<std::size_t>(r)], boot, 64) != 0) continue;
+    ++m.ranks_here;
+    CPU_OR(&machine_cpus, &machine_cpus, &masks[r]);
+  }
+  m.cores = CPU_COUNT(&machine_cpus);
+  int mine = m.ranks_here > m.cores ? 1 : 0, any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  m.any_oversubscribed = any != 0;
+  return m;
 }
 
 // The domains armci_domain_* should report: each node of node_leaders() cut into maximal runs of consecutive

@@ -136,6 +136,34 @@ TEST(ConfigEnvironment, MalformedNewSettingsNameTheVariable) {
   }
 }
 
+// ARMCI_MPI_YIELD: auto (-1, the default), a boolean, or an error naming the variable; it must agree.
+TEST(ConfigEnvironment, MpiYield) {
+  // The suite may run with ARMCI_MPI_YIELD exported (tests/check.sh under ARMCI_MPI_YIELD=1): put it back.
+  const char* outer = std::getenv("ARMCI_MPI_YIELD");
+  const bool was_set = outer != nullptr;
+  const std::string saved = was_set ? outer : "";
+  unsetenv("ARMCI_MPI_YIELD");
+  EXPECT_EQ(armcix::Config::from_environment().mpi_yield, -1);
+  const struct {
+    const char* value;
+    int expect;
+  } ok[] = {{"auto", -1}, {"AUTO", -1}, {"1", 1}, {"yes", 1}, {"0", 0}, {"off", 0}};
+  for (const auto& k : ok) {
+    ScopedEnv env("ARMCI_MPI_YIELD", k.value);
+    EXPECT_EQ(armcix::Config::from_environment().mpi_yield, k.expect) << k.value;
+  }
+  for (const char* bad : {"2", "sometimes", "-1"}) {
+    ScopedEnv env("ARMCI_MPI_YIELD", bad);
+    const std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_MPI_YIELD='" + std::string(bad) + "' is not auto, 1 or 0"), std::string::npos) << msg;
+  }
+  bool listed = false;
+  for (const auto& [name, value] : armcix::Config().must_agree())
+    listed |= std::string(name).rfind("ARMCI_MPI_YIELD", 0) == 0;
+  EXPECT_TRUE(listed) << "ARMCI_MPI_YIELD must be among the settings every process must share";
+  if (was_set) setenv("ARMCI_MPI_YIELD", saved.c_str(), 1);
+}
+
 TEST(ConfigEnvironment, CollectiveCheckSettings) {
   armcix::Config defaults = armcix::Config::from_environment();
   EXPECT_TRUE(defaults.check_collectives);

@@ -1,0 +1,35 @@
+// Yielding MPI waits (ARMCI_MPI_YIELD, doc/user-guide.md "Oversubscribed and shared machines").
+//
+// MPICH 4.0.2 (ch4) busy-polls inside every blocking MPI call and has no setting that makes it yield.  On
+// a machine with more ranks than cores a rank that waits in MPI_Bcast, MPI_Recv or the collective inside
+// MPI_Comm_split then spins for its whole time slice while the rank it waits for sits in the run queue
+// (NWChem water TCE at 4 ranks on 2 cores: most of the wall time is in MPI calls that Global Arrays and
+// ScaLAPACK/BLACS make themselves; tools/nwchem/RESULTS.md).  The MPI functions armci-x defines over the
+// profiling interface (runtime/mpi_world.cc) therefore, while the mode is on, replace a blocking call by
+// its non-blocking form completed with MPI_Test and a pause between polls (the back-off of our own waits:
+// ARMCI_WAIT_BACKOFF_US microseconds of sleep, or sched_yield when that is 0), and put a non-blocking
+// barrier with the same back-off in front of collective calls that have no non-blocking form
+// (MPI_Comm_split, MPI_Comm_dup, window creation), so that their members arrive together and MPI's own
+// busy-polled part is short.
+//
+// MPI does not match a non-blocking collective with a blocking one, so the mode must be the same on every
+// process at every moment: initialize() decides it once for the whole job (runtime.cc,
+// resolve_mpi_yield: from values every rank agrees on) and switches it on at the same point of ARMCI_Init
+// everywhere, and finalize() switches it off at the same point of the last ARMCI_Finalize.  Before and
+// after, every wrapper passes its call through unchanged.  It stays off when ARMCI runs on a communicator
+// smaller than MPI_COMM_WORLD, whose other processes never see ARMCI_Init.
+#pragma once
+
+#include <cstdint>
+
+namespace armcix {
+
+// Switches the mode on or off; `pause_us` > 0 sleeps that long between polls, 0 yields the core
+// (sched_yield).  Called by initialize() and finalize() only, on every process at the same point.
+void set_mpi_yield(bool on, int pause_us);
+bool mpi_yield_on();
+
+// How many blocking MPI calls this process has completed through the yielding path (tests, profiling).
+uint64_t mpi_yield_count();
+
+}  // namespace armcix
