@@ -83,7 +83,7 @@ void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes) {
   const std::size_t need = (bytes + 15) & ~std::size_t{15};
   if (g_copy_bytes + need > kOrderedPutCopyBytes)
     while (!g_copies.empty()) flush_pair(g_copies.back().g, g_copies.back().wr);
-  if (copies_of(g, wr).count >= rt().config.max_outstanding_per_target) flush_pair(g, wr);
+  if (copies_of(g, wr).count >= kOrderedPutCopiesPerTarget) flush_pair(g, wr);
   PairCopies& pc = copies_of(g, wr);
   if (pc.blocks.empty() || pc.used + need > kCopyBlockBytes) {
     pc.blocks.push_back(new_copy_block());
