@@ -1020,12 +1020,13 @@ TEST(Consistency, OwnOperationsAreOrderedWithoutFence) {
 // a copy the library keeps until the pair's next flush, gmr/ordering.h): the origin buffer is reusable at
 // once, a get in between returns the last value, an accumulate or a partly overlapping put after them
 // applies on top of the last one, and after the barrier the target holds the last value.  4200 rounds of 8
-// bytes pass the per-target bound of held copies (kOrderedPutCopiesPerTarget = 4096), 300 x 8 KiB the 1 MiB
-// bound over all targets; 12000 bytes is above the ordered size (plain puts with a flush between them).
+// bytes pass the per-target bound of held copies (kOrderedPutCopiesPerTarget = 4096), 300 x 8 KiB and
+// 40000 bytes the 1 MiB bound over all targets; 70000 bytes is above the ordered size (64 KiB: plain puts
+// with a flush between them).
 TEST(Consistency, RepeatedPutsToTheSameBytesKeepTheLastValue) {
   const int np = nproc(), r = me();
-  const int kRegion = 12288;  // each origin works in its own region of every slice
-  const int sizes[] = {8, 1000, 8192, 12000};
+  const int kRegion = 72 * 1024;  // each origin works in its own region of every slice
+  const int sizes[] = {8, 1000, 8192, 40000, 70000};
   auto rounds = [](int size) { return size == 8 ? 4200 : 300; };  // even: the last round is an NbPut
   GlobalMem mem(static_cast<armci_size_t>(kRegion) * np);
   for (int size : sizes) {
