@@ -15,9 +15,8 @@ namespace {
 // Origin copies of ordered puts (hold_put_copy), per (region, window rank) pair, carved from 64 KiB blocks so
 // that an 8-byte put costs a copy and no allocation.  Freed when the pair is flushed.
 constexpr std::size_t kCopyBlockBytes = 64 * 1024;
-constexpr std::size_t kSpareBlocks = 4;
-static_assert(kOrderedPutMaxBytes <= static_cast<MPI_Aint>(kCopyBlockBytes),
-              "an ordered put's copy fits a block");  // blocks kept for reuse after a flush
+constexpr std::size_t kSpareBlocks = 4;  // blocks kept for reuse after a flush
+static_assert(kOrderedPutMaxBytes <= static_cast<MPI_Aint>(kCopyBlockBytes), "an ordered put's copy fits a block");
 
 struct PairCopies {
   Gmr* g = nullptr;

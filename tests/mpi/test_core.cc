@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gmr/ordering.h"  // held_put_copy_bytes: the origin copies of ordered puts are bounded and released
 #include "test_util.h"
 
 using namespace armcix_test;
@@ -1075,10 +1076,12 @@ TEST(Consistency, RepeatedPutsToTheSameBytesKeepTheLastValue) {
         }
       }
     }
+    EXPECT_LE(armcix::held_put_copy_bytes(), armcix::kOrderedPutCopyBytes) << "origin copies of ordered puts";
     EXPECT_EQ(wrong_gets, 0) << "gets after repeated puts of " << size << " bytes that missed the last value";
     EXPECT_EQ(wrong_accs, 0) << "accumulates after repeated puts of " << size << " bytes applied to a wrong value";
     EXPECT_EQ(wrong_overlaps, 0) << "partly overlapping puts after repeated puts of " << size << " bytes";
     ARMCI_Barrier();
+    EXPECT_EQ(armcix::held_put_copy_bytes(), 0u) << "origin copies of ordered puts still held after a barrier";
     ARMCI_Access_begin(mem.mine());
     for (int s = 0; s < np; ++s) {
       long bad = first_mismatch(mem.mine() + static_cast<std::size_t>(kRegion) * s, s, 3000 + rounds(size) - 1, size);
