@@ -163,7 +163,11 @@ void request_on_complete(Request* req, std::function<void()> fn) {
 void request_add_mpi(Request* req, MPI_Request mreq, const MpiOpTarget& to) {
   req->mpi_reqs.push_back(mreq);
   req->mpi_targets.push_back(to);
-  ++g_mpi_in_flight;
+  // Bounded like the flushed operations (request_issued), here rather than there so that the node-local
+  // message rate pays nothing for it.  By index: complete_mpi lets other threads in, which may add slots.
+  if (++g_mpi_in_flight > rt().config.max_outstanding)
+    for (std::size_t i = 0; i < g_slots.size(); ++i)
+      if (g_slots[i]->in_use) complete_mpi(g_slots[i].get());
 }
 
 bool request_completes_by_mpi(const Request* req, int proc) {
@@ -176,7 +180,7 @@ void request_complete(Request* req) {
     note_locally_complete(g, wr);
   }
   req->pairs.clear();
-  complete_mpi(req);
+  if (!req->mpi_reqs.empty()) complete_mpi(req);
   for (auto& fn : req->finishers) fn();
   req->finishers.clear();
   req->buffers.clear();
@@ -221,10 +225,6 @@ void request_issued(Request* req, int proc) {
   if (g_unflushed_total > c.max_outstanding)
     for (int p = 0; p < rt().nproc; ++p)
       if (g_unflushed_ops[p]) flush_target(p);
-  // By index: complete_mpi lets other threads in, which may add slots.
-  if (g_mpi_in_flight > c.max_outstanding)
-    for (std::size_t i = 0; i < g_slots.size(); ++i)
-      if (g_slots[i]->in_use) complete_mpi(g_slots[i].get());
 }
 
 void handle_init(armci_hdl_t* hdl) {
@@ -299,14 +299,14 @@ void wait_proc(int proc) {
 }
 
 void wait_all() {
-  for (std::size_t i = 0; i < g_slots.size(); ++i)  // by index: see request_issued
+  for (std::size_t i = 0; i < g_slots.size(); ++i)  // by index: see request_add_mpi
     if (g_slots[i]->in_use) request_complete(g_slots[i].get());
   for (int p = 0; p < rt().nproc; ++p)
     if (g_unflushed_ops[p]) flush_target(p);
 }
 
 void requests_forget_region(Gmr* g) {
-  for (std::size_t i = 0; i < g_slots.size(); ++i) {  // by index: see request_issued
+  for (std::size_t i = 0; i < g_slots.size(); ++i) {  // by index: see request_add_mpi
     Request* r = g_slots[i].get();
     if (!r->in_use) continue;
     bool uses = std::any_of(r->pairs.begin(), r->pairs.end(), [g](auto& p) { return p.first == g; }) ||
