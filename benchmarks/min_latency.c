@@ -3,8 +3,8 @@
  *
  * On a machine shared with other jobs the medians of compare.sh's benchmarks measure scheduling stalls
  * (4-50 ms) more than the network; the least-disturbed repetition still shows what an operation costs.
- * Rank 0 runs each operation in a loop (200 times; 50 strided, 5 for 1 MiB; 1000 non-blocking puts and
- * one ARMCI_WaitAll) against the last rank, which waits in ARMCI_Barrier; prints
+ * Rank 0 runs each operation in a loop (200 times; 50 strided and 64 KiB, 5 for 1 MiB; 1000 non-blocking puts
+ * and one ARMCI_WaitAll) against the last rank, which waits in ARMCI_Barrier; prints
  *   MICRO <op> min <us per op> med <us per op>
  * Build it against each library from this one source and run the builds alternately, e.g. between
  * simulated hosts:
@@ -34,12 +34,14 @@ int main(int argc, char** argv) {
   memset(buf, 1, big * 2);
   int t = np - 1;
   double one = 1.0;
-  const char* names[] = {"put8",  "put8+fence", "acc8",     "get8", "puts32x1K", "gets32x1K", "put1M",
-                         "get1M", "acc1M",      "putdisj8", "rmw",  "lock",      "nbput8"};
-  int nops = 13;
+  const char* names[] = {"put8", "put8+fence", "acc8", "get8", "puts32x1K", "gets32x1K", "put1M", "get1M", "acc1M",
+                         "putdisj8", "rmw", "lock", "nbput8",
+                         /* explicit handle, waited at once; same bytes each time */
+                         "nbget8+wait", "nbput8+wait", "nbacc8+wait", "acc64K+fence", "put16K"};
+  int nops = 18;
   for (int op = 0; op < nops; op++) {
     double v[NREP];
-    int n = op >= 6 && op <= 8 ? 5 : (op == 4 || op == 5) ? 50 : op == 12 ? 1000 : 200;
+    int n = op >= 6 && op <= 8 ? 5 : (op == 4 || op == 5 || op == 16) ? 50 : op == 12 ? 1000 : 200;
     for (int r = 0; r < NREP; r++) {
       ARMCI_Barrier();
       double t0 = MPI_Wtime();
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
         int cnt[2] = {1024, 32};
         int st[1] = {2048};
         long val;
+        armci_hdl_t h;
         for (int i = 0; i < n; i++) switch (op) {
             case 0:
               ARMCI_Put(buf, g[t], 8, t);
@@ -88,6 +91,28 @@ int main(int argc, char** argv) {
               break;
             case 12:
               ARMCI_NbPut(buf, (char*)g[t] + 8 * (i % 1000), 8, t, NULL);
+              break;
+            case 13:
+              ARMCI_INIT_HANDLE(&h);
+              ARMCI_NbGet(g[t], buf, 8, t, &h);
+              ARMCI_Wait(&h);
+              break;
+            case 14:
+              ARMCI_INIT_HANDLE(&h);
+              ARMCI_NbPut(buf, g[t], 8, t, &h);
+              ARMCI_Wait(&h);
+              break;
+            case 15:
+              ARMCI_INIT_HANDLE(&h);
+              ARMCI_NbAcc(ARMCI_ACC_DBL, &one, buf, g[t], 8, t, &h);
+              ARMCI_Wait(&h);
+              break;
+            case 16:
+              ARMCI_Acc(ARMCI_ACC_DBL, &one, buf, g[t], 65536, t);
+              ARMCI_Fence(t);
+              break;
+            case 17:
+              ARMCI_Put(buf, g[t], 16384, t);
               break;
           }
         if (op == 12) ARMCI_WaitAll();

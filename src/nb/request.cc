@@ -7,6 +7,7 @@
 #include "gmr/ordering.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
+#include "runtime/progress.h"
 #include "runtime/runtime.h"
 #include "runtime/thread_lock.h"
 
@@ -34,6 +35,8 @@ uint32_t g_next_generation = 1;
 std::vector<int> g_unflushed_ops;
 std::vector<std::vector<std::pair<Gmr*, int>>> g_unflushed_pairs;
 long g_unflushed_total = 0;
+// MPI requests held by requests (request_add_mpi), in total: bounded like the operations above.
+long g_mpi_in_flight = 0;
 
 void add_pair(std::vector<std::pair<Gmr*, int>>& v, Gmr* g, int wr) {
   for (auto it = v.rbegin(); it != v.rend(); ++it)
@@ -50,6 +53,8 @@ void release_slot(Request* req) {
   req->pairs.clear();
   req->finishers.clear();
   req->buffers.clear();
+  req->mpi_reqs.clear();
+  req->mpi_targets.clear();
   if (!req->implicit) g_free_slots.push_back(slot_of(req));
 }
 
@@ -69,6 +74,25 @@ Request* new_request() {
   r->generation = g_next_generation++ & kGenerationMask;
   if (r->generation == 0) r->generation = g_next_generation++ & kGenerationMask;
   return r;
+}
+
+// Completes the operations of `req` that complete by their own MPI request.  The lists are taken out of the
+// request first: the wait lets other threads in (wait_all_for), and they may touch the request meanwhile.
+void complete_mpi(Request* req) {
+  if (req->mpi_reqs.empty()) return;
+  std::vector<MPI_Request> reqs = std::move(req->mpi_reqs);
+  std::vector<MpiOpTarget> targets = std::move(req->mpi_targets);
+  req->mpi_reqs.clear();
+  req->mpi_targets.clear();
+  g_mpi_in_flight -= static_cast<long>(reqs.size());
+  wait_all_for("ARMCI_Wait", static_cast<int>(reqs.size()), reqs.data());
+  for (const MpiOpTarget& t : targets)
+    if (t.get) note_request_get_done(t.g, t.wr, t.epoch);
+}
+
+bool has_mpi_op_to(const Request* req, int proc) {
+  return std::any_of(req->mpi_targets.begin(), req->mpi_targets.end(),
+                     [proc](const MpiOpTarget& t) { return t.g->grp_to_abs[t.wr] == proc; });
 }
 
 // Locally completes everything issued to `proc` (all requests' operations to it).
@@ -136,12 +160,27 @@ void request_on_complete(Request* req, std::function<void()> fn) {
   req->finishers.push_back(std::move(fn));
 }
 
+void request_add_mpi(Request* req, MPI_Request mreq, const MpiOpTarget& to) {
+  req->mpi_reqs.push_back(mreq);
+  req->mpi_targets.push_back(to);
+  // Bounded like the flushed operations (request_issued), here rather than there so that the node-local
+  // message rate pays nothing for it.  By index: complete_mpi lets other threads in, which may add slots.
+  if (++g_mpi_in_flight > rt().config.max_outstanding)
+    for (std::size_t i = 0; i < g_slots.size(); ++i)
+      if (g_slots[i]->in_use) complete_mpi(g_slots[i].get());
+}
+
+bool request_completes_by_mpi(const Request* req, int proc) {
+  return req != nullptr && !req->implicit && !on_my_node(proc);
+}
+
 void request_complete(Request* req) {
   for (auto& [g, wr] : req->pairs) {
     ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
     note_locally_complete(g, wr);
   }
   req->pairs.clear();
+  if (!req->mpi_reqs.empty()) complete_mpi(req);
   for (auto& fn : req->finishers) fn();
   req->finishers.clear();
   req->buffers.clear();
@@ -235,9 +274,15 @@ int handle_test(const char* call, armci_hdl_t* hdl) {
     hdl->target = kTested;  // completed at issue; another thread waited on or re-used this handle
     return 0;
   }
-  // MPI offers no test for a flush, so Test completes the request (local completion is cheap: the data
-  // has been handed to MPI) and reports it done, as ARMCI allows.
+  // MPI offers no test for a flush, so Test completes a request with flushes to do (local completion is
+  // cheap: the data has been handed to MPI) and reports it done, as ARMCI allows.  A request whose
+  // operations all complete by their own MPI requests is tested: not complete yet -> 1.
   Request* r = lookup(call, hdl);
+  if (r->pairs.empty() && !r->mpi_reqs.empty()) {
+    int done = 0;
+    ARMCIX_MPI(MPI_Testall(static_cast<int>(r->mpi_reqs.size()), r->mpi_reqs.data(), &done, MPI_STATUSES_IGNORE));
+    if (!done) return 1;
+  }
   request_complete(r);
   release_slot(r);
   hdl->target = kTested;
@@ -247,20 +292,26 @@ int handle_test(const char* call, armci_hdl_t* hdl) {
 void wait_proc(int proc) {
   if (g_implicit[proc] && g_implicit[proc]->in_use) request_complete(g_implicit[proc]);
   if (g_unflushed_ops[proc]) flush_target(proc);
+  // As the flush above completes explicit requests' operations to proc, so their own MPI requests.
+  if (g_mpi_in_flight > 0)
+    for (std::size_t i = 0; i < g_slots.size(); ++i)
+      if (g_slots[i]->in_use && has_mpi_op_to(g_slots[i].get(), proc)) complete_mpi(g_slots[i].get());
 }
 
 void wait_all() {
-  for (auto& r : g_slots)
-    if (r->in_use) request_complete(r.get());
+  for (std::size_t i = 0; i < g_slots.size(); ++i)  // by index: see request_add_mpi
+    if (g_slots[i]->in_use) request_complete(g_slots[i].get());
   for (int p = 0; p < rt().nproc; ++p)
     if (g_unflushed_ops[p]) flush_target(p);
 }
 
 void requests_forget_region(Gmr* g) {
-  for (auto& r : g_slots) {
+  for (std::size_t i = 0; i < g_slots.size(); ++i) {  // by index: see request_add_mpi
+    Request* r = g_slots[i].get();
     if (!r->in_use) continue;
-    bool uses = std::any_of(r->pairs.begin(), r->pairs.end(), [g](auto& p) { return p.first == g; });
-    if (uses) request_complete(r.get());
+    bool uses = std::any_of(r->pairs.begin(), r->pairs.end(), [g](auto& p) { return p.first == g; }) ||
+                std::any_of(r->mpi_targets.begin(), r->mpi_targets.end(), [g](auto& t) { return t.g == g; });
+    if (uses) request_complete(r);
   }
   for (auto& v : g_unflushed_pairs)
     v.erase(std::remove_if(v.begin(), v.end(), [g](auto& p) { return p.first == g; }), v.end());
@@ -272,6 +323,7 @@ void requests_initialize() {
   g_unflushed_ops.assign(rt().nproc, 0);
   g_unflushed_pairs.assign(rt().nproc, {});
   g_unflushed_total = 0;
+  g_mpi_in_flight = 0;
 }
 
 void requests_finalize() {

@@ -1,7 +1,10 @@
 // Non-blocking requests.  An ARMCI handle is 8 bytes owned by the caller (Debian's GA embeds it), so the
 // request state lives here, in a slot table indexed by the handle.  A request collects the (region,
-// target) pairs its operations went to -- completing it is one MPI_Win_flush_local per pair -- plus the
-// staging buffers that must outlive the operations and the copy-outs to run after them.
+// target) pairs its operations went to -- completing it is one MPI_Win_flush_local per pair -- and the
+// MPI requests of operations that complete by their own (contiguous gets and accumulates to another node
+// under an explicit handle: MPI_Rget / MPI_Raccumulate, completed by MPI_Waitall, because over the network
+// a flush_local costs one more round trip after the data moved, transfer/contig.cc), plus the staging
+// buffers that must outlive the operations and the copy-outs to run after them.
 #pragma once
 
 #include <armci.h>
@@ -16,8 +19,18 @@
 
 namespace armcix {
 
+// What a request-completed operation went to: when it completes, a get stops counting as in flight there.
+struct MpiOpTarget {
+  Gmr* g;
+  int wr;
+  bool get;
+  unsigned epoch;  // the pair's Pending::epoch at issue (gets)
+};
+
 struct Request {
   std::vector<std::pair<Gmr*, int>> pairs;       // (region, window rank) with ops in flight
+  std::vector<MPI_Request> mpi_reqs;             // operations completed by their own request ...
+  std::vector<MpiOpTarget> mpi_targets;          // ... and where each went (same index)
   std::vector<std::unique_ptr<char[]>> buffers;  // staging buffers alive until completion
   std::vector<std::function<void()>> finishers;  // run after local completion (staged get copy-out)
   uint32_t generation = 0;
@@ -31,6 +44,12 @@ struct Request {
 void request_track(Request* req, Gmr* g, int wr);
 void request_keep(Request* req, std::unique_ptr<char[]> buffer);
 void request_on_complete(Request* req, std::function<void()> fn);
+// An operation issued under `req` that completes by its own MPI request `mreq` (not by a flush).
+void request_add_mpi(Request* req, MPI_Request mreq, const MpiOpTarget& to);
+// True if a contiguous get / accumulate under `req` to `proc` should complete by its own MPI request:
+// an explicit handle (implicit ones are completed per target by WaitProc / WaitAll with one flush) and a
+// target on another node (within a node a flush_local is no dearer, and the node path rarely gets here).
+bool request_completes_by_mpi(const Request* req, int proc);
 
 // Locally completes a request's operations, runs its finishers and releases its buffers.
 void request_complete(Request* req);

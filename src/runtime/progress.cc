@@ -88,4 +88,20 @@ void wait_for(const char* call, MPI_Request* req) {
   }
 }
 
+void wait_all_for(const char* call, int n, MPI_Request* reqs) {
+  const int backoff_us = rt().config.wait_backoff_us;
+  ApiUnlocked unlocked;
+  if (backoff_us <= 0) {
+    ARMCIX_MPI(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+    return;
+  }
+  for (;;) {
+    int done = 0;
+    ARMCIX_MPI(MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE));
+    if (done) return;
+    ARMCIX_REQUIRE(n > 0, call, "internal error: waiting on no requests");
+    std::this_thread::sleep_for(std::chrono::microseconds(backoff_us));
+  }
+}
+
 }  // namespace armcix

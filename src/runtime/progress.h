@@ -13,6 +13,8 @@ namespace armcix {
 // then sleep that long between polls, so that on an oversubscribed node (more ranks than cores) a waiting
 // rank gives its core to the ranks that still compute instead of spinning against them.
 void wait_for(const char* call, MPI_Request* req);
+// The same for `n` requests (MPI_Waitall, or MPI_Testall between sleeps).
+void wait_all_for(const char* call, int n, MPI_Request* reqs);
 
 // Enters MPI's progress engine once (ARMCIX_Progress, and waits that poll memory instead of calling MPI):
 // a probe on the world communicator, which has no side effect.

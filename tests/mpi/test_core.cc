@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gmr/ordering.h"  // held_put_copy_bytes: the origin copies of ordered puts are bounded and released
 #include "test_util.h"
 
 using namespace armcix_test;
@@ -1014,6 +1015,81 @@ TEST(Consistency, OwnOperationsAreOrderedWithoutFence) {
     EXPECT_EQ(ARMCI_GetValueInt(region, t), 20 + r);
   }
   ARMCI_Barrier();
+}
+
+// Puts again and again to the same bytes (to another node a small one goes as an ordered accumulate from
+// a copy the library keeps until the pair's next flush, gmr/ordering.h): the origin buffer is reusable at
+// once, a get in between returns the last value, an accumulate or a partly overlapping put after them
+// applies on top of the last one, and after the barrier the target holds the last value.  4200 rounds of 8
+// bytes pass the per-target bound of held copies (kOrderedPutCopiesPerTarget = 4096), 300 x 8 KiB and
+// 40000 bytes the 1 MiB bound over all targets; 70000 bytes is above the ordered size (64 KiB: plain puts
+// with a flush between them).
+TEST(Consistency, RepeatedPutsToTheSameBytesKeepTheLastValue) {
+  const int np = nproc(), r = me();
+  const int kRegion = 72 * 1024;  // each origin works in its own region of every slice
+  const int sizes[] = {8, 1000, 8192, 40000, 70000};
+  auto rounds = [](int size) { return size == 8 ? 4200 : 300; };  // even: the last round is an NbPut
+  GlobalMem mem(static_cast<armci_size_t>(kRegion) * np);
+  for (int size : sizes) {
+    int wrong_gets = 0, wrong_accs = 0, wrong_overlaps = 0;
+    for (int k = 0; k < np; ++k) {
+      const int t = (r + 1 + k) % np;
+      char* region = mem.at(t) + static_cast<std::size_t>(kRegion) * r;
+      std::vector<unsigned char> src(size), back(size);
+      for (int round = 0; round < rounds(size); ++round) {
+        const int tag = 3000 + round;
+        for (int i = 0; i < size; ++i) src[i] = pattern(r, tag, i);
+        if (round % 2 == 1) {  // non-blocking, waited at once
+          armci_hdl_t h;
+          ARMCI_INIT_HANDLE(&h);
+          ARMCI_NbPut(src.data(), region, size, t, &h);
+          ARMCI_Wait(&h);
+        } else {
+          ARMCI_Put(src.data(), region, size, t);
+        }
+        std::memset(src.data(), 0xa5, size);  // reusable at once: the target must never see these bytes
+        if (round % 37 == 5) {
+          ARMCI_Get(region, back.data(), size, t);
+          wrong_gets += first_mismatch(back.data(), r, tag, size) >= 0;
+        }
+        if (round % 53 == 7 && size >= 16) {  // acc on top of the last put (ints), then put the pattern back
+          std::vector<int> before(size / 4), add(size / 4), after(size / 4);
+          ARMCI_Get(region, before.data(), size / 4 * 4, t);
+          for (int i = 0; i < size / 4; ++i) add[i] = i % 7 - 3;
+          int one = 1;
+          ARMCI_Acc(ARMCI_ACC_INT, &one, add.data(), region, size / 4 * 4, t);
+          ARMCI_Get(region, after.data(), size / 4 * 4, t);
+          for (int i = 0; i < size / 4; ++i) wrong_accs += after[i] != before[i] + add[i];
+          for (int i = 0; i < size; ++i) src[i] = pattern(r, tag, i);
+          ARMCI_Put(src.data(), region, size, t);
+        }
+        if (round % 71 == 9 && size >= 16) {  // a put over the second half and past it, then the first again
+          std::vector<unsigned char> half(size / 2), want(size);
+          for (int i = 0; i < size / 2; ++i) half[i] = pattern(r, tag + 50000, i);
+          for (int i = 0; i < size; ++i) src[i] = pattern(r, tag, i);
+          ARMCI_Put(half.data(), region + size / 2, size / 2, t);
+          ARMCI_Put(src.data(), region, size / 2, t);
+          ARMCI_Get(region, back.data(), size, t);
+          for (int i = 0; i < size; ++i) want[i] = i < size / 2 ? pattern(r, tag, i) : half[i - size / 2];
+          wrong_overlaps += back != want;
+          ARMCI_Put(src.data(), region, size, t);
+        }
+      }
+    }
+    EXPECT_LE(armcix::held_put_copy_bytes(), armcix::kOrderedPutCopyBytes) << "origin copies of ordered puts";
+    EXPECT_EQ(wrong_gets, 0) << "gets after repeated puts of " << size << " bytes that missed the last value";
+    EXPECT_EQ(wrong_accs, 0) << "accumulates after repeated puts of " << size << " bytes applied to a wrong value";
+    EXPECT_EQ(wrong_overlaps, 0) << "partly overlapping puts after repeated puts of " << size << " bytes";
+    ARMCI_Barrier();
+    EXPECT_EQ(armcix::held_put_copy_bytes(), 0u) << "origin copies of ordered puts still held after a barrier";
+    ARMCI_Access_begin(mem.mine());
+    for (int s = 0; s < np; ++s) {
+      long bad = first_mismatch(mem.mine() + static_cast<std::size_t>(kRegion) * s, s, 3000 + rounds(size) - 1, size);
+      EXPECT_EQ(bad, -1) << "rank " << s << "'s " << size << "-byte puts: the target does not hold the last value";
+    }
+    ARMCI_Access_end(mem.mine());
+    ARMCI_Barrier();
+  }
 }
 
 // Accumulates from every rank to the same locations are atomic per element: the result is the exact sum.

@@ -915,6 +915,121 @@ TEST(NbHandles, WaitAllCompletesExplicitHandles) {
   ARMCI_Barrier();
 }
 
+// Contiguous gets and accumulates under an explicit handle complete by their own MPI request when the
+// target is on another node (nb/request.h), strided ones and puts by a flush: both kinds under one aggregate
+// handle, and a plain handle with only request-completed operations (ARMCI_Test really tests it), completed
+// by Wait, Test, WaitAll or WaitProc.  Then a put to bytes a completed get read, and another get: the
+// pair's state must not keep the completed gets in flight, nor forget the new put.
+TEST(NbHandles, GetsAndAccumulatesMixedWithStridedUnderOneHandle) {
+  const int n = nproc(), r = me();
+  constexpr long kN = 256;  // doubles per block
+  // Slice (doubles): source blocks (one per reader) | acc blocks (one per origin) | put blocks (per origin)
+  Global g(3 * n * kN * 8);
+  auto source = [](int t, int reader, long i) { return t * 10000.0 + reader * 1000.0 + i; };
+  auto acc_val = [](int o, int t, long i) { return static_cast<double>((o + 2 * t + i) % 11 - 5); };
+  auto put_val = [](int o, int t, int round, long i) { return o * 100.0 + t + round * 0.5 + i * 0.25; };
+  const char* kHow[] = {"Wait", "Test", "WaitAll", "WaitProc"};
+  for (int how = 0; how < 4; ++how) {
+    SCOPED_TRACE(kHow[how]);
+    g.init_local([&](char*) {
+      double* d = g.typed<double>(r);
+      for (int s = 0; s < n; ++s)
+        for (long i = 0; i < kN; ++i)
+          d[s * kN + i] = source(r, s, i), d[(n + s) * kN + i] = 1.0, d[(2 * n + s) * kN + i] = 0;
+    });
+    ARMCI_Barrier();
+    std::vector<armci_hdl_t> agg(n), plain(n);
+    std::vector<std::vector<double>> got(n, std::vector<double>(kN, -1)), got_s(n, std::vector<double>(kN, -1)),
+        got_p(n, std::vector<double>(kN, -1)), acc(n, std::vector<double>(kN)), put(n, std::vector<double>(kN));
+    double two = 2.0, one = 1.0;
+    const int half = static_cast<int>(kN / 2 * 8);
+    int stride = 2 * 8, count[2] = {8, static_cast<int>(kN / 4)};  // strided: every other double of a quarter
+    for (int t : targets()) {
+      double* src_blk = g.typed<double>(t, r * kN);
+      double* acc_blk = g.typed<double>(t, (n + r) * kN);
+      double* put_blk = g.typed<double>(t, (2 * n + r) * kN);
+      for (long i = 0; i < kN; ++i) acc[t][i] = acc_val(r, t, i), put[t][i] = put_val(r, t, how, i);
+      ARMCI_INIT_HANDLE(&agg[t]);
+      ARMCI_SET_AGGREGATE_HANDLE(&agg[t]);
+      EXPECT_EQ(ARMCI_NbGet(src_blk, got[t].data(), half, t, &agg[t]), 0);
+      EXPECT_EQ(ARMCI_NbGetS(src_blk + kN / 2, &stride, got_s[t].data(), &stride, count, 1, t, &agg[t]), 0);
+      EXPECT_EQ(ARMCI_NbAcc(ARMCI_ACC_DBL, &two, acc[t].data(), acc_blk, half, t, &agg[t]), 0);  // scaled: staged
+      EXPECT_EQ(ARMCI_NbAccS(ARMCI_ACC_DBL, &one, acc[t].data() + kN / 2, &stride, acc_blk + kN / 2, &stride, count, 1,
+                             t, &agg[t]),
+                0);
+      EXPECT_EQ(ARMCI_NbPut(put[t].data(), put_blk, half, t, &agg[t]), 0);
+      ARMCI_UNSET_AGGREGATE_HANDLE(&agg[t]);
+      ARMCI_INIT_HANDLE(&plain[t]);  // only contiguous gets and accumulates
+      EXPECT_EQ(ARMCI_NbGet(src_blk + kN / 2 + 1, got_p[t].data(), 8, t, &plain[t]), 0);
+      EXPECT_EQ(ARMCI_NbAcc(ARMCI_ACC_DBL, &one, acc[t].data() + kN / 2 + 1, acc_blk + kN / 2 + 1, 8, t, &plain[t]), 0);
+      burn();
+    }
+    for (int t : targets()) {
+      switch (how) {
+        case 0:
+          EXPECT_EQ(ARMCI_Wait(&plain[t]), 0);
+          EXPECT_EQ(ARMCI_Wait(&agg[t]), 0);
+          break;
+        case 1: {
+          long polls = 0;
+          while (ARMCI_Test(&plain[t]) != 0 && ++polls < kMaxPolls) burn(50);
+          while (ARMCI_Test(&agg[t]) != 0 && ++polls < kMaxPolls) burn(50);
+          EXPECT_LT(polls, kMaxPolls) << "ARMCI_Test never returned 0 for target " << t;
+          break;
+        }
+        case 2:
+          if (t == targets().front()) {
+            EXPECT_EQ(ARMCI_WaitAll(), 0);
+          }
+          break;
+        case 3:
+          EXPECT_EQ(ARMCI_WaitProc(t), 0);
+          break;
+      }
+    }
+    for (int t = 0; t < n; ++t) {
+      std::vector<double> want(kN, -1), want_s(kN, -1), want_p(kN, -1);
+      for (long i = 0; i < kN / 2; ++i) want[i] = source(t, r, i);
+      for (long i = 0; i < kN / 2; i += 2) want_s[i] = source(t, r, kN / 2 + i);
+      want_p[0] = source(t, r, kN / 2 + 1);
+      EXPECT_TRUE(Same(name("NbGet under the aggregate handle from", t), got[t], want));
+      EXPECT_TRUE(Same(name("NbGetS under the aggregate handle from", t), got_s[t], want_s));
+      EXPECT_TRUE(Same(name("NbGet under a plain handle from", t), got_p[t], want_p));
+      scribble(acc[t]), scribble(put[t]);
+    }
+    if (how >= 2)
+      for (int t : targets()) {
+        EXPECT_EQ(ARMCI_Wait(&agg[t]), 0);
+        EXPECT_EQ(ARMCI_Wait(&plain[t]), 0);
+      }
+    // A put to what the gets read, then a get of it: ordered after the completed gets, and seen.
+    for (int t : targets()) {
+      double* src_blk = g.typed<double>(t, r * kN);
+      std::vector<double> v(4), back(4, -1);
+      for (int i = 0; i < 4; ++i) v[i] = -1000.0 * (how + 1) - i;
+      armci_hdl_t h;
+      ARMCI_INIT_HANDLE(&h);
+      EXPECT_EQ(ARMCI_NbGet(src_blk + 8, back.data(), 32, t, &h), 0);
+      EXPECT_EQ(ARMCI_Wait(&h), 0);
+      EXPECT_EQ(back[0], source(t, r, 8)) << "target " << t;
+      EXPECT_EQ(ARMCI_Put(v.data(), src_blk, 32, t), 0);
+      EXPECT_EQ(ARMCI_Get(src_blk, back.data(), 32, t), 0);
+      EXPECT_EQ(back, v) << "get after a put after completed gets, target " << t;
+    }
+    ARMCI_Barrier();
+    auto mine = g.snapshot<double>(0, 3 * n * kN);
+    for (int s = 0; s < n; ++s) {
+      std::vector<double> acc_want(kN, 1.0), put_want(kN, 0.0);
+      for (long i = 0; i < kN / 2; ++i) acc_want[i] += 2.0 * acc_val(s, r, i), put_want[i] = put_val(s, r, how, i);
+      for (long i = kN / 2; i < kN; i += 2) acc_want[i] += acc_val(s, r, i);
+      acc_want[kN / 2 + 1] += acc_val(s, r, kN / 2 + 1);
+      EXPECT_TRUE(Same(name("accumulates by", s), mine.data() + (n + s) * kN, acc_want.data(), kN));
+      EXPECT_TRUE(Same(name("put by", s), mine.data() + (2 * n + s) * kN, put_want.data(), kN));
+    }
+    ARMCI_Barrier();
+  }
+}
+
 // ---- WaitProc: local completion vs remote completion ------------------------------------------------
 
 // After ARMCI_WaitProc(p) the implicit operations to p are locally complete: their origin buffers may be
