@@ -301,8 +301,12 @@ bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, const s
     g->local_ptr[r] = b.start_local[r] + b.offset + kSliceHeader;
     g->base[r] = b.start_owner[r] + b.offset + kSliceHeader;
   }
-  std::memset(b.start_local[g->my_rank] + b.offset, 0, static_cast<std::size_t>(block));
-  publish_zeroed_slices(call, g);
+  // No zeroing and no barrier here: every free block of every member's pool slice is kept zero (fresh
+  // pages, and each member zeroes its part of a block when the block is freed, gmr_destroy).  A member
+  // zeroed before it entered this allocation's gather, which everyone passed before getting here; the
+  // MPI_Win_sync pairs with the one after that zeroing.  Saves one barrier per small ARMCI_Malloc, which
+  // on an oversubscribed machine waits for a time slice of every member.
+  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
   return true;
 }
 
@@ -524,6 +528,13 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
   unindex_region(g);
   if (g->pool_offset >= 0) {  // a pool block: back to the pool (every member is in this call)
     run_release_hooks(g);
+    // Past the gather every member has finished its loads and stores on the region (node-only: nothing is
+    // in flight), so my part of the block can be zeroed now for its next user (take_pool_block).  A member
+    // with an empty slice got no pointer to its part, which is still zero.
+    if (g->size[g->my_rank] > 0) {
+      std::memset(g->slice_lock[g->my_rank], 0, static_cast<std::size_t>(g->pool_block));
+      ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+    }
     shm_pool_give_back(g->grp_to_abs, g->pool_offset, g->pool_block);
     delete g;
     return;
