@@ -106,9 +106,10 @@ void set_machine_counts(Runtime& r) {
   r.machine_cores = m.cores;
 }
 
-// ARMCI_WAIT_BACKOFF_US.  Unset: back off (100 us) when this machine runs more of our ranks than their
-// affinity masks give cores, where busy-polling waits starve the ranks that still compute (NWChem water
-// CCSD(T), 4 ranks on 2 cores: 99 s busy-polling, 50 s with back-off; doc/performance.md); otherwise poll
+// ARMCI_WAIT_BACKOFF_US.  Unset: back off (kOversubscribedBackoffUs) when this machine runs more of our ranks
+// than their affinity masks give cores, where busy-polling waits starve the ranks that still compute
+// (NWChem water CCSD(T), 4 ranks on 2 cores: 99 s busy-polling, 50 s with back-off; doc/performance.md);
+// otherwise poll
 // (the dedicated-core case, where a sleep only adds latency).  The machine, not MPI's node: simulated
 // hosts and cliques split one machine into several nodes that each look dedicated.  The value is made the
 // same on every rank (the maximum), because the msg collectives choose blocking or non-blocking MPI calls
@@ -117,7 +118,7 @@ void resolve_wait_backoff(Runtime& r) {
   set_machine_counts(r);
   const bool oversubscribed = r.machine_cores > 0 && r.machine_ranks > r.machine_cores;
   int mine[2] = {r.config.wait_backoff_us, oversubscribed ? 1 : 0}, job[2];
-  if (mine[0] < 0) mine[0] = oversubscribed ? 100 : 0;
+  if (mine[0] < 0) mine[0] = oversubscribed ? kOversubscribedBackoffUs : 0;
   ARMCIX_MPI(MPI_Allreduce(mine, job, 2, MPI_INT, MPI_MAX, r.world));
   r.config.wait_backoff_us = job[0];
   r.any_machine_oversubscribed = job[1] != 0;

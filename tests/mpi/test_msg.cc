@@ -976,13 +976,13 @@ TEST(MsgErrors, BadGroupArguments) {
   }
 }
 
-// ARMCI_WAIT_BACKOFF_US unset: 100 us when a node runs more of the job's ranks than it has cores, else 0,
-// the same on every rank.
+// ARMCI_WAIT_BACKOFF_US unset: kOversubscribedBackoffUs when a machine runs more of the job's ranks than it
+// has cores, else 0, the same on every rank.
 TEST(WaitBackoff, DefaultFollowsOversubscription) {
   if (std::getenv("ARMCI_WAIT_BACKOFF_US")) GTEST_SKIP() << "ARMCI_WAIT_BACKOFF_US is set";
-  // The rule: back-off (100 us) everywhere if any machine has more ranks than cores (test_util.h).
+  // The rule: back-off everywhere if any machine has more ranks than cores (test_util.h).
   const armcix_test::MachineCount m = armcix_test::count_machine();
-  const int expect = m.any_oversubscribed ? 100 : 0;
+  const int expect = m.any_oversubscribed ? armcix::kOversubscribedBackoffUs : 0;
   EXPECT_EQ(armcix::rt().config.wait_backoff_us, expect)
       << m.ranks_here << " ranks on this machine, " << m.cores << " cores";
   EXPECT_EQ(armcix::rt().machine_ranks, m.ranks_here);
