@@ -55,10 +55,11 @@ bool group_is_node_local(const int* abs_ranks, int n);
 
 // The back-off of our waits (ARMCI_WAIT_BACKOFF_US unset) on a machine with more ranks than cores, µs.  A
 // sleep request this short still sleeps ~60 us (the kernel's default timer slack), and a waiting rank leaves
-// its core as with longer ones, but wakes sooner once its peer has answered: 4 ranks on 2 cores, NWChem
-// water TCE 11.5-12.1 s with 100 us, 6.8-7.0 s with 20 us, 6.4-6.5 s with 10 us (2 alternating runs each;
-// ccsd module 7.8 / 4.8 / 4.5 s); small ARMCI_Malloc + ARMCI_Free 1.5-1.6 / 0.92-1.04 ms.
-constexpr int kOversubscribedBackoffUs = 20;
+// its core as with longer ones, but wakes sooner once its peer has answered.  4 ranks on 2 cores, NWChem
+// water TCE 11.5-12.1 s with 100 us, 6.8-7.0 s with 20 us, 6.4-6.5 s with 10 us (loaded machine); on a quiet
+// one, water dimer ccsd / TCE, water ccsd / TCE: 9.4-9.5 / 15.5-15.6 / 4.5 / 6.7 s with 20 us, 8.9 / 14.8-14.9
+// / 4.1-4.2 / 6.0 s with 10 us (2 alternating rounds; tools/nwchem/RESULTS.md).
+constexpr int kOversubscribedBackoffUs = 10;
 
 // True if world rank `abs` shares my node (real shared memory, refined by ARMCI_NODE_SIZE).
 inline bool on_my_node(int abs) {
