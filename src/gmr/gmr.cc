@@ -228,9 +228,10 @@ void release_proxied(Gmr* g) {
   g->win = MPI_WIN_NULL;  // the runtime's
 }
 
-// After a member zeroed its slice of a reused segment or pool block: the zeros are visible to every peer
-// before any of them returns from the allocation (memory barrier, barrier, memory barrier).
-// A reused window spanning nodes is synchronised too: other nodes reach the slice through it.
+// After a member zeroed its slice of a reused segment: the zeros are visible to every peer before any of
+// them returns from the allocation (memory barrier, barrier, memory barrier).  A reused window spanning
+// nodes is synchronised too: other nodes reach the slice through it.  (Pool blocks need none of this: they
+// are zeroed when freed, take_pool_block.)
 void publish_zeroed_slices(const char* call, Gmr* g) {
   ARMCIX_MPI(MPI_Win_sync(g->shm_win));
   if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->win));
