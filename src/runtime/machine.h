@@ -31,9 +31,14 @@ std::string read_hostname();
 
 // How many of `comm`'s processes run on my machine, and how many cores their affinity masks allow together.
 // Collective over `comm`.
+// cores == 0 means unknown (no affinity mask could be read): neither predicate holds then, so the
+// back-off stays off (no evidence of oversubscription) and a progress rank still sleeps between polls (no
+// evidence of a core of its own).
 struct MachineCount {
   int ranks = 0;
   int cores = 0;
+  bool oversubscribed() const { return cores > 0 && ranks > cores; }
+  bool core_per_rank() const { return cores > 0 && ranks <= cores; }
 };
 MachineCount count_machine(MPI_Comm comm);
 

@@ -133,8 +133,7 @@ void progress_ranks_start(Runtime& r) {
   // operation through it then costs what it costs without progress ranks), one that shares cores with
   // computing ranks sleeps 20 us between polls (spinning would take their time; doc/performance.md).
   if (r.config.progress_ranks_usleep < 0) {
-    const MachineCount m = count_machine(r.all);
-    r.config.progress_ranks_usleep = m.cores > 0 && m.ranks <= m.cores ? 0 : 20;
+    r.config.progress_ranks_usleep = count_machine(r.all).core_per_rank() ? 0 : 20;
   }
   int all_me = r.me;
   // The node as discover_topology sees it (MPI's node, cut into blocks by ARMCI_NODE_SIZE), here over

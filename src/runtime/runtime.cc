@@ -99,13 +99,6 @@ void discover_topology(Runtime& r) {
   discover_domains(r);
 }
 
-// Counts our ranks on this rank's machine and the cores they may use (runtime/machine.h).
-void set_machine_counts(Runtime& r) {
-  const MachineCount m = count_machine(r.world);
-  r.machine_ranks = m.ranks;
-  r.machine_cores = m.cores;
-}
-
 // ARMCI_WAIT_BACKOFF_US.  Unset: back off (kOversubscribedBackoffUs) when this machine runs more of our ranks
 // than their affinity masks give cores, where busy-polling waits starve the ranks that still compute
 // (NWChem water CCSD(T), 4 ranks on 2 cores: 99 s busy-polling, 50 s with back-off; doc/performance.md);
@@ -115,8 +108,8 @@ void set_machine_counts(Runtime& r) {
 // same on every rank (the maximum), because the msg collectives choose blocking or non-blocking MPI calls
 // by it and those must match.
 void resolve_wait_backoff(Runtime& r) {
-  set_machine_counts(r);
-  const bool oversubscribed = r.machine_cores > 0 && r.machine_ranks > r.machine_cores;
+  r.machine = count_machine(r.world);
+  const bool oversubscribed = r.machine.oversubscribed();
   int mine[2] = {r.config.wait_backoff_us, oversubscribed ? 1 : 0}, job[2];
   if (mine[0] < 0) mine[0] = oversubscribed ? kOversubscribedBackoffUs : 0;
   ARMCIX_MPI(MPI_Allreduce(mine, job, 2, MPI_INT, MPI_MAX, r.world));
@@ -188,8 +181,8 @@ void print_banner(const Runtime& r) {
   std::printf("armci-x %s: %d ranks on %d node(s), %d domain(s) (armci_domain_*), MPI thread level %d\n",
               ARMCIX_Version(), r.nproc, r.node_count, r.domain_count, r.thread_level);
   std::printf("  MPI: %.200s\n", lib);
-  std::printf("  machine of rank 0: %d of our ranks on %d usable cores%s; blocking MPI calls: %s\n", r.machine_ranks,
-              r.machine_cores, r.machine_ranks > r.machine_cores ? " (oversubscribed)" : "",
+  std::printf("  machine of rank 0: %d of our ranks on %d usable cores%s; blocking MPI calls: %s\n", r.machine.ranks,
+              r.machine.cores, r.machine.oversubscribed() ? " (oversubscribed)" : "",
               mpi_yield_on() ? "non-blocking form + back-off (ARMCI_MPI_YIELD)" : "MPI's own");
   std::printf("  node-local path: %s; progress thread: %s; progress ranks per node: %d\n",
               r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config.h"
+#include "machine.h"
 
 namespace armcix {
 
@@ -41,8 +42,7 @@ struct Runtime {
 
   // The machine this rank runs on (runtime/machine.h: same kernel and host name, whatever MPI calls a
   // node): how many of our ranks run there, and how many cores their affinity masks allow together.
-  int machine_ranks = 0;
-  int machine_cores = 0;
+  MachineCount machine;                     // our ranks on this rank's machine and their cores (runtime/machine.h)
   bool any_machine_oversubscribed = false;  // some machine of the job runs more of our ranks than it has cores
 };
 

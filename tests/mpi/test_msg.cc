@@ -985,7 +985,7 @@ TEST(WaitBackoff, DefaultFollowsOversubscription) {
   const int expect = m.any_oversubscribed ? armcix::kOversubscribedBackoffUs : 0;
   EXPECT_EQ(armcix::rt().config.wait_backoff_us, expect)
       << m.ranks_here << " ranks on this machine, " << m.cores << " cores";
-  EXPECT_EQ(armcix::rt().machine_ranks, m.ranks_here);
+  EXPECT_EQ(armcix::rt().machine.ranks, m.ranks_here);
 }
 
 }  // namespace
