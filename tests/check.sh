@@ -107,8 +107,17 @@ while read -r name np tmo rest; do
     # shellcheck disable=SC2206
     cmd=($MPIEXEC -n "$np" "$prog" "${args[@]}")
   fi
-  env ${envs[@]+"${envs[@]}"} ARMCIX_TEST_NP="$np" timeout --kill-after=10 "$tmo" "${cmd[@]}" < /dev/null > "$log" 2>&1
+  rm -f "$log.stacks"
+  env ${envs[@]+"${envs[@]}"} ARMCIX_TEST_NP="$np" timeout --kill-after=10 "$tmo" "${cmd[@]}" < /dev/null > "$log" 2>&1 &
+  run=$!
+  # Shortly before the timeout (and before simhosts.sh ends its job at tmo - 10), the stacks of whatever is
+  # still running, so that an intermittent hang in CI leaves more than "TIMEOUT" behind.
+  ( sleep $((tmo > 40 ? tmo - 15 : tmo * 2 / 3)); kill -0 $run 2>/dev/null &&
+      "$top_srcdir/tools/dump-stacks.sh" "$run" > "$log.stacks" 2>&1 ) &
+  stacks=$!
+  wait $run
   rc=$?
+  kill $stacks 2>/dev/null; wait $stacks 2>/dev/null
   ms=$(( ($(date +%s%N) - start) / 1000000 )); secs="$((ms / 1000)).$(( (ms % 1000) / 100 ))"
   if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q '^\[verdict\] all ranks passed' "$log" &&
      grep -q 'MPI_Finalize did not return' "$log"; then
@@ -125,6 +134,10 @@ while read -r name np tmo rest; do
     why="exit $rc"; [ $rc -eq 124 ] && why="TIMEOUT after ${tmo}s"
     printf 'FAIL  %-40s %6ss  (%s)  env: %s\n' "$id" "$secs" "$why" "${envs[*]:-}"
     tail -n 40 "$log" | sed 's/^/    | /'
+    if [ -s "$log.stacks" ]; then
+      echo "    stacks shortly before the timeout ($log.stacks):"
+      head -n 200 "$log.stacks" | sed 's/^/    | /'
+    fi
     cp "$log" "$log.failed.$(date +%H%M%S)"  # a rerun overwrites $log; keep what the failure printed
     failed=$((failed + 1)); failures+=("$id")
   fi

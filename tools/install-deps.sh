@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential mpich libmpich-dev autoconf automake libtool pkg-config googletest libgtest-dev valgrind
       libglobalarrays-dev libarmci-mpi-dev libscalapack-mpich-dev gfortran
-      libopenmpi-dev openmpi-bin libscalapack-openmpi-dev)
+      libopenmpi-dev openmpi-bin libscalapack-openmpi-dev gdb)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 [ ${#missing[@]} -eq 0 ] && exit 0
