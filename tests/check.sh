@@ -113,11 +113,13 @@ while read -r name np tmo rest; do
   # Shortly before the timeout (and before simhosts.sh ends its job at tmo - 10), the stacks of whatever is
   # still running, so that an intermittent hang in CI leaves more than "TIMEOUT" behind.
   ( sleep $((tmo > 40 ? tmo - 15 : tmo * 2 / 3)); kill -0 $run 2>/dev/null &&
-      "$top_srcdir/tools/dump-stacks.sh" "$run" > "$log.stacks" 2>&1 ) &
+      "$top_srcdir/tools/dump-stacks.sh" "$run" > "$log.stacks" 2>&1 ) 2>/dev/null &
   stacks=$!
   wait $run
   rc=$?
-  kill $stacks 2>/dev/null; wait $stacks 2>/dev/null
+  # The watcher's sleep first: a subshell waiting for a foreground child acts on a signal only once the
+  # child has ended, so killing the subshell alone would keep this loop waiting out the sleep.
+  pkill -P $stacks 2>/dev/null; kill $stacks 2>/dev/null; wait $stacks 2>/dev/null
   ms=$(( ($(date +%s%N) - start) / 1000000 )); secs="$((ms / 1000)).$(( (ms % 1000) / 100 ))"
   if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q '^\[verdict\] all ranks passed' "$log" &&
      grep -q 'MPI_Finalize did not return' "$log"; then

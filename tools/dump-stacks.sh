@@ -12,7 +12,7 @@ while [ $i -lt ${#tree[@]} ]; do
   i=$((i + 1))
 done
 echo "== process tree under $root ($(date +%T))"
-ps -o pid=,ppid=,stat=,etime=,time=,args= -p "$(IFS=,; echo "${tree[*]}")" 2>/dev/null | cut -c1-200
+for p in "${tree[@]}"; do ps -o pid=,ppid=,stat=,etime=,time=,args= -p "$p" 2>/dev/null | cut -c1-200; done
 n=0
 for p in "${tree[@]}"; do
   comm=$(cat "/proc/$p/comm" 2>/dev/null) || continue

@@ -110,13 +110,15 @@ void consrv_engine(const char* call, XferOp op, const AccArgs* a, const Desc& d,
   }
 }
 
-// Private copies of the local side when needed: scaled sources (acc), staged buffers (COPY method).
-// Returns nullptr when the user's buffers can be used directly.
-std::unique_ptr<char[]> pack_local(XferOp op, const AccType* t, const void* scale, const Desc& d, bool* scatter_after) {
+// Private copies of the local side when needed: scaled sources (acc), staged buffers (COPY method), and
+// every accumulate source when `pack_every_acc` (the DIRECT engine, below).  Returns nullptr when the user's
+// buffers can be used directly.
+std::unique_ptr<char[]> pack_local(XferOp op, const AccType* t, const void* scale, const Desc& d, bool* scatter_after,
+                                   bool pack_every_acc = false) {
   bool stage = false;
   for (int i = 0; i < d.n && !stage; ++i) stage = must_stage(d.local[i]);
   *scatter_after = op == XferOp::Get && stage;
-  bool scale_needed = op == XferOp::Acc && !scale_is_one(*t, scale);
+  bool scale_needed = op == XferOp::Acc && (pack_every_acc || !scale_is_one(*t, scale));
   if (!stage && !scale_needed) return nullptr;
   auto buf = new_buffer(static_cast<std::size_t>(d.n) * d.bytes);
   if (op == XferOp::Get) return buf;
@@ -187,7 +189,12 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d
   for (int i = 0; i < d.n; ++i) displs[i] = static_cast<const char*>(d.remote[i]) - base;
   OwnedType rtype = indexed_type(elem, per_seg, displs.data(), d.n);
   bool scatter = false;
-  auto packed = pack_local(op, t, scale, d, &scatter);
+  // An accumulate's origin is always one contiguous buffer here, never the user's segments as an hindexed
+  // type from MPI_BOTTOM: Open MPI 4.1's osc ucx (its only one-sided path between hosts without RDMA)
+  // crashes in the local reduction of such an accumulate (segmentation fault in mca_op_avx under
+  // ompi_osc_ucx_accumulate; tests/mpi/test_strided's IovRandom.AccVEveryType across 2 simulated hosts, 2 of
+  // 2 runs, 0 of 2 packed).  MPI reads a non-contiguous accumulate origin through a pack anyway.
+  auto packed = pack_local(op, t, scale, d, &scatter, /*pack_every_acc=*/true);
   void* origin;
   int ocount;
   MPI_Datatype otype;
