@@ -7,6 +7,7 @@
 
 #include "runtime/error.h"
 #include "runtime/runtime.h"
+#include "runtime/window.h"
 
 namespace armcix {
 
@@ -75,6 +76,15 @@ PairCopies& copies_of(Gmr* g, int wr) {
 }
 
 }  // namespace
+
+bool ordered_puts_by_accumulate() {
+  static const bool by_accumulate = !mpi_is_open_mpi();
+  return by_accumulate;
+}
+
+bool plain_puts_from_held_copies() {
+  return !ordered_puts_by_accumulate();
+}
 
 void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes) {
   static const bool hooked = (gmr_on_release(&region_released), true);

@@ -28,6 +28,15 @@ void fence_all();                 // ARMCI_AllFence
 void sync_all_windows();          // MPI_Win_sync on every window (load/store visibility, unified model)
 void sync_region(Gmr* g);         // MPI_Win_sync on the windows of one region
 
+// Whether puts to other nodes may go as ordered accumulates (prepare_put): not on Open MPI.
+bool ordered_puts_by_accumulate();
+
+// Whether a blocking put (up to kOrderedPutMaxBytes) to another node goes from a held copy (hold_put_copy)
+// instead of waiting for local completion: on Open MPI only, whose osc ucx completes locally with a full
+// flush (an 8-byte put to new bytes cost 84 us between simulated hosts, the same as put + fence), where
+// MPICH's MPI_Win_flush_local returns once an eager put has left (1.8 us).
+bool plain_puts_from_held_copies();
+
 // Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.
 inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
   const Pending& p = g->pending[wr];
@@ -37,10 +46,13 @@ inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
 // A put on [lo, hi): true if it goes as an ordered put (MPI_Accumulate with MPI_REPLACE, gmr/pending.h),
 // after flushing the pair if even that would conflict; false after prepare_op() for a plain MPI_Put.
 // Only to targets on other nodes (`across_network`): within a node the flush is a shared-memory handshake
-// that costs no more than the accumulate (0.8 vs 1.0 us per 8-byte put through UCX's shared memory).
+// that costs no more than the accumulate (0.8 vs 1.0 us per 8-byte put through UCX's shared memory).  Not
+// on Open MPI: its osc ucx makes every accumulate a lock + get + put + unlock on the target, so an 8-byte
+// put to bytes still pending cost 166 us as an accumulate and 85 us as flush + put between simulated
+// hosts (doc/performance.md, "Open MPI between hosts").
 inline bool prepare_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi, bool across_network) {
   const Pending& p = g->pending[wr];
-  if (across_network && p.any() && put_goes_ordered(p, lo, hi)) {
+  if (across_network && p.any() && put_goes_ordered(p, lo, hi) && ordered_puts_by_accumulate()) {
     if (ordered_put_conflicts(p, lo, hi)) flush_pair(g, wr);
     return true;
   }

@@ -27,6 +27,7 @@
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
 #include "runtime/thread_lock.h"
+#include "runtime/window.h"
 #include "sync/mutex_impl.h"
 
 namespace armcix {
@@ -80,6 +81,11 @@ MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
   MPI_Comm grp_comm = MPI_COMM_NULL;
   MPI_Request reqs[3];
   ARMCIX_MPI(MPI_Comm_idup(group->comm, &set->comm, &reqs[0]));
+  // Open MPI 4.1: two MPI_Comm_idup of one communicator in flight can hang (open-mpi/ompi issue 2025: its
+  // context-id agreement for the second waits on the first's; seen here in mn-sync across 2 simulated
+  // hosts, one rank left in this MPI_Waitall while the others had moved on), so there the first completes
+  // before the second starts.
+  if (mpi_is_open_mpi()) ARMCIX_MPI(MPI_Wait(&reqs[0], MPI_STATUS_IGNORE));
   ARMCIX_MPI(MPI_Comm_idup(group->comm, &grp_comm, &reqs[1]));
   ARMCIX_MPI(MPI_Iallgather(mine, 3, MPI_INT, all.data(), 3, MPI_INT, group->comm, &reqs[2]));
   ARMCIX_MPI(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));

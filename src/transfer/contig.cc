@@ -64,6 +64,15 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     note_ordered_put(r.gmr, r.win_rank, r.disp, r.disp + bytes);
     return;
   }
+  if (req == nullptr && bytes <= kOrderedPutMaxBytes && plain_puts_from_held_copies() && !on_my_node(proc)) {
+    // Blocking put to another node on Open MPI: from a held copy as well, so that it needs no local
+    // completion (gmr/ordering.h); remote completion comes with the pair's next flush.
+    void* copy = hold_put_copy(r.gmr, r.win_rank, src, static_cast<std::size_t>(bytes));
+    ARMCIX_MPI(MPI_Put(copy, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp), bytes,
+                       MPI_BYTE, r.gmr->win));
+    note_issued(r.gmr, r.win_rank, XferOp::Put, r.disp, r.disp + bytes);
+    return;
+  }
   Staged origin = stage_origin(src, bytes);
   ARMCIX_MPI(MPI_Put(origin.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp),
                      bytes, MPI_BYTE, r.gmr->win));
