@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "runtime/error.h"
@@ -29,9 +30,9 @@ enum RequestKind : int32_t { kAttach = 1, kDetach = 2, kDone = 3 };
 
 struct Request {
   int32_t kind;
-  int32_t pad;
-  int64_t bytes;  // kAttach: segment size
-  int64_t disp;   // kDetach: what kAttach replied
+  ProxyWindow window;  // kAttach, kDetach
+  int64_t bytes;       // kAttach: segment size
+  int64_t disp;        // kDetach: what kAttach replied
   char shm_name[64];
 };
 
@@ -45,9 +46,13 @@ struct Mapping {
 // slept as soon as it wakes, while a spinner that only yields (the value 0) waits for its share of a core
 // that a computing rank holds (2 cores at load 15: operations on a computing target completed after 9-29
 // ms with yield, 0.1-1.3 ms with sleeps of 20 or 100 us; doc/performance.md).
+MPI_Win window_of(const Runtime& r, ProxyWindow which) {
+  return which == ProxyWindow::Exclusive ? r.proxy_excl_win : r.proxy_win;
+}
+
 [[noreturn]] void serve(Runtime& r, int program_ranks_served) {
   const int pause_us = r.config.progress_ranks_usleep;
-  std::map<int64_t, Mapping> attached;  // displacement -> mapping
+  std::map<std::pair<ProxyWindow, int64_t>, Mapping> attached;  // (window, displacement) -> mapping
   int remaining = program_ranks_served;
   while (remaining > 0) {
     int flag = 0;
@@ -66,25 +71,28 @@ struct Mapping {
       case kAttach: {
         int64_t disp = 0;  // 0: failed (the program rank reports it)
         q.shm_name[sizeof q.shm_name - 1] = '\0';
+        const MPI_Win win = window_of(r, q.window);
         int fd = shm_open(q.shm_name, O_RDWR, 0);
-        if (fd >= 0) {
+        if (fd >= 0 && win != MPI_WIN_NULL) {
           void* p = mmap(nullptr, static_cast<std::size_t>(q.bytes), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
           close(fd);
           if (p != MAP_FAILED) {
-            ARMCIX_MPI(MPI_Win_attach(r.proxy_win, p, static_cast<MPI_Aint>(q.bytes)));
+            ARMCIX_MPI(MPI_Win_attach(win, p, static_cast<MPI_Aint>(q.bytes)));
             MPI_Aint a;
             ARMCIX_MPI(MPI_Get_address(p, &a));
             disp = a;
-            attached[disp] = {p, static_cast<std::size_t>(q.bytes)};
+            attached[{q.window, disp}] = {p, static_cast<std::size_t>(q.bytes)};
           }
+        } else if (fd >= 0) {
+          close(fd);
         }
         ARMCIX_MPI(MPI_Send(&disp, 1, MPI_INT64_T, st.MPI_SOURCE, kReplyTag, r.all));
         break;
       }
       case kDetach: {
-        auto it = attached.find(q.disp);
+        auto it = attached.find({q.window, q.disp});
         if (it != attached.end()) {
-          ARMCIX_MPI(MPI_Win_detach(r.proxy_win, it->second.addr));
+          ARMCIX_MPI(MPI_Win_detach(window_of(r, q.window), it->second.addr));
           munmap(it->second.addr, it->second.bytes);
           attached.erase(it);
         }
@@ -99,18 +107,19 @@ struct Mapping {
   }
   // Every program rank has finalized: the window's last collective, then leave without returning to the
   // program (which this process never ran beyond ARMCI_Init).
-  for (auto& [disp, m] : attached) {
-    ARMCIX_MPI(MPI_Win_detach(r.proxy_win, m.addr));
+  for (auto& [where, m] : attached) {
+    ARMCIX_MPI(MPI_Win_detach(window_of(r, where.first), m.addr));
     munmap(m.addr, m.bytes);
   }
   ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
   ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
+  if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
   ARMCIX_MPI(MPI_Comm_free(&r.all));
   std::fflush(stdout);
   // The same pause as the program ranks' finalize() makes after their last collective (runtime.cc): without
   // it, MPICH 4.0.2 + UCX's tcp transport hung in MPI_Finalize in 10 of 20 runs of a small program on 2
   // simulated hosts x (1 + 1) (a program rank waiting in UCX's endpoint disconnect, everyone else in the PMI
-  // barrier), with it in 2 of 52 (doc/user-guide.md, "Known MPI problems").
+  // barrier), with it in 1 of 46 (doc/user-guide.md, "Known MPI problems").
   if (r.config.finalize_settle_ms > 0) usleep(static_cast<useconds_t>(r.config.finalize_settle_ms) * 1000);
   MPI_Finalize();
   std::exit(0);
@@ -177,6 +186,12 @@ void progress_ranks_start(Runtime& r) {
   ARMCIX_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, r.all, &r.proxy_win));
   ARMCIX_MPI(MPI_Win_set_errhandler(r.proxy_win, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, r.proxy_win));
+  // QUEUE mutexes need exclusive epochs at the progress ranks, which proxy_win's lock_all epoch forbids, so
+  // they get a window of their own; it has to exist before the progress ranks leave the collectives.
+  if (r.config.mutex_method == MutexMethod::Queue) {
+    ARMCIX_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, r.all, &r.proxy_excl_win));
+    ARMCIX_MPI(MPI_Win_set_errhandler(r.proxy_excl_win, MPI_ERRORS_RETURN));
+  }
   if (progress_rank) {
     int served = 0;
     for (int i = 0; i < program_here; ++i)
@@ -201,15 +216,17 @@ void progress_ranks_stop(Runtime& r) {
   ARMCIX_MPI(MPI_Send(&q, sizeof q, MPI_BYTE, r.proxy_of[r.me], kRequestTag, r.all));
   ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
   ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
+  if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
   ARMCIX_MPI(MPI_Comm_free(&r.all));
   r.proxy_of.clear();
   r.node_color = -1;
 }
 
-MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes) {
+MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes, ProxyWindow which) {
   const Runtime& r = rt();
   Request q{};
   q.kind = kAttach;
+  q.window = which;
   q.bytes = static_cast<int64_t>(bytes);
   ARMCIX_REQUIRE(std::strlen(shm_name) < sizeof q.shm_name, call, "internal error: segment name '%s' too long",
                  shm_name);
@@ -222,7 +239,8 @@ MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes)
   return static_cast<MPI_Aint>(disp);
 }
 
-ProxiedSegment proxy_segment_create(const char* call, const char* what, std::size_t bytes, char* name) {
+ProxiedSegment proxy_segment_create(const char* call, const char* what, std::size_t bytes, char* name,
+                                    ProxyWindow which) {
   static unsigned long long segment_count = 0;
   char own[64];
   char* n = name ? name : own;
@@ -240,22 +258,24 @@ ProxiedSegment proxy_segment_create(const char* call, const char* what, std::siz
   ProxiedSegment seg;
   seg.addr = static_cast<char*>(p);
   seg.bytes = bytes;
-  seg.disp = proxy_attach(call, n, bytes);
+  seg.window = which;
+  seg.disp = proxy_attach(call, n, bytes, which);
   if (!name) shm_unlink(n);  // mapped by me and my progress rank: the name is no longer needed
   return seg;
 }
 
 void proxy_segment_release(ProxiedSegment& seg) {
   if (!seg.addr) return;
-  proxy_detach(seg.disp);
+  proxy_detach(seg.disp, seg.window);
   munmap(seg.addr, seg.bytes);
   seg = ProxiedSegment{};
 }
 
-void proxy_detach(MPI_Aint disp) {
+void proxy_detach(MPI_Aint disp, ProxyWindow which) {
   const Runtime& r = rt();
   Request q{};
   q.kind = kDetach;
+  q.window = which;
   q.disp = static_cast<int64_t>(disp);
   ARMCIX_MPI(MPI_Send(&q, sizeof q, MPI_BYTE, r.proxy_of[r.me], kRequestTag, r.all));
 }

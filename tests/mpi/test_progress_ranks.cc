@@ -184,6 +184,46 @@ TEST(ProgressRanks, MutexesOfAComputingHostStayExclusive) {
   ASSERT_EQ(ARMCI_Destroy_mutexes(), 0);
 }
 
+// A lock on a mutex whose host never enters MPI or ARMCI completes: with progress ranks every mutex method
+// (MCS, ARMCI_MUTEX_METHOD=QUEUE) is served by the host's progress rank.  Rank 0 hosts the mutex and waits,
+// reading only its own memory, until every other rank has locked and unlocked it and then counted itself in
+// rank 0's memory; without service the others' locks wait for rank 0, which waits for them until the
+// (liveness, not performance) bound expires and then fails the test and releases them by entering ARMCI.
+TEST(ProgressRanks, LockOfAHostOutsideMpiCompletes) {
+  if (armcix::rt().proxy_win == MPI_WIN_NULL) GTEST_SKIP() << "no progress ranks";
+  const int n = nproc(), r = me();
+  constexpr int kRounds = 5;
+  constexpr int kBoundSeconds = 60;
+  Alloc a(2 * sizeof(long));
+  a.at<long>(r)[0] = a.at<long>(r)[1] = 0;
+  ASSERT_EQ(ARMCI_Create_mutexes(r == 0 ? 1 : 0), 0);
+  ARMCI_Barrier();
+  if (r == 0) {
+    volatile long* arrived = a.at<long>(0) + 1;
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(kBoundSeconds);
+    while (*arrived < n - 1 && std::chrono::steady_clock::now() < end) sched_yield();
+    EXPECT_EQ(*arrived, n - 1) << "locks on a host outside MPI were not served within " << kBoundSeconds << " s";
+  } else {
+    for (int i = 0; i < kRounds; ++i) {
+      ARMCI_Lock(0, 0);
+      long v = -1;
+      ARMCI_Get(a.at<long>(0), &v, static_cast<int>(sizeof v), 0);
+      ++v;
+      ARMCI_Put(&v, a.at<long>(0), static_cast<int>(sizeof v), 0);
+      ARMCI_Fence(0);
+      ARMCI_Unlock(0, 0);
+    }
+    long old = -1;
+    ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, a.at<long>(0) + 1, 1, 0);
+  }
+  ARMCI_Barrier();
+  if (r == 0) {
+    EXPECT_EQ(a.at<long>(0)[0], static_cast<long>(kRounds) * (n - 1));
+  }
+  ARMCI_Barrier();
+  ASSERT_EQ(ARMCI_Destroy_mutexes(), 0);
+}
+
 // Allocations on groups that span nodes and free in any group order: the progress ranks join no collective,
 // so interleaved allocations on two groups cannot deadlock them.
 TEST(ProgressRanks, GroupAllocationsInterleave) {
