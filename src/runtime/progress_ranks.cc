@@ -234,8 +234,6 @@ MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes,
   ARMCIX_MPI(MPI_Send(&q, sizeof q, MPI_BYTE, r.proxy_of[r.me], kRequestTag, r.all));
   int64_t disp = 0;
   ARMCIX_MPI(MPI_Recv(&disp, 1, MPI_INT64_T, r.proxy_of[r.me], kReplyTag, r.all, MPI_STATUS_IGNORE));
-  ARMCIX_REQUIRE(disp != 0, call, "progress rank %d could not map shared-memory segment %s (%zu bytes)",
-                 r.proxy_of[r.me], shm_name, bytes);
   return static_cast<MPI_Aint>(disp);
 }
 
@@ -260,6 +258,12 @@ ProxiedSegment proxy_segment_create(const char* call, const char* what, std::siz
   seg.bytes = bytes;
   seg.window = which;
   seg.disp = proxy_attach(call, n, bytes, which);
+  if (seg.disp == 0) {  // the abort must not leave the segment behind in /dev/shm
+    munmap(p, bytes);
+    shm_unlink(n);
+    fail(call, "%s: progress rank %d could not map shared-memory segment %s (%zu bytes)", what, rt().proxy_of[rt().me],
+         n, bytes);
+  }
   if (!name) shm_unlink(n);  // mapped by me and my progress rank: the name is no longer needed
   return seg;
 }

@@ -41,7 +41,8 @@ inline bool progress_ranks_on() {
 enum class ProxyWindow : int32_t { LockAll = 0, Exclusive = 1 };
 
 // Asks this rank's progress rank to map the POSIX shared-memory segment `shm_name` (`bytes` long) and
-// attach it to the window `which`.  Returns the segment's displacement in the window at the progress rank.
+// attach it to the window `which`.  Returns the segment's displacement in the window at the progress rank,
+// 0 if the progress rank could not map it.
 MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes,
                       ProxyWindow which = ProxyWindow::LockAll);
 // Tells this rank's progress rank to detach and unmap the segment attached at `disp` (no reply: the
