@@ -1,9 +1,12 @@
 #include "runtime/progress_ranks.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -47,6 +50,60 @@ struct Mapping {
 // slept as soon as it wakes, while a spinner that only yields (the value 0) waits for its share of a core
 // that a computing rank holds (2 cores at load 15: operations on a computing target completed after 9-29
 // ms with yield, 0.1-1.3 ms with sleeps of 20 or 100 us; doc/performance.md).
+// Wakes the sleeping progress rank when one of the process's sockets receives data.  MPI over TCP (UCX's
+// tcp transport, MPICH's ch3:sock, Open MPI's btl/tcp) brings an RMA request from another node as bytes on a
+// socket; sleeping in epoll on every socket of the process (edge-triggered: only new data wakes, so a socket
+// nobody reads, such as the launcher's, cannot turn the sleep into a spin) instead of in usleep lets the
+// progress rank react at once rather than at the end of its pause.  Networks that bypass the kernel and
+// shared memory make no socket readable: the pause is then what it was.  MPI opens connections lazily, so
+// the set is refreshed now and then.
+class SocketWaker {
+ public:
+  SocketWaker() : epoll_(epoll_create1(EPOLL_CLOEXEC)) { refresh(); }
+  ~SocketWaker() {
+    if (epoll_ >= 0) close(epoll_);
+  }
+  SocketWaker(const SocketWaker&) = delete;
+  SocketWaker& operator=(const SocketWaker&) = delete;
+
+  // Sleeps up to `us` microseconds, less if a socket receives data meanwhile.
+  void sleep(int us) {
+    if (++sleeps_ % kRefreshEvery == 0) refresh();
+    if (epoll_ < 0 || watched_ == 0) {
+      usleep(static_cast<useconds_t>(us));
+      return;
+    }
+    epoll_event ev[8];
+    const timespec pause{0, static_cast<long>(us) * 1000L};
+    (void)epoll_pwait2(epoll_, ev, 8, &pause, nullptr);
+  }
+
+  // Adds the process's sockets not watched yet (the kernel drops closed ones from the set by itself).
+  void refresh() {
+    if (epoll_ < 0) return;
+    DIR* d = opendir("/proc/self/fd");
+    if (!d) return;
+    const int own = dirfd(d);
+    while (dirent* e = readdir(d)) {
+      const int fd = std::atoi(e->d_name);
+      if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == own || fd == epoll_) continue;
+      struct stat st;
+      if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) continue;
+      epoll_event ev{};
+      ev.events = EPOLLIN | EPOLLET;
+      ev.data.fd = fd;
+      if (epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev) == 0) ++watched_;
+    }
+    closedir(d);
+  }
+
+ private:
+  static constexpr unsigned kRefreshEvery = 4096;  // sleeps: ~0.1-0.3 s when idle
+  int epoll_;
+  unsigned sleeps_ = 0;
+  int watched_ = 0;  // sockets ever added (only whether any is matters)
+};
+
 MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   return which == ProxyWindow::Exclusive ? r.proxy_excl_win : r.proxy_win;
 }
@@ -59,6 +116,7 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   if (pause_us > 0 && prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0) != 0 && r.config.verbose)
     std::fprintf(stderr, "armci-x: progress rank: prctl(PR_SET_TIMERSLACK) failed: %s\n", std::strerror(errno));
   std::map<std::pair<ProxyWindow, int64_t>, Mapping> attached;  // (window, displacement) -> mapping
+  SocketWaker waker;
   int remaining = program_ranks_served;
   while (remaining > 0) {
     int flag = 0;
@@ -66,7 +124,7 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
     ARMCIX_MPI(MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, r.all, &flag, &st));
     if (!flag) {
       if (pause_us > 0)
-        usleep(static_cast<useconds_t>(pause_us));
+        waker.sleep(pause_us);
       else
         sched_yield();
       continue;
