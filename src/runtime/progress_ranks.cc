@@ -209,10 +209,10 @@ void progress_ranks_start(Runtime& r) {
   r.all = r.world;  // every process; r.world becomes the program's ranks below
   // ARMCI_PROGRESS_RANKS_USLEEP unset: a progress rank with a core of its own polls without sleeping (an
   // operation through it then costs what it costs without progress ranks), one that shares cores with
-  // computing ranks sleeps 20 us between polls (spinning would take their time; doc/performance.md).
+  // computing ranks sleeps kSharedCorePauseUs between polls (spinning would take their time).
   if (r.config.progress_ranks_usleep < 0) {
     const MachineCount m = count_machine(r.all);
-    r.config.progress_ranks_usleep = m.cores > 0 && m.ranks <= m.cores ? 0 : 20;
+    r.config.progress_ranks_usleep = m.cores > 0 && m.ranks <= m.cores ? 0 : kSharedCorePauseUs;
   }
   int all_me = r.me;
   // The node as discover_topology sees it (MPI's node, cut into blocks by ARMCI_NODE_SIZE), here over

@@ -11,7 +11,8 @@
 #include <numeric>
 #include <vector>
 
-#include "runtime/runtime.h"  // the resolved ARMCI_PROGRESS_RANKS_USLEEP
+#include "runtime/progress_ranks.h"  // kSharedCorePauseUs
+#include "runtime/runtime.h"         // the resolved ARMCI_PROGRESS_RANKS_USLEEP
 #include "test_util.h"
 
 using namespace armcix_test;
@@ -255,18 +256,19 @@ TEST(ProgressRanks, GroupAllocationsInterleave) {
   ARMCI_Group_free(&all);
 }
 
-// ARMCI_PROGRESS_RANKS_USLEEP unset: 0 (poll) when every process of the machine has a core, else 20 us.  Our
-// test machines run program and progress ranks on fewer cores than processes, so there it must be 20.
+// ARMCI_PROGRESS_RANKS_USLEEP unset: 0 (poll) when every process of the machine has a core, else
+// kSharedCorePauseUs.  Our test machines run program and progress ranks on fewer cores than processes, so there
+// it must be the latter.
 TEST(ProgressRanks, PollingPauseFollowsTheCores) {
   const char* k = std::getenv("ARMCI_PROGRESS_RANKS");
   if (!k || std::atoi(k) <= 0) GTEST_SKIP() << "no progress ranks";
   if (std::getenv("ARMCI_PROGRESS_RANKS_USLEEP")) GTEST_SKIP() << "set explicitly";
   const int pause = armcix::rt().config.progress_ranks_usleep;
-  EXPECT_TRUE(pause == 0 || pause == 20) << pause;
+  EXPECT_TRUE(pause == 0 || pause == armcix::kSharedCorePauseUs) << pause;
   cpu_set_t cpus;
   ASSERT_EQ(sched_getaffinity(0, sizeof cpus, &cpus), 0);
   // At least one progress rank besides the program ranks, all on this one machine (simulated hosts too).
   if (nproc() + 1 > CPU_COUNT(&cpus)) {
-    EXPECT_EQ(pause, 20) << "more processes than cores, yet the progress ranks would not sleep";
+    EXPECT_EQ(pause, armcix::kSharedCorePauseUs) << "more processes than cores, yet the progress ranks would not sleep";
   }
 }
