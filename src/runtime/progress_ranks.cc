@@ -25,6 +25,9 @@ namespace armcix {
 
 namespace {
 
+// Program ranks between ARMCI_Finalize and MPI_Finalize: every process, for the meeting in MPI_Finalize.
+MPI_Comm g_meeting = MPI_COMM_NULL;
+
 // Requests from program ranks to their progress rank, on r.all (our own communicator: no application
 // message can match them).
 constexpr int kRequestTag = 7301;
@@ -178,12 +181,24 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
   ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
   if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
+  // Then wait, still polling MPI, until the program ranks reach MPI_Finalize (progress_ranks_meet_at_mpi_finalize),
+  // so that every process enters it together, as without progress ranks.  Entering at once and then sitting
+  // in MPI_Finalize's PMI barrier while the program ranks still ran their code after ARMCI_Finalize left
+  // MPICH 4.0.2 + UCX's tcp transport hung: a program rank waited in UCX's endpoint disconnect for a
+  // progress rank already in that barrier (doc/user-guide.md, "Progress ranks and the finalize hang").
+  MPI_Request meeting;
+  ARMCIX_MPI(MPI_Ibarrier(r.all, &meeting));
+  for (int met = 0;;) {
+    ARMCIX_MPI(MPI_Test(&meeting, &met, MPI_STATUS_IGNORE));
+    if (met) break;
+    if (pause_us > 0)
+      waker.sleep(pause_us);
+    else
+      sched_yield();
+  }
   ARMCIX_MPI(MPI_Comm_free(&r.all));
   std::fflush(stdout);
-  // The same pause as the program ranks' finalize() makes after their last collective (runtime.cc): without
-  // it, MPICH 4.0.2 + UCX's tcp transport hung in MPI_Finalize in 10 of 20 runs of a small program on 2
-  // simulated hosts x (1 + 1) (a program rank waiting in UCX's endpoint disconnect, everyone else in the PMI
-  // barrier), with it in 1 of 46 (doc/user-guide.md, "Known MPI problems").
+  // The same pause as the program ranks make before MPI_Finalize (runtime.cc, and the meeting below).
   if (r.config.finalize_settle_ms > 0) usleep(static_cast<useconds_t>(r.config.finalize_settle_ms) * 1000);
   MPI_Finalize();
   std::exit(0);
@@ -273,6 +288,18 @@ void progress_ranks_start(Runtime& r) {
   ARMCIX_MPI(MPI_Allgather(&my_proxy, 1, MPI_INT, r.proxy_of.data(), 1, MPI_INT, r.world));
 }
 
+void progress_ranks_meet_at_mpi_finalize() {
+  if (g_meeting == MPI_COMM_NULL) return;
+  // Errors here go to MPI's handler: ARMCI is finalized.
+  MPI_Request meeting;  // non-blocking, as the progress ranks' side (the two forms do not match)
+  PMPI_Ibarrier(g_meeting, &meeting);
+  PMPI_Wait(&meeting, MPI_STATUS_IGNORE);
+  PMPI_Comm_free(&g_meeting);
+  g_meeting = MPI_COMM_NULL;
+  const int settle_ms = rt().config.finalize_settle_ms;
+  if (settle_ms > 0) usleep(static_cast<useconds_t>(settle_ms) * 1000);
+}
+
 void progress_ranks_stop(Runtime& r) {
   if (r.proxy_win == MPI_WIN_NULL) return;
   Request q{};
@@ -281,7 +308,9 @@ void progress_ranks_stop(Runtime& r) {
   ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
   ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
   if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
-  ARMCIX_MPI(MPI_Comm_free(&r.all));
+  // r.all stays for the meeting with the progress ranks in MPI_Finalize.
+  g_meeting = r.all;
+  r.all = MPI_COMM_NULL;
   r.proxy_of.clear();
   r.node_color = -1;
 }

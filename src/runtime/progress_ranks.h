@@ -28,8 +28,12 @@ namespace armcix {
 // until every program rank has finalized, then finalizes MPI and exits with status 0.
 void progress_ranks_start(Runtime& r);
 // Called by finalize() after the program ranks' last barrier: releases the progress ranks (collective over
-// r.all together with them).
+// r.all together with them).  They then wait in MPI until the program ranks reach MPI_Finalize.
 void progress_ranks_stop(Runtime& r);
+// Called by the MPI_Finalize wrapper (runtime/mpi_world.cc) before PMPI_Finalize: after progress_ranks_stop,
+// meets the progress ranks (a barrier over every process) and pauses ARMCI_FINALIZE_SETTLE_MS, so that all
+// processes enter MPI_Finalize together.  Otherwise nothing.
+void progress_ranks_meet_at_mpi_finalize();
 
 // ARMCI_PROGRESS_RANKS_USLEEP when unset and the progress ranks share cores with computing ranks: the pause
 // between polls, in us.  Requests over TCP end it early (the progress rank sleeps on its sockets), so it
