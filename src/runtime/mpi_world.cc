@@ -683,4 +683,11 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
   }
 }
 
+// With progress ranks: meet them first, so that every process enters MPI_Finalize together
+// (runtime/progress_ranks.h).
+int MPI_Finalize(void) {
+  armcix::progress_ranks_meet_at_mpi_finalize();
+  return PMPI_Finalize();
+}
+
 }  // extern "C"

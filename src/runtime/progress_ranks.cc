@@ -1,8 +1,12 @@
 #include "runtime/progress_ranks.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "runtime/error.h"
@@ -19,6 +24,9 @@
 namespace armcix {
 
 namespace {
+
+// Program ranks between ARMCI_Finalize and MPI_Finalize: every process, for the meeting in MPI_Finalize.
+MPI_Comm g_meeting = MPI_COMM_NULL;
 
 // Requests from program ranks to their progress rank, on r.all (our own communicator: no application
 // message can match them).
@@ -29,9 +37,9 @@ enum RequestKind : int32_t { kAttach = 1, kDetach = 2, kDone = 3 };
 
 struct Request {
   int32_t kind;
-  int32_t pad;
-  int64_t bytes;  // kAttach: segment size
-  int64_t disp;   // kDetach: what kAttach replied
+  ProxyWindow window;  // kAttach, kDetach
+  int64_t bytes;       // kAttach: segment size
+  int64_t disp;        // kDetach: what kAttach replied
   char shm_name[64];
 };
 
@@ -45,9 +53,73 @@ struct Mapping {
 // slept as soon as it wakes, while a spinner that only yields (the value 0) waits for its share of a core
 // that a computing rank holds (2 cores at load 15: operations on a computing target completed after 9-29
 // ms with yield, 0.1-1.3 ms with sleeps of 20 or 100 us; doc/performance.md).
+// Wakes the sleeping progress rank when one of the process's sockets receives data.  MPI over TCP (UCX's
+// tcp transport, MPICH's ch3:sock, Open MPI's btl/tcp) brings an RMA request from another node as bytes on a
+// socket; sleeping in epoll on every socket of the process (edge-triggered: only new data wakes, so a socket
+// nobody reads, such as the launcher's, cannot turn the sleep into a spin) instead of in usleep lets the
+// progress rank react at once rather than at the end of its pause.  Networks that bypass the kernel and
+// shared memory make no socket readable: the pause is then what it was.  MPI opens connections lazily, so
+// the set is refreshed now and then.
+class SocketWaker {
+ public:
+  SocketWaker() : epoll_(epoll_create1(EPOLL_CLOEXEC)) { refresh(); }
+  ~SocketWaker() {
+    if (epoll_ >= 0) close(epoll_);
+  }
+  SocketWaker(const SocketWaker&) = delete;
+  SocketWaker& operator=(const SocketWaker&) = delete;
+
+  // Sleeps up to `us` microseconds, less if a socket receives data meanwhile.
+  void sleep(int us) {
+    if (++sleeps_ % kRefreshEvery == 0) refresh();
+    if (epoll_ < 0 || watched_ == 0) {
+      usleep(static_cast<useconds_t>(us));
+      return;
+    }
+    epoll_event ev[8];
+    const timespec pause{0, static_cast<long>(us) * 1000L};
+    (void)epoll_pwait2(epoll_, ev, 8, &pause, nullptr);
+  }
+
+  // Adds the process's sockets not watched yet (the kernel drops closed ones from the set by itself).
+  void refresh() {
+    if (epoll_ < 0) return;
+    DIR* d = opendir("/proc/self/fd");
+    if (!d) return;
+    const int own = dirfd(d);
+    while (dirent* e = readdir(d)) {
+      const int fd = std::atoi(e->d_name);
+      if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == own || fd == epoll_) continue;
+      struct stat st;
+      if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) continue;
+      epoll_event ev{};
+      ev.events = EPOLLIN | EPOLLET;
+      ev.data.fd = fd;
+      if (epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev) == 0) ++watched_;
+    }
+    closedir(d);
+  }
+
+ private:
+  static constexpr unsigned kRefreshEvery = 4096;  // sleeps: ~0.1-0.3 s when idle
+  int epoll_;
+  unsigned sleeps_ = 0;
+  int watched_ = 0;  // sockets ever added (only whether any is matters)
+};
+
+MPI_Win window_of(const Runtime& r, ProxyWindow which) {
+  return which == ProxyWindow::Exclusive ? r.proxy_excl_win : r.proxy_win;
+}
+
 [[noreturn]] void serve(Runtime& r, int program_ranks_served) {
   const int pause_us = r.config.progress_ranks_usleep;
-  std::map<int64_t, Mapping> attached;  // displacement -> mapping
+  // Linux lets a sleep of a normal task overrun by its timer slack, 50 us by default, to batch wake-ups:
+  // usleep(20) then sleeps ~70 us, and every operation through this rank waits that long.  A progress rank
+  // wants its wake-up on time.
+  if (pause_us > 0 && prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0) != 0 && r.config.verbose)
+    std::fprintf(stderr, "armci-x: progress rank: prctl(PR_SET_TIMERSLACK) failed: %s\n", std::strerror(errno));
+  std::map<std::pair<ProxyWindow, int64_t>, Mapping> attached;  // (window, displacement) -> mapping
+  SocketWaker waker;
   int remaining = program_ranks_served;
   while (remaining > 0) {
     int flag = 0;
@@ -55,7 +127,7 @@ struct Mapping {
     ARMCIX_MPI(MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, r.all, &flag, &st));
     if (!flag) {
       if (pause_us > 0)
-        usleep(static_cast<useconds_t>(pause_us));
+        waker.sleep(pause_us);
       else
         sched_yield();
       continue;
@@ -66,25 +138,28 @@ struct Mapping {
       case kAttach: {
         int64_t disp = 0;  // 0: failed (the program rank reports it)
         q.shm_name[sizeof q.shm_name - 1] = '\0';
+        const MPI_Win win = window_of(r, q.window);
         int fd = shm_open(q.shm_name, O_RDWR, 0);
-        if (fd >= 0) {
+        if (fd >= 0 && win != MPI_WIN_NULL) {
           void* p = mmap(nullptr, static_cast<std::size_t>(q.bytes), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
           close(fd);
           if (p != MAP_FAILED) {
-            ARMCIX_MPI(MPI_Win_attach(r.proxy_win, p, static_cast<MPI_Aint>(q.bytes)));
+            ARMCIX_MPI(MPI_Win_attach(win, p, static_cast<MPI_Aint>(q.bytes)));
             MPI_Aint a;
             ARMCIX_MPI(MPI_Get_address(p, &a));
             disp = a;
-            attached[disp] = {p, static_cast<std::size_t>(q.bytes)};
+            attached[{q.window, disp}] = {p, static_cast<std::size_t>(q.bytes)};
           }
+        } else if (fd >= 0) {
+          close(fd);
         }
         ARMCIX_MPI(MPI_Send(&disp, 1, MPI_INT64_T, st.MPI_SOURCE, kReplyTag, r.all));
         break;
       }
       case kDetach: {
-        auto it = attached.find(q.disp);
+        auto it = attached.find({q.window, q.disp});
         if (it != attached.end()) {
-          ARMCIX_MPI(MPI_Win_detach(r.proxy_win, it->second.addr));
+          ARMCIX_MPI(MPI_Win_detach(window_of(r, q.window), it->second.addr));
           munmap(it->second.addr, it->second.bytes);
           attached.erase(it);
         }
@@ -99,14 +174,32 @@ struct Mapping {
   }
   // Every program rank has finalized: the window's last collective, then leave without returning to the
   // program (which this process never ran beyond ARMCI_Init).
-  for (auto& [disp, m] : attached) {
-    ARMCIX_MPI(MPI_Win_detach(r.proxy_win, m.addr));
+  for (auto& [where, m] : attached) {
+    ARMCIX_MPI(MPI_Win_detach(window_of(r, where.first), m.addr));
     munmap(m.addr, m.bytes);
   }
   ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
   ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
+  if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
+  // Then wait, still polling MPI, until the program ranks reach MPI_Finalize (progress_ranks_meet_at_mpi_finalize),
+  // so that every process enters it together, as without progress ranks.  Entering at once and then sitting
+  // in MPI_Finalize's PMI barrier while the program ranks still ran their code after ARMCI_Finalize left
+  // MPICH 4.0.2 + UCX's tcp transport hung: a program rank waited in UCX's endpoint disconnect for a
+  // progress rank already in that barrier (doc/user-guide.md, "Progress ranks and the finalize hang").
+  MPI_Request meeting;
+  ARMCIX_MPI(MPI_Ibarrier(r.all, &meeting));
+  for (int met = 0;;) {
+    ARMCIX_MPI(MPI_Test(&meeting, &met, MPI_STATUS_IGNORE));
+    if (met) break;
+    if (pause_us > 0)
+      waker.sleep(pause_us);
+    else
+      sched_yield();
+  }
   ARMCIX_MPI(MPI_Comm_free(&r.all));
   std::fflush(stdout);
+  // The same pause as the program ranks make before MPI_Finalize (runtime.cc, and the meeting below).
+  if (r.config.finalize_settle_ms > 0) usleep(static_cast<useconds_t>(r.config.finalize_settle_ms) * 1000);
   MPI_Finalize();
   std::exit(0);
 }
@@ -131,9 +224,9 @@ void progress_ranks_start(Runtime& r) {
   r.all = r.world;  // every process; r.world becomes the program's ranks below
   // ARMCI_PROGRESS_RANKS_USLEEP unset: a progress rank with a core of its own polls without sleeping (an
   // operation through it then costs what it costs without progress ranks), one that shares cores with
-  // computing ranks sleeps 20 us between polls (spinning would take their time; doc/performance.md).
+  // computing ranks sleeps kSharedCorePauseUs between polls (spinning would take their time).
   if (r.config.progress_ranks_usleep < 0) {
-    r.config.progress_ranks_usleep = count_machine(r.all).core_per_rank() ? 0 : 20;
+    r.config.progress_ranks_usleep = count_machine(r.all).core_per_rank() ? 0 : kSharedCorePauseUs;
   }
   int all_me = r.me;
   // The node as discover_topology sees it (MPI's node, cut into blocks by ARMCI_NODE_SIZE), here over
@@ -171,6 +264,12 @@ void progress_ranks_start(Runtime& r) {
   ARMCIX_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, r.all, &r.proxy_win));
   ARMCIX_MPI(MPI_Win_set_errhandler(r.proxy_win, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, r.proxy_win));
+  // QUEUE mutexes need exclusive epochs at the progress ranks, which proxy_win's lock_all epoch forbids, so
+  // they get a window of their own; it has to exist before the progress ranks leave the collectives.
+  if (r.config.mutex_method == MutexMethod::Queue) {
+    ARMCIX_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, r.all, &r.proxy_excl_win));
+    ARMCIX_MPI(MPI_Win_set_errhandler(r.proxy_excl_win, MPI_ERRORS_RETURN));
+  }
   if (progress_rank) {
     int served = 0;
     for (int i = 0; i < program_here; ++i)
@@ -188,6 +287,18 @@ void progress_ranks_start(Runtime& r) {
   ARMCIX_MPI(MPI_Allgather(&my_proxy, 1, MPI_INT, r.proxy_of.data(), 1, MPI_INT, r.world));
 }
 
+void progress_ranks_meet_at_mpi_finalize() {
+  if (g_meeting == MPI_COMM_NULL) return;
+  // Errors here go to MPI's handler: ARMCI is finalized.
+  MPI_Request meeting;  // non-blocking, as the progress ranks' side (the two forms do not match)
+  PMPI_Ibarrier(g_meeting, &meeting);
+  PMPI_Wait(&meeting, MPI_STATUS_IGNORE);
+  PMPI_Comm_free(&g_meeting);
+  g_meeting = MPI_COMM_NULL;
+  const int settle_ms = rt().config.finalize_settle_ms;
+  if (settle_ms > 0) usleep(static_cast<useconds_t>(settle_ms) * 1000);
+}
+
 void progress_ranks_stop(Runtime& r) {
   if (r.proxy_win == MPI_WIN_NULL) return;
   Request q{};
@@ -195,15 +306,19 @@ void progress_ranks_stop(Runtime& r) {
   ARMCIX_MPI(MPI_Send(&q, sizeof q, MPI_BYTE, r.proxy_of[r.me], kRequestTag, r.all));
   ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
   ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
-  ARMCIX_MPI(MPI_Comm_free(&r.all));
+  if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
+  // r.all stays for the meeting with the progress ranks in MPI_Finalize.
+  g_meeting = r.all;
+  r.all = MPI_COMM_NULL;
   r.proxy_of.clear();
   r.node_color = -1;
 }
 
-MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes) {
+MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes, ProxyWindow which) {
   const Runtime& r = rt();
   Request q{};
   q.kind = kAttach;
+  q.window = which;
   q.bytes = static_cast<int64_t>(bytes);
   ARMCIX_REQUIRE(std::strlen(shm_name) < sizeof q.shm_name, call, "internal error: segment name '%s' too long",
                  shm_name);
@@ -211,12 +326,11 @@ MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes)
   ARMCIX_MPI(MPI_Send(&q, sizeof q, MPI_BYTE, r.proxy_of[r.me], kRequestTag, r.all));
   int64_t disp = 0;
   ARMCIX_MPI(MPI_Recv(&disp, 1, MPI_INT64_T, r.proxy_of[r.me], kReplyTag, r.all, MPI_STATUS_IGNORE));
-  ARMCIX_REQUIRE(disp != 0, call, "progress rank %d could not map shared-memory segment %s (%zu bytes)",
-                 r.proxy_of[r.me], shm_name, bytes);
   return static_cast<MPI_Aint>(disp);
 }
 
-ProxiedSegment proxy_segment_create(const char* call, const char* what, std::size_t bytes, char* name) {
+ProxiedSegment proxy_segment_create(const char* call, const char* what, std::size_t bytes, char* name,
+                                    ProxyWindow which) {
   static unsigned long long segment_count = 0;
   char own[64];
   char* n = name ? name : own;
@@ -234,22 +348,30 @@ ProxiedSegment proxy_segment_create(const char* call, const char* what, std::siz
   ProxiedSegment seg;
   seg.addr = static_cast<char*>(p);
   seg.bytes = bytes;
-  seg.disp = proxy_attach(call, n, bytes);
+  seg.window = which;
+  seg.disp = proxy_attach(call, n, bytes, which);
+  if (seg.disp == 0) {  // the abort must not leave the segment behind in /dev/shm
+    munmap(p, bytes);
+    shm_unlink(n);
+    fail(call, "%s: progress rank %d could not map shared-memory segment %s (%zu bytes)", what, rt().proxy_of[rt().me],
+         n, bytes);
+  }
   if (!name) shm_unlink(n);  // mapped by me and my progress rank: the name is no longer needed
   return seg;
 }
 
 void proxy_segment_release(ProxiedSegment& seg) {
   if (!seg.addr) return;
-  proxy_detach(seg.disp);
+  proxy_detach(seg.disp, seg.window);
   munmap(seg.addr, seg.bytes);
   seg = ProxiedSegment{};
 }
 
-void proxy_detach(MPI_Aint disp) {
+void proxy_detach(MPI_Aint disp, ProxyWindow which) {
   const Runtime& r = rt();
   Request q{};
   q.kind = kDetach;
+  q.window = which;
   q.disp = static_cast<int64_t>(disp);
   ARMCIX_MPI(MPI_Send(&q, sizeof q, MPI_BYTE, r.proxy_of[r.me], kRequestTag, r.all));
 }

@@ -16,6 +16,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "runtime/runtime.h"
 
@@ -27,30 +28,49 @@ namespace armcix {
 // until every program rank has finalized, then finalizes MPI and exits with status 0.
 void progress_ranks_start(Runtime& r);
 // Called by finalize() after the program ranks' last barrier: releases the progress ranks (collective over
-// r.all together with them).
+// r.all together with them).  They then wait in MPI until the program ranks reach MPI_Finalize.
 void progress_ranks_stop(Runtime& r);
+// Called by the MPI_Finalize wrapper (runtime/mpi_world.cc) before PMPI_Finalize: after progress_ranks_stop,
+// meets the progress ranks (a barrier over every process) and pauses ARMCI_FINALIZE_SETTLE_MS, so that all
+// processes enter MPI_Finalize together.  Otherwise nothing.
+void progress_ranks_meet_at_mpi_finalize();
+
+// ARMCI_PROGRESS_RANKS_USLEEP when unset and the progress ranks share cores with computing ranks: the pause
+// between polls, in us.  Requests over TCP end it early (the progress rank sleeps on its sockets), so it
+// bounds the latency only over shared memory; shorter pauses cost the computing ranks CPU (NWChem TCE water
+// on 2 simulated hosts x (1 + 1), 2 cores: 20 us took twice as long as 100 us; doc/performance.md).
+constexpr int kSharedCorePauseUs = 100;
 
 inline bool progress_ranks_on() {
   return rt().proxy_win != MPI_WIN_NULL;
 }
 
+// Which of the progress ranks' dynamic windows a segment is attached to: r.proxy_win (everything, in a
+// lock_all epoch for the library's lifetime) or r.proxy_excl_win (QUEUE mutexes: MPI_Win_lock(EXCLUSIVE)
+// epochs, which a lock_all epoch on the same window would forbid).
+enum class ProxyWindow : int32_t { LockAll = 0, Exclusive = 1 };
+
 // Asks this rank's progress rank to map the POSIX shared-memory segment `shm_name` (`bytes` long) and
-// attach it to r.proxy_win.  Returns the segment's displacement in the window at the progress rank.
-MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes);
+// attach it to the window `which`.  Returns the segment's displacement in the window at the progress rank,
+// 0 if the progress rank could not map it.
+MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes,
+                      ProxyWindow which = ProxyWindow::LockAll);
 // Tells this rank's progress rank to detach and unmap the segment attached at `disp` (no reply: the
 // caller guarantees that nobody accesses it any more).
-void proxy_detach(MPI_Aint disp);
+void proxy_detach(MPI_Aint disp, ProxyWindow which = ProxyWindow::LockAll);
 
-// A POSIX shared-memory segment of `bytes` (zero-filled) mapped here and attached to r.proxy_win by my
+// A POSIX shared-memory segment of `bytes` (zero-filled) mapped here and attached to `which` by my
 // progress rank, so that MPI operations on it target the progress rank.  With `name` (64 bytes) the
 // segment's name is returned there and stays linked, for node peers to map (the caller unlinks it);
 // without, it is unlinked at once.  Fails naming `call` and `what` when the system refuses.
 struct ProxiedSegment {
   char* addr = nullptr;
   std::size_t bytes = 0;
-  MPI_Aint disp = 0;  // the segment's displacement in r.proxy_win at my progress rank
+  MPI_Aint disp = 0;  // the segment's displacement in the window at my progress rank
+  ProxyWindow window = ProxyWindow::LockAll;
 };
-ProxiedSegment proxy_segment_create(const char* call, const char* what, std::size_t bytes, char* name = nullptr);
+ProxiedSegment proxy_segment_create(const char* call, const char* what, std::size_t bytes, char* name = nullptr,
+                                    ProxyWindow which = ProxyWindow::LockAll);
 // Has my progress rank detach the segment and unmaps it here (nobody accesses it any more).
 void proxy_segment_release(ProxiedSegment& seg);
 

@@ -38,7 +38,10 @@ struct Runtime {
   MPI_Comm all = MPI_COMM_NULL;
   int node_color = -1;               // my node's lowest rank in `all` (discover_topology splits `world` by it)
   MPI_Win proxy_win = MPI_WIN_NULL;  // dynamic window over `all`: progress ranks attach their node's slices
-  std::vector<int> proxy_of;         // world rank -> rank in `all` of the progress rank serving it
+  // ARMCI_MUTEX_METHOD=QUEUE with progress ranks: a second dynamic window over `all`, never in a lock_all epoch,
+  // for the QUEUE mutexes' exclusive epochs at the progress ranks (sync/mutex_queue.cc)
+  MPI_Win proxy_excl_win = MPI_WIN_NULL;
+  std::vector<int> proxy_of;  // world rank -> rank in `all` of the progress rank serving it
 
   // The machine this rank runs on (runtime/machine.h: same kernel and host name, whatever MPI calls a
   // node): how many of our ranks run there, and how many cores their affinity masks allow together.

@@ -12,11 +12,20 @@
 // every other one in the library, is never in a lock_all epoch.  One window holds all the vectors a
 // rank hosts: the exclusive epochs are short (they never span the critical section), so sharing one
 // window between mutexes of a host costs little and saves creating one window per mutex.
+//
+// With progress ranks (runtime/progress_ranks.h) a host's flag vectors live in a shared-memory segment that
+// the host's progress rank attaches to the runtime's second dynamic window (Runtime::proxy_excl_win, made
+// for this: it is never in a lock_all epoch), and every exclusive epoch targets that progress rank, the
+// host's own included: MPI applies the epochs inside the progress rank's MPI calls, so a host that computes
+// no longer delays a lock, and one exclusive lock per progress rank orders all epochs on its flags.  With
+// k > 1 progress ranks per node the node's hosts are spread over k such locks.
 #include <mpi.h>
 
 #include <vector>
 
 #include "runtime/error.h"
+#include "runtime/progress.h"
+#include "runtime/progress_ranks.h"
 #include "runtime/window.h"
 #include "sync/mutex_impl.h"
 
@@ -28,9 +37,27 @@ class QueueMutexes final : public MutexAlgorithm {
  public:
   explicit QueueMutexes(const MutexLayout& layout) : l_(layout), flags_(layout.size) {
     const MPI_Aint bytes = static_cast<MPI_Aint>(l_.my_count) * l_.size;
-    window_ = create_rma_window(bytes, 1, MPI_INFO_NULL, l_.comm);
-    base_ = static_cast<uint8_t*>(window_.base);
-    ARMCIX_MPI(MPI_Win_set_errhandler(window_.win, MPI_ERRORS_RETURN));
+    if (progress_ranks_on()) {
+      proxied_ = proxy_segment_create("ARMCI_Create_mutexes", "the mutexes' flag vectors",
+                                      static_cast<std::size_t>(bytes > 0 ? bytes : 1), nullptr, ProxyWindow::Exclusive);
+      base_ = reinterpret_cast<uint8_t*>(proxied_.addr);  // zero-filled: every flag clear
+      // Where every member's flags are served: (progress rank in the window, displacement).
+      MPI_Aint mine[2] = {rt().proxy_of[rt().me], proxied_.disp};
+      std::vector<MPI_Aint> all(2 * static_cast<std::size_t>(l_.size));
+      MPI_Request req;
+      ARMCIX_MPI(MPI_Iallgather(mine, 2, MPI_AINT, all.data(), 2, MPI_AINT, l_.comm, &req));
+      wait_for("ARMCI_Create_mutexes", &req);
+      for (int p = 0; p < l_.size; ++p) {
+        serving_rank_.push_back(static_cast<int>(all[2 * p]));
+        serving_disp_.push_back(all[2 * p + 1]);
+      }
+      win_ = rt().proxy_excl_win;
+    } else {
+      window_ = create_rma_window(bytes, 1, MPI_INFO_NULL, l_.comm);
+      base_ = static_cast<uint8_t*>(window_.base);
+      ARMCIX_MPI(MPI_Win_set_errhandler(window_.win, MPI_ERRORS_RETURN));
+      win_ = window_.win;
+    }
     bases_.resize(l_.my_count);
     for (int m = 0; m < l_.my_count; ++m) bases_[m] = base_ + static_cast<MPI_Aint>(m) * l_.size;
   }
@@ -45,15 +72,16 @@ class QueueMutexes final : public MutexAlgorithm {
   }
 
   bool trylock(const char*, int mutex, int proc, int /*id*/) override {
-    const MPI_Aint vec = static_cast<MPI_Aint>(mutex) * l_.size;
-    ARMCIX_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, proc, 0, window_.win));
-    ARMCIX_MPI(MPI_Get(flags_.data(), l_.size, MPI_BYTE, proc, vec, l_.size, MPI_BYTE, window_.win));
-    ARMCIX_MPI(MPI_Win_flush(proc, window_.win));
+    const MPI_Aint vec = disp(proc, mutex);
+    const int t = target(proc);
+    ARMCIX_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t, 0, win_));
+    ARMCIX_MPI(MPI_Get(flags_.data(), l_.size, MPI_BYTE, t, vec, l_.size, MPI_BYTE, win_));
+    ARMCIX_MPI(MPI_Win_flush(t, win_));
     bool free = true;
     for (uint8_t f : flags_) free = free && f == 0;
     const uint8_t one = 1;
-    if (free) ARMCIX_MPI(MPI_Put(&one, 1, MPI_BYTE, proc, vec + l_.me, 1, MPI_BYTE, window_.win));
-    ARMCIX_MPI(MPI_Win_unlock(proc, window_.win));
+    if (free) ARMCIX_MPI(MPI_Put(&one, 1, MPI_BYTE, t, vec + l_.me, 1, MPI_BYTE, win_));
+    ARMCIX_MPI(MPI_Win_unlock(t, win_));
     return free;
   }
 
@@ -68,35 +96,54 @@ class QueueMutexes final : public MutexAlgorithm {
     }
   }
 
-  void destroy(const char*) override {
-    free_rma_window(window_);  // the window and the flags
+  void destroy(const char* call) override {
+    if (proxied_.addr) {
+      // Nobody holds or waits (the front end's contract) and every epoch ended at its MPI_Win_unlock, but
+      // others may still be in their last unlock's epoch on my flags: everyone meets before anyone detaches.
+      MPI_Request req;
+      ARMCIX_MPI(MPI_Ibarrier(l_.comm, &req));
+      wait_for(call, &req);
+      proxy_segment_release(proxied_);
+    } else {
+      free_rma_window(window_);  // the window and the flags
+    }
     base_ = nullptr;
   }
 
-  MPI_Win* windows() override { return &window_.win; }
+  MPI_Win* windows() override { return &win_; }
   uint8_t** bases() override { return bases_.empty() ? nullptr : bases_.data(); }
 
  private:
   // Sets B[me] = value and reads every other flag into flags_, atomically with respect to the other
   // ranks' epochs on this host.  Returns true if any other rank's flag is set.
   bool exchange_flag(int mutex, int proc, uint8_t value) {
-    const MPI_Aint vec = static_cast<MPI_Aint>(mutex) * l_.size;
-    const int me = l_.me, after = l_.size - me - 1;
-    ARMCIX_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, proc, 0, window_.win));
-    ARMCIX_MPI(MPI_Put(&value, 1, MPI_BYTE, proc, vec + me, 1, MPI_BYTE, window_.win));
+    const MPI_Aint vec = disp(proc, mutex);
+    const int me = l_.me, after = l_.size - me - 1, t = target(proc);
+    ARMCIX_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t, 0, win_));
+    ARMCIX_MPI(MPI_Put(&value, 1, MPI_BYTE, t, vec + me, 1, MPI_BYTE, win_));
     // Two gets around our own flag: a put and a get of one location in one epoch would conflict.
-    if (me > 0) ARMCIX_MPI(MPI_Get(flags_.data(), me, MPI_BYTE, proc, vec, me, MPI_BYTE, window_.win));
-    if (after > 0)
-      ARMCIX_MPI(MPI_Get(flags_.data() + me + 1, after, MPI_BYTE, proc, vec + me + 1, after, MPI_BYTE, window_.win));
-    ARMCIX_MPI(MPI_Win_unlock(proc, window_.win));
+    if (me > 0) ARMCIX_MPI(MPI_Get(flags_.data(), me, MPI_BYTE, t, vec, me, MPI_BYTE, win_));
+    if (after > 0) ARMCIX_MPI(MPI_Get(flags_.data() + me + 1, after, MPI_BYTE, t, vec + me + 1, after, MPI_BYTE, win_));
+    ARMCIX_MPI(MPI_Win_unlock(t, win_));
     flags_[me] = 0;
     for (uint8_t f : flags_)
       if (f) return true;
     return false;
   }
 
+  // The process that serves member proc's flags in win_, and where mutex `mutex`'s vector is there.
+  int target(int proc) const { return serving_rank_.empty() ? proc : serving_rank_[proc]; }
+  MPI_Aint disp(int proc, int mutex) const {
+    const MPI_Aint vec = static_cast<MPI_Aint>(mutex) * l_.size;
+    return serving_rank_.empty() ? vec : serving_disp_[proc] + vec;
+  }
+
   MutexLayout l_;
+  MPI_Win win_ = MPI_WIN_NULL;  // window_.win, or with progress ranks the runtime's exclusive proxy window
   RmaWindow window_;
+  ProxiedSegment proxied_;              // progress ranks: my flags' segment
+  std::vector<int> serving_rank_;       // progress ranks: member -> its progress rank in win_
+  std::vector<MPI_Aint> serving_disp_;  // progress ranks: member -> its flags' displacement there
   uint8_t* base_ = nullptr;
   std::vector<uint8_t*> bases_;  // bases_[m]: the flag vector of mutex m hosted here
   std::vector<uint8_t> flags_;   // scratch: the flags last read

@@ -4,15 +4,53 @@
  * the message and the time bound.
  * Usage: abort_case CASE   (the cases are the strcmp()s below) */
 #include <armci.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static int is(const char* c, const char* name) {
   return strcmp(c, name) == 0;
+}
+
+/* The highest file descriptor open in this process. */
+static int highest_fd(void) {
+  int high = 2;
+  DIR* d = opendir("/proc/self/fd");
+  if (!d) return high;
+  const int own = dirfd(d);
+  struct dirent* e;
+  while ((e = readdir(d)) != NULL) {
+    const int fd = atoi(e->d_name);
+    if (fd != own && fd > high) high = fd;
+  }
+  closedir(d);
+  return high;
+}
+
+/* This process's address space in bytes (/proc/self/statm: pages). */
+static long long address_space(void) {
+  long long pages = 0;
+  FILE* f = fopen("/proc/self/statm", "r");
+  if (f) {
+    if (fscanf(f, "%lld", &pages) != 1) pages = 0;
+    fclose(f);
+  }
+  return pages * sysconf(_SC_PAGESIZE);
+}
+
+/* Sets a soft resource limit (the hard one stays). */
+static void limit(int resource, long long value) {
+  struct rlimit l;
+  getrlimit(resource, &l);
+  l.rlim_cur = (rlim_t)value;
+  if (setrlimit(resource, &l) != 0) perror("abort_case: setrlimit");
 }
 
 int main(int argc, char** argv) {
@@ -50,8 +88,33 @@ int main(int argc, char** argv) {
     ARMCI_Init();
     ARMCI_Finalize();
   }
+  /* Progress ranks' shared-memory segments (runtime/progress_ranks.cc: proxy_segment_create), refused by
+   * the system for real: 4 processes as 2 simulated nodes of 1 program rank + 1 progress rank, so that every
+   * allocation spans nodes and lives in such segments.  The limits are set on the program ranks after
+   * ARMCI_Init (a file-size limit: ftruncate fails; descriptors: shm_open fails) or, for the progress ranks
+   * (world ranks 1 and 3, which run no program code after ARMCI_Init), before it (address space: their mmap
+   * of the program rank's segment fails). */
+  const int segment_case =
+      is(c, "progress_segment_fsize") || is(c, "progress_segment_nofile") || is(c, "progress_segment_proxy_as");
+  if (segment_case) {
+    setenv("ARMCI_SHM", "1", 1);
+    setenv("ARMCI_PROGRESS_RANKS", "1", 1);
+    setenv("ARMCI_NODE_SIZE", "2", 1);
+  }
+  if (is(c, "progress_segment_proxy_as") && me % 2 == 1) limit(RLIMIT_AS, address_space() + (64LL << 20));
   ARMCI_Init();
+  if (is(c, "progress_segment_fsize")) {
+    signal(SIGXFSZ, SIG_IGN); /* ftruncate then fails with EFBIG instead of killing the process */
+    limit(RLIMIT_FSIZE, 4096);
+  }
+  if (is(c, "progress_segment_nofile")) { /* no descriptor left: fill the gaps below the limit */
+    limit(RLIMIT_NOFILE, highest_fd() + 1);
+    while (open("/dev/null", O_RDONLY) >= 0) {
+    }
+  }
   void* ptrs[64];
+  if (is(c, "progress_segment_fsize") || is(c, "progress_segment_nofile")) ARMCI_Malloc(ptrs, 1 << 20);
+  if (is(c, "progress_segment_proxy_as")) ARMCI_Malloc(ptrs, 256 << 20);
   ARMCI_Malloc(ptrs, 64);
   double buf[8] = {0};
   void* garbage = (void*)(uintptr_t)0xABABABABABABABABull;

@@ -56,6 +56,11 @@ check progress_ranks_negative "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS='
 check progress_ranks_differ "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS must be the same on every process" "process 1"
 check progress_ranks_shm0 "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS=1 needs the node-local path (ARMCI_SHM=1)"
 check progress_ranks_reinit "ARMCI Error" "ARMCI_Init" "ARMCI cannot be initialized again after ARMCI_Finalize"
+# Progress ranks' shared-memory segments refused by the system (file-size limit, descriptor limit, the
+# progress rank's address-space limit): 4 processes, 2 simulated nodes of 1 program + 1 progress rank.
+np=4 check progress_segment_fsize "ARMCI Error" "ARMCI_Malloc" "could not map a shared-memory segment of" "File too large"
+np=4 check progress_segment_nofile "ARMCI Error" "ARMCI_Malloc" "shm_open(/armcix-" "Too many open files"
+np=4 check progress_segment_proxy_as "ARMCI Error" "ARMCI_Malloc" "progress rank" "could not map shared-memory segment /armcix-"
 # ARMCI_MPI_YIELD (issue 18): the same everywhere; auto, 1 or 0.
 check mpi_yield_differs "ARMCI Error" "ARMCI_Init" "ARMCI_MPI_YIELD (-1 = auto) must be the same on every process" "process 1"
 check mpi_yield_bad "ARMCI Error" "ARMCI_Init" "ARMCI_MPI_YIELD='sometimes' is not auto, 1 or 0"

@@ -11,7 +11,8 @@
 #include <numeric>
 #include <vector>
 
-#include "runtime/runtime.h"  // the resolved ARMCI_PROGRESS_RANKS_USLEEP
+#include "runtime/progress_ranks.h"  // kSharedCorePauseUs
+#include "runtime/runtime.h"         // the resolved ARMCI_PROGRESS_RANKS_USLEEP
 #include "test_util.h"
 
 using namespace armcix_test;
@@ -184,6 +185,46 @@ TEST(ProgressRanks, MutexesOfAComputingHostStayExclusive) {
   ASSERT_EQ(ARMCI_Destroy_mutexes(), 0);
 }
 
+// A lock on a mutex whose host never enters MPI or ARMCI completes: with progress ranks every mutex method
+// (MCS, ARMCI_MUTEX_METHOD=QUEUE) is served by the host's progress rank.  Rank 0 hosts the mutex and waits,
+// reading only its own memory, until every other rank has locked and unlocked it and then counted itself in
+// rank 0's memory; without service the others' locks wait for rank 0, which waits for them until the
+// (liveness, not performance) bound expires and then fails the test and releases them by entering ARMCI.
+TEST(ProgressRanks, LockOfAHostOutsideMpiCompletes) {
+  if (armcix::rt().proxy_win == MPI_WIN_NULL) GTEST_SKIP() << "no progress ranks";
+  const int n = nproc(), r = me();
+  constexpr int kRounds = 5;
+  constexpr int kBoundSeconds = 60;
+  Alloc a(2 * sizeof(long));
+  a.at<long>(r)[0] = a.at<long>(r)[1] = 0;
+  ASSERT_EQ(ARMCI_Create_mutexes(r == 0 ? 1 : 0), 0);
+  ARMCI_Barrier();
+  if (r == 0) {
+    volatile long* arrived = a.at<long>(0) + 1;
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(kBoundSeconds);
+    while (*arrived < n - 1 && std::chrono::steady_clock::now() < end) sched_yield();
+    EXPECT_EQ(*arrived, n - 1) << "locks on a host outside MPI were not served within " << kBoundSeconds << " s";
+  } else {
+    for (int i = 0; i < kRounds; ++i) {
+      ARMCI_Lock(0, 0);
+      long v = -1;
+      ARMCI_Get(a.at<long>(0), &v, static_cast<int>(sizeof v), 0);
+      ++v;
+      ARMCI_Put(&v, a.at<long>(0), static_cast<int>(sizeof v), 0);
+      ARMCI_Fence(0);
+      ARMCI_Unlock(0, 0);
+    }
+    long old = -1;
+    ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, a.at<long>(0) + 1, 1, 0);
+  }
+  ARMCI_Barrier();
+  if (r == 0) {
+    EXPECT_EQ(a.at<long>(0)[0], static_cast<long>(kRounds) * (n - 1));
+  }
+  ARMCI_Barrier();
+  ASSERT_EQ(ARMCI_Destroy_mutexes(), 0);
+}
+
 // Allocations on groups that span nodes and free in any group order: the progress ranks join no collective,
 // so interleaved allocations on two groups cannot deadlock them.
 TEST(ProgressRanks, GroupAllocationsInterleave) {
@@ -215,18 +256,19 @@ TEST(ProgressRanks, GroupAllocationsInterleave) {
   ARMCI_Group_free(&all);
 }
 
-// ARMCI_PROGRESS_RANKS_USLEEP unset: 0 (poll) when every process of the machine has a core, else 20 us.  Our
-// test machines run program and progress ranks on fewer cores than processes, so there it must be 20.
+// ARMCI_PROGRESS_RANKS_USLEEP unset: 0 (poll) when every process of the machine has a core, else
+// kSharedCorePauseUs.  Our test machines run program and progress ranks on fewer cores than processes, so there
+// it must be the latter.
 TEST(ProgressRanks, PollingPauseFollowsTheCores) {
   const char* k = std::getenv("ARMCI_PROGRESS_RANKS");
   if (!k || std::atoi(k) <= 0) GTEST_SKIP() << "no progress ranks";
   if (std::getenv("ARMCI_PROGRESS_RANKS_USLEEP")) GTEST_SKIP() << "set explicitly";
   const int pause = armcix::rt().config.progress_ranks_usleep;
-  EXPECT_TRUE(pause == 0 || pause == 20) << pause;
+  EXPECT_TRUE(pause == 0 || pause == armcix::kSharedCorePauseUs) << pause;
   cpu_set_t cpus;
   ASSERT_EQ(sched_getaffinity(0, sizeof cpus, &cpus), 0);
   // At least one progress rank besides the program ranks, all on this one machine (simulated hosts too).
   if (nproc() + 1 > CPU_COUNT(&cpus)) {
-    EXPECT_EQ(pause, 20) << "more processes than cores, yet the progress ranks would not sleep";
+    EXPECT_EQ(pause, armcix::kSharedCorePauseUs) << "more processes than cores, yet the progress ranks would not sleep";
   }
 }
