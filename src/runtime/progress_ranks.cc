@@ -20,6 +20,7 @@
 
 #include "runtime/error.h"
 #include "runtime/machine.h"
+#include "runtime/window.h"
 
 namespace armcix {
 
@@ -27,6 +28,8 @@ namespace {
 
 // Program ranks between ARMCI_Finalize and MPI_Finalize: every process, for the meeting in MPI_Finalize.
 MPI_Comm g_meeting = MPI_COMM_NULL;
+// How long progress ranks wait there for the program ranks before finalizing alone.
+constexpr int kMeetingTimeoutS = 60;
 
 // Requests from program ranks to their progress rank, on r.all (our own communicator: no application
 // message can match them).
@@ -186,15 +189,29 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   // in MPI_Finalize's PMI barrier while the program ranks still ran their code after ARMCI_Finalize left
   // MPICH 4.0.2 + UCX's tcp transport hung: a program rank waited in UCX's endpoint disconnect for a
   // progress rank already in that barrier (doc/user-guide.md, "Progress ranks and the finalize hang").
-  MPI_Request meeting;
-  ARMCIX_MPI(MPI_Ibarrier(r.all, &meeting));
-  for (int met = 0;;) {
-    ARMCIX_MPI(MPI_Test(&meeting, &met, MPI_STATUS_IGNORE));
-    if (met) break;
-    if (pause_us > 0)
-      waker.sleep(pause_us);
-    else
-      sched_yield();
+  // Only on MPICH, whose Fortran MPI_FINALIZE calls MPI_Finalize too; Open MPI's calls PMPI_Finalize, past
+  // the meeting, and Open MPI has no such hang to avoid.  A program rank that does the same on MPICH (a C
+  // program calling PMPI_Finalize) never comes: after kMeetingTimeoutS the progress rank finalizes alone,
+  // as it did before the meeting existed (the barrier stays pending, which MPICH's MPI_Finalize tolerates).
+  if (!mpi_is_open_mpi()) {
+    MPI_Request meeting;
+    ARMCIX_MPI(MPI_Ibarrier(r.all, &meeting));
+    const double deadline = MPI_Wtime() + kMeetingTimeoutS;
+    for (int met = 0;;) {
+      ARMCIX_MPI(MPI_Test(&meeting, &met, MPI_STATUS_IGNORE));
+      if (met) break;
+      if (MPI_Wtime() > deadline) {
+        std::fprintf(stderr,
+                     "armci-x: progress rank %d: the program ranks did not reach MPI_Finalize within %d s of "
+                     "ARMCI_Finalize (or called PMPI_Finalize directly): finalizing without meeting them\n",
+                     r.me, kMeetingTimeoutS);
+        break;
+      }
+      if (pause_us > 0)
+        waker.sleep(pause_us);
+      else
+        sched_yield();
+    }
   }
   ARMCIX_MPI(MPI_Comm_free(&r.all));
   std::fflush(stdout);
@@ -307,8 +324,11 @@ void progress_ranks_stop(Runtime& r) {
   ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
   ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
   if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
-  // r.all stays for the meeting with the progress ranks in MPI_Finalize.
-  g_meeting = r.all;
+  // r.all stays for the meeting with the progress ranks in MPI_Finalize (on MPICH only, as in serve()).
+  if (mpi_is_open_mpi())
+    ARMCIX_MPI(MPI_Comm_free(&r.all));
+  else
+    g_meeting = r.all;
   r.all = MPI_COMM_NULL;
   r.proxy_of.clear();
   r.node_color = -1;
