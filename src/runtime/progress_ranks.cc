@@ -81,7 +81,13 @@ class SocketWaker {
     }
     epoll_event ev[8];
     const timespec pause{0, static_cast<long>(us) * 1000L};
-    (void)epoll_pwait2(epoll_, ev, 8, &pause, nullptr);
+    // epoll_pwait2 (microsecond timeouts) needs Linux 5.11; an older kernel answers ENOSYS at once, which
+    // would turn the pause into a spin: sleep plainly from then on.
+    if (epoll_pwait2(epoll_, ev, 8, &pause, nullptr) < 0 && errno == ENOSYS) {
+      close(epoll_);
+      epoll_ = -1;
+      usleep(static_cast<useconds_t>(us));
+    }
   }
 
   // Adds the process's sockets not watched yet (the kernel drops closed ones from the set by itself).
