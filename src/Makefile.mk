@@ -33,4 +33,4 @@ src_libarmci_la_SOURCES = \
 	src/sync/mutex.cc src/sync/mutex.h \
 	src/sync/mutex_impl.h src/sync/mutex_mcs.cc src/sync/mutex_queue.cc src/sync/mutex_shm.cc \
 	src/sync/notify.cc
-src_libarmci_la_SOURCES += src/msg/message.cc src/msg/reduce_ops.h
+src_libarmci_la_SOURCES += src/msg/message.cc src/msg/reduce_ops.h src/msg/node_sync.cc src/msg/node_sync.h

@@ -23,7 +23,9 @@
 #include <vector>
 
 #include "groups/group.h"
+#include "msg/node_sync.h"
 #include "msg/reduce_ops.h"
+#include "runtime/call_stats.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/progress.h"
@@ -95,6 +97,7 @@ State g_state;
 
 // Idempotent: nothing to free unless a collective built it.
 void armcix::msg_finalize() {
+  armcix::msg::node_sync_finalize();
   if (g_state.masters != MPI_COMM_NULL) MPI_Comm_free(&g_state.masters);
   if (g_state.sel_op != MPI_OP_NULL) MPI_Op_free(&g_state.sel_op);
   if (g_state.sel_type != MPI_DATATYPE_NULL) MPI_Type_free(&g_state.sel_type);
@@ -401,6 +404,11 @@ void reduce_on(MPI_Comm comm, void* x, int n, Op op, int type, int root) {
   } else if (!gets_result) {
     send = x;
   }
+  if (root < 0 && comm == rt().world && armcix::msg::node_sync_on()) {
+    const std::size_t bytes = static_cast<std::size_t>(n) * armcix::msg::type_size(type);
+    armcix::CallTimer timer(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "armci_msg_gop (node)"));
+    if (armcix::msg::node_allreduce(x, n, dt, mop, bytes)) return;
+  }
   if (backoff()) {
     MPI_Request req;
     if (root < 0)
@@ -621,6 +629,12 @@ int armci_msg_rcvany(int tag, void* buffer, int buflen, int* msglen) {
 void parmci_msg_barrier(void) {
   armcix::require_initialized("armci_msg_barrier");
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (armcix::msg::node_sync_on()) {
+    armcix::CallTimer timer(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "armci_msg_barrier (node)"));
+    armcix::msg::node_barrier();
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    return;
+  }
   MPI_Request req;
   ARMCIX_MPI(MPI_Ibarrier(rt().world, &req));
   armcix::wait_for("armci_msg_barrier", &req);

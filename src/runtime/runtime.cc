@@ -146,6 +146,14 @@ void resolve_mpi_yield(Runtime& r, bool spans_world) {
   set_mpi_yield(on, r.config.wait_backoff_us);
 }
 
+// ARMCI_NODE_SYNC (msg/node_sync.h).  Auto: on when our waits back off (an oversubscribed machine), where
+// an MPI barrier costs several back-off periods; off on dedicated cores, where MPI's polled barrier answers
+// in microseconds.  The inputs are the same on every process (the setting: Config::must_agree; the
+// back-off: reduced in resolve_wait_backoff), so is the result; msg/node_sync.cc also needs one node.
+void resolve_node_sync(Runtime& r) {
+  r.config.node_sync = (r.config.node_sync > 0 || (r.config.node_sync < 0 && r.config.wait_backoff_us > 0)) ? 1 : 0;
+}
+
 // The settings that must be the same everywhere (Config::must_agree), compared in one reduction: MIN over
 // the values and their negations gives each one's minimum and maximum.  On a difference every process
 // gathers the values (all saw it, so all take part) and fails naming the variable and two processes.
@@ -272,6 +280,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   discover_topology(r);
   resolve_wait_backoff(r);
   resolve_mpi_yield(r, spans_world);
+  resolve_node_sync(r);
   collective_check("ARMCI_Init", Collective::Barrier, r.world);  // makes the check communicator
   initialize_modules();                                          // the progress thread last
   watchdog_start();
