@@ -12,6 +12,7 @@ src_libarmci_la_SOURCES = \
 	src/runtime/progress.cc src/runtime/progress.h src/runtime/thread_lock.h \
 	src/runtime/progress_ranks.cc src/runtime/progress_ranks.h src/runtime/mpi_world.cc src/runtime/mpi_yield.h \
 	src/runtime/watchdog.cc src/runtime/watchdog.h src/runtime/call_stats.cc src/runtime/call_stats.h \
+	src/runtime/node_sync.cc src/runtime/node_sync.h \
 	src/runtime/window.cc src/runtime/window.h \
 	src/runtime/machine.cc src/runtime/machine.h \
 	src/runtime/collective_check.cc src/runtime/collective_check.h \
@@ -33,4 +34,4 @@ src_libarmci_la_SOURCES = \
 	src/sync/mutex.cc src/sync/mutex.h \
 	src/sync/mutex_impl.h src/sync/mutex_mcs.cc src/sync/mutex_queue.cc src/sync/mutex_shm.cc \
 	src/sync/notify.cc
-src_libarmci_la_SOURCES += src/msg/message.cc src/msg/reduce_ops.h src/msg/node_sync.cc src/msg/node_sync.h
+src_libarmci_la_SOURCES += src/msg/message.cc src/msg/reduce_ops.h

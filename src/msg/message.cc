@@ -23,11 +23,11 @@
 #include <vector>
 
 #include "groups/group.h"
-#include "msg/node_sync.h"
 #include "msg/reduce_ops.h"
 #include "runtime/call_stats.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
+#include "runtime/node_sync.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
 
@@ -97,7 +97,6 @@ State g_state;
 
 // Idempotent: nothing to free unless a collective built it.
 void armcix::msg_finalize() {
-  armcix::msg::node_sync_finalize();
   if (g_state.masters != MPI_COMM_NULL) MPI_Comm_free(&g_state.masters);
   if (g_state.sel_op != MPI_OP_NULL) MPI_Op_free(&g_state.sel_op);
   if (g_state.sel_type != MPI_DATATYPE_NULL) MPI_Type_free(&g_state.sel_type);
@@ -404,10 +403,10 @@ void reduce_on(MPI_Comm comm, void* x, int n, Op op, int type, int root) {
   } else if (!gets_result) {
     send = x;
   }
-  if (root < 0 && comm == rt().world && armcix::msg::node_sync_on()) {
+  if (root < 0 && comm == rt().world && armcix::node_sync_on()) {
     const std::size_t bytes = static_cast<std::size_t>(n) * armcix::msg::type_size(type);
     armcix::CallTimer timer(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "armci_msg_gop (node)"));
-    if (armcix::msg::node_allreduce(x, n, dt, mop, bytes)) return;
+    if (armcix::node_allreduce(x, n, dt, mop, bytes)) return;
   }
   if (backoff()) {
     MPI_Request req;
@@ -629,9 +628,9 @@ int armci_msg_rcvany(int tag, void* buffer, int buflen, int* msglen) {
 void parmci_msg_barrier(void) {
   armcix::require_initialized("armci_msg_barrier");
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (armcix::msg::node_sync_on()) {
+  if (armcix::node_sync_on()) {
     armcix::CallTimer timer(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "armci_msg_barrier (node)"));
-    armcix::msg::node_barrier();
+    armcix::node_barrier();
     std::atomic_thread_fence(std::memory_order_seq_cst);
     return;
   }

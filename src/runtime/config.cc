@@ -248,6 +248,8 @@ std::vector<std::pair<const char*, long>> Config::must_agree() const {
       {"ARMCI_MPI_YIELD (-1 = auto)", mpi_yield},
       // Selects a shared-memory or an MPI barrier: a rank in one never meets a rank in the other.
       {"ARMCI_NODE_SYNC (-1 = auto)", node_sync},
+      // With ARMCI_NODE_SYNC on, a timeout keeps the agreements on MPI's path (collective_check.cc).
+      {"ARMCI_COLLECTIVE_TIMEOUT", collective_timeout_s},
   };
 }
 

@@ -17,6 +17,7 @@
 #include "runtime/machine.h"
 #include "runtime/modules.h"
 #include "runtime/mpi_yield.h"
+#include "runtime/node_sync.h"
 #include "runtime/progress.h"
 #include "runtime/progress_ranks.h"
 #include "runtime/thread_lock.h"
@@ -146,7 +147,7 @@ void resolve_mpi_yield(Runtime& r, bool spans_world) {
   set_mpi_yield(on, r.config.wait_backoff_us);
 }
 
-// ARMCI_NODE_SYNC (msg/node_sync.h).  Auto: on when our waits back off (an oversubscribed machine), where
+// ARMCI_NODE_SYNC (runtime/node_sync.h).  Auto: on when our waits back off (an oversubscribed machine), where
 // an MPI barrier costs several back-off periods; off on dedicated cores, where MPI's polled barrier answers
 // in microseconds.  The inputs are the same on every process (the setting: Config::must_agree; the
 // back-off: reduced in resolve_wait_backoff), so is the result; msg/node_sync.cc also needs one node.
@@ -298,6 +299,7 @@ void finalize() {
   watchdog_stop();
   finalize_modules();  // the progress thread first
   ARMCIX_MPI(MPI_Barrier(r.world));
+  node_sync_finalize();  // after the last barrier or gather that may use it
   collective_check_finalize();
   ARMCIX_MPI(MPI_Comm_free(&r.node_comm));
   progress_ranks_stop(r);

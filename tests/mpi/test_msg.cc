@@ -24,7 +24,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "msg/node_sync.h"
+#include "runtime/node_sync.h"
 #include "runtime/runtime.h"  // the resolved ARMCI_WAIT_BACKOFF_US
 #include "test_util.h"
 
@@ -978,7 +978,7 @@ TEST(MsgErrors, BadGroupArguments) {
   }
 }
 
-// --- barriers and gops in shared memory (ARMCI_NODE_SYNC, msg/node_sync.h) ---------------------------------
+// --- barriers and gops in shared memory (ARMCI_NODE_SYNC, runtime/node_sync.h) ---------------------------------
 // The manifest runs this program with ARMCI_NODE_SYNC=1 on one node (the shared-memory path for every
 // barrier and gop test above) and with it on several simulated nodes (MPI's path).
 
@@ -991,7 +991,7 @@ TEST(NodeSync, OnWhenChosenAndOnOneNode) {
   }
   EXPECT_TRUE(r.config.node_sync == 0 || r.config.node_sync == 1);
   const bool one_node = topology().masters.size() == 1;
-  EXPECT_EQ(armcix::msg::node_sync_on(), r.config.node_sync == 1 && one_node && nproc() > 1);
+  EXPECT_EQ(armcix::node_sync_on(), r.config.node_sync == 1 && one_node && nproc() > 1);
 }
 
 // A barrier separates rounds: what every rank stored into its own slice before it is what every rank reads
@@ -1021,7 +1021,7 @@ TEST(NodeSync, BarrierSeparatesRounds) {
 // over many consecutive gops of varying length (both sets of slots, and lengths at the slot size and past
 // it, which go through MPI).
 TEST(NodeSync, GopResultsAreIdenticalOnEveryRank) {
-  const std::size_t slot_doubles = armcix::msg::kNodeSyncSlotBytes / sizeof(double);
+  const std::size_t slot_doubles = armcix::kNodeSyncSlotBytes / sizeof(double);
   const int lengths[] = {1, 3, 17, 1000, static_cast<int>(slot_doubles), static_cast<int>(slot_doubles) + 1, 2, 5};
   bool same = true, exact = true;
   for (int rep = 0; rep < 3; ++rep) {
