@@ -155,6 +155,17 @@ void resolve_node_sync(Runtime& r) {
   r.config.node_sync = (r.config.node_sync > 0 || (r.config.node_sync < 0 && r.config.wait_backoff_us > 0)) ? 1 : 0;
 }
 
+// ARMCI_Init's own collectives (the topology's splits and gathers, the machine count) run before the job
+// has agreed whether MPI calls yield, and MPICH busy-polls them: 0.13-0.17 s of ARMCI_Init at 4 ranks on 2
+// cores against ~1 ms at 2 ranks.  Every process of the world is in ARMCI_Init here, making the same calls,
+// so all of them complete these calls through the yielding path (pausing with sched_yield, which costs
+// nothing on a free core) until resolve_mpi_yield sets the job's mode: 0.08 s (MPI_Comm_split_type's
+// internal agreement still spins).  Not at MPI_THREAD_MULTIPLE: another thread of the program could make
+// its own collectives meanwhile, in the other form than its peers.  Progress ranks never get here.
+void yield_during_init(const Runtime& r) {
+  if (r.thread_level < MPI_THREAD_MULTIPLE && !mpi_yield_on()) set_mpi_yield(true, 0);
+}
+
 // The settings that must be the same everywhere (Config::must_agree), compared in one reduction: MIN over
 // the values and their negations gives each one's minimum and maximum.  On a difference every process
 // gathers the values (all saw it, so all take part) and fails naming the variable and two processes.
@@ -278,6 +289,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   r.config = Config::from_environment();
   check_settings_agree(r);
   progress_ranks_start(r);  // a progress rank stays in there until the program ranks finalize
+  yield_during_init(r);
   discover_topology(r);
   resolve_wait_backoff(r);
   resolve_mpi_yield(r, spans_world);
