@@ -16,7 +16,8 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_engine_choice.cc \
 	tests/unit/test_ordering.cc \
 	tests/unit/test_shm_slice_class.cc \
-	tests/unit/test_machine.cc
+	tests/unit/test_machine.cc \
+	tests/unit/test_call_stats.cc
 tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_unit_tests_LDADD = $(TEST_LIB) -lgtest_main $(GTEST_LIBS)
 

@@ -83,7 +83,9 @@ bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* o
 void shm_pool_give_back(const std::vector<int>& members, MPI_Aint offset, MPI_Aint block);
 
 constexpr MPI_Aint kShmPoolSlice = MPI_Aint{8} << 20;
-constexpr MPI_Aint kShmPoolMaxBlock = MPI_Aint{64} << 10;
+// 256 KiB: NWChem water's few GA arrays of 64-128 KiB per rank got segments of their own before, each a
+// first-time MPI_Win_allocate_shared of ~0.1 s at 4 ranks on 2 cores (2 of the 3 per rank left).
+constexpr MPI_Aint kShmPoolMaxBlock = MPI_Aint{256} << 10;
 
 constexpr std::size_t kShmCacheEntries = 32;
 constexpr MPI_Aint kShmCacheBytes = MPI_Aint{256} << 20;

@@ -24,8 +24,10 @@
 
 #include "groups/group.h"
 #include "msg/reduce_ops.h"
+#include "runtime/call_stats.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
+#include "runtime/node_sync.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
 
@@ -401,6 +403,11 @@ void reduce_on(MPI_Comm comm, void* x, int n, Op op, int type, int root) {
   } else if (!gets_result) {
     send = x;
   }
+  if (root < 0 && comm == rt().world && armcix::node_sync_on()) {
+    const std::size_t bytes = static_cast<std::size_t>(n) * armcix::msg::type_size(type);
+    armcix::CallTimer timer(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "armci_msg_gop (node)"));
+    if (armcix::node_allreduce(x, n, dt, mop, bytes)) return;
+  }
   if (backoff()) {
     MPI_Request req;
     if (root < 0)
@@ -621,6 +628,12 @@ int armci_msg_rcvany(int tag, void* buffer, int buflen, int* msglen) {
 void parmci_msg_barrier(void) {
   armcix::require_initialized("armci_msg_barrier");
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (armcix::node_sync_on()) {
+    armcix::CallTimer timer(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "armci_msg_barrier (node)"));
+    armcix::node_barrier();
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    return;
+  }
   MPI_Request req;
   ARMCIX_MPI(MPI_Ibarrier(rt().world, &req));
   armcix::wait_for("armci_msg_barrier", &req);

@@ -3,11 +3,16 @@
 #include <armci.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <map>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "runtime/call_stats.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/runtime.h"
@@ -81,6 +86,7 @@ void print_table(FILE* out, const char* title, const Counters& c, double wall) {
 //   op    <rank|all>  <op>  <calls>  <bytes>  <seconds>
 //   hist  <rank|all>  <op>  <bin_lo_bytes>  <bin_hi_bytes>  <calls>
 //   wall  <rank>  <seconds>
+//   call  <rank|all>  <mpi|wait>  <name>  <calls>  <pauses>  <seconds>   (write_call_stats, after these)
 void write_file(FILE* f, const std::vector<Counters>& all, const Counters& sum, const std::vector<double>& walls) {
   std::fprintf(f, "# armci-x profile v1: op/hist/wall records, tab-separated (doc/user-guide.md)\n");
   auto emit = [f](const std::string& who, const Counters& c) {
@@ -99,6 +105,107 @@ void write_file(FILE* f, const std::vector<Counters>& all, const Counters& sum, 
     emit(std::to_string(r), all[r]);
   }
   emit("all", sum);
+}
+
+// ---- MPI calls and waits (runtime/call_stats.h) ----------------------------------------------------------
+// Each rank's slots are registered in the order its calls first happened, which differs between ranks, so
+// they travel as text lines "kind<TAB>name<TAB>calls<TAB>pauses<TAB>seconds" and are matched by name.
+
+struct CallRow {
+  uint64_t calls = 0;
+  uint64_t pauses = 0;
+  double seconds = 0;
+  double max_seconds = 0;  // over ranks
+};
+using CallKey = std::pair<std::string, std::string>;  // kind, name
+
+std::string serialize_call_stats() {
+  std::string out;
+  for (const CallStat& c : call_stats_snapshot()) {
+    char line[64];
+    std::snprintf(line, sizeof line, "\t%llu\t%llu\t%.9f\n", static_cast<unsigned long long>(c.calls),
+                  static_cast<unsigned long long>(c.pauses), c.seconds);
+    out += std::string(call_kind_name(c.kind)) + "\t" + c.name + line;
+  }
+  return out;
+}
+
+std::map<CallKey, CallRow> parse_call_stats(const std::string& text) {
+  std::map<CallKey, CallRow> rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::string kind, name, calls, pauses, seconds;
+    if (!std::getline(f, kind, '\t') || !std::getline(f, name, '\t') || !std::getline(f, calls, '\t') ||
+        !std::getline(f, pauses, '\t') || !std::getline(f, seconds))
+      continue;
+    CallRow& r = rows[{kind, name}];
+    r.calls += std::stoull(calls);
+    r.pauses += std::stoull(pauses);
+    r.seconds += std::stod(seconds);
+    r.max_seconds = std::max(r.max_seconds, std::stod(seconds));
+  }
+  return rows;
+}
+
+// Rank 0 gets every rank's call statistics (empty elsewhere).  Collective over the runtime's world.
+std::vector<std::map<CallKey, CallRow>> gather_call_stats(const Runtime& r) {
+  const std::string mine = serialize_call_stats();
+  int len = static_cast<int>(mine.size());
+  std::vector<int> lens(r.me == 0 ? r.nproc : 0), displs(r.me == 0 ? r.nproc : 0);
+  ARMCIX_MPI(MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, r.world));
+  std::string all;
+  if (r.me == 0) {
+    int total = 0;
+    for (int p = 0; p < r.nproc; ++p) {
+      displs[p] = total;
+      total += lens[p];
+    }
+    all.resize(static_cast<std::size_t>(total));
+  }
+  ARMCIX_MPI(MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, r.world));
+  std::vector<std::map<CallKey, CallRow>> out;
+  for (int p = 0; p < (r.me == 0 ? r.nproc : 0); ++p)
+    out.push_back(parse_call_stats(all.substr(static_cast<std::size_t>(displs[p]), static_cast<std::size_t>(lens[p]))));
+  return out;
+}
+
+std::map<CallKey, CallRow> sum_call_stats(const std::vector<std::map<CallKey, CallRow>>& ranks) {
+  std::map<CallKey, CallRow> sum;
+  for (const auto& rows : ranks)
+    for (const auto& [key, row] : rows) {
+      CallRow& s = sum[key];
+      s.calls += row.calls;
+      s.pauses += row.pauses;
+      s.seconds += row.seconds;
+      s.max_seconds = std::max(s.max_seconds, row.seconds);
+    }
+  return sum;
+}
+
+void print_call_stats(FILE* out, const std::map<CallKey, CallRow>& sum, int nproc) {
+  if (sum.empty()) return;
+  std::vector<std::pair<CallKey, CallRow>> rows(sum.begin(), sum.end());
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
+  std::fprintf(out,
+               "MPI calls through armci-x's wrappers and armci-x's waits, all ranks (inclusive: nested calls count "
+               "in each; pauses: back-off sleeps or yields between polls):\n");
+  std::fprintf(out, "  %-5s %-26s %12s %12s %12s %10s %12s\n", "kind", "name", "calls", "seconds", "max s/rank",
+               "us/call", "pauses");
+  for (const auto& [key, row] : rows)
+    std::fprintf(out, "  %-5s %-26s %12llu %12.6f %12.6f %10.2f %12llu\n", key.first.c_str(), key.second.c_str(),
+                 static_cast<unsigned long long>(row.calls), row.seconds, row.max_seconds,
+                 row.calls ? 1e6 * row.seconds / static_cast<double>(row.calls) : 0.0,
+                 static_cast<unsigned long long>(row.pauses));
+  (void)nproc;
+}
+
+//   call  <rank|all>  <kind>  <name>  <calls>  <pauses>  <seconds>
+void write_call_stats(FILE* f, const std::string& who, const std::map<CallKey, CallRow>& rows) {
+  for (const auto& [key, row] : rows)
+    std::fprintf(f, "call\t%s\t%s\t%s\t%llu\t%llu\t%.9f\n", who.c_str(), key.first.c_str(), key.second.c_str(),
+                 static_cast<unsigned long long>(row.calls), static_cast<unsigned long long>(row.pauses), row.seconds);
 }
 
 }  // namespace
@@ -156,13 +263,16 @@ void profiler_initialize() {
   g_profiling = rt().config.profile;
   g_counters = Counters{};
   g_start_time = MPI_Wtime();
+  call_stats_enable(g_profiling);
 }
 
 void profiler_finalize() {
   if (!g_profiling) return;
   g_profiling = false;
+  call_stats_enable(false);  // the gathers below are the profiler's, not the program's
   Runtime& r = rt();
   double wall = MPI_Wtime() - g_start_time;
+  const std::vector<std::map<CallKey, CallRow>> calls = gather_call_stats(r);
   std::vector<Counters> all(r.me == 0 ? r.nproc : 0);
   std::vector<double> walls(r.me == 0 ? r.nproc : 0);
   ARMCIX_MPI(MPI_Gather(&g_counters, kDoubles, MPI_DOUBLE, all.data(), kDoubles, MPI_DOUBLE, 0, r.world));
@@ -179,6 +289,8 @@ void profiler_finalize() {
   std::printf("==== armci-x profile (ARMCI_PROFILE=1), %d ranks ====\n", r.nproc);
   for (int p = 0; p < r.nproc; ++p) print_table(stdout, ("rank " + std::to_string(p)).c_str(), all[p], walls[p]);
   print_table(stdout, "all ranks", sum, max_wall * r.nproc);
+  const std::map<CallKey, CallRow> call_sum = sum_call_stats(calls);
+  print_call_stats(stdout, call_sum, r.nproc);
   std::fflush(stdout);
   if (!r.config.profile_file.empty()) {
     FILE* f = std::fopen(r.config.profile_file.c_str(), "w");
@@ -187,6 +299,8 @@ void profiler_finalize() {
       return;
     }
     write_file(f, all, sum, walls);
+    for (std::size_t p = 0; p < calls.size(); ++p) write_call_stats(f, std::to_string(p), calls[p]);
+    write_call_stats(f, "all", call_sum);
     std::fclose(f);
   }
 }

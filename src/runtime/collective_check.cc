@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "runtime/error.h"
+#include "runtime/node_sync.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
 
@@ -52,6 +53,14 @@ MPI_Comm check_comm_of(MPI_Comm comm) {
   }
   ARMCIX_MPI(MPI_Comm_set_attr(comm, g_keyval, c));
   return c->comm;
+}
+
+// True if `comm` has the world's processes in the world's order (ARMCI's world group, the runtime's world).
+bool congruent_with_world(MPI_Comm comm) {
+  if (comm == rt().world) return true;
+  int cmp = MPI_UNEQUAL;
+  ARMCIX_MPI(MPI_Comm_compare(comm, rt().world, &cmp));
+  return cmp == MPI_IDENT || cmp == MPI_CONGRUENT;
 }
 
 const char* kind_name(long kind) {
@@ -150,19 +159,26 @@ void collective_gather(const char* call, Collective kind, MPI_Comm comm, const c
   int n = 0;
   ARMCIX_MPI(MPI_Comm_size(comm, &n));
   out->resize(static_cast<std::size_t>(n) * kGatherPayload);
+  // On one oversubscribed node, a communicator with the world's processes in the world's order gathers
+  // through shared memory (runtime/node_sync.h): one futex wake-up instead of MPI's rounds, each waiting
+  // for a sleeping peer.  Not with ARMCI_COLLECTIVE_TIMEOUT, whose clock runs in MPI's path below.
+  const bool node_path = node_sync_on() && rt().config.collective_timeout_s <= 0 && congruent_with_world(comm);
   MPI_Request req;
   if (!rt().config.check_collectives) {
+    if (node_path && node_allgather(call, payload, out->data(), sizeof payload)) return;
     ARMCIX_MPI(MPI_Iallgather(payload, kGatherPayload, MPI_LONG, out->data(), kGatherPayload, MPI_LONG, comm, &req));
     wait_for(call, &req);
     return;
   }
-  // Ranks of the check communicator are those of `comm` (a duplicate, or the world's for a congruent one).
-  MPI_Comm cc = check_comm_of(comm);
   long mine[kRecord] = {static_cast<long>(kind), object};
   for (int i = 0; i < kGatherPayload; ++i) mine[2 + i] = payload[i];
   std::vector<long> rec(static_cast<std::size_t>(n) * kRecord);
-  ARMCIX_MPI(MPI_Iallgather(mine, kRecord, MPI_LONG, rec.data(), kRecord, MPI_LONG, cc, &req));
-  wait_agreement(call, &req, cc);
+  // Ranks of the check communicator are those of `comm` (a duplicate, or the world's for a congruent one).
+  MPI_Comm cc = check_comm_of(comm);
+  if (!(node_path && node_allgather(call, mine, rec.data(), sizeof mine))) {
+    ARMCIX_MPI(MPI_Iallgather(mine, kRecord, MPI_LONG, rec.data(), kRecord, MPI_LONG, cc, &req));
+    wait_agreement(call, &req, cc);
+  }
   verify_records(call, what, rec, n, cc);
   for (int p = 0; p < n; ++p)
     for (int i = 0; i < kGatherPayload; ++i) (*out)[kGatherPayload * p + i] = rec[kRecord * p + 2 + i];

@@ -177,6 +177,15 @@ Config Config::from_environment() {
     else
       fail("ARMCI_Init", "environment variable ARMCI_MPI_YIELD='%s' is not auto, 1 or 0", v);
   }
+  if (const char* v = env("ARMCI_NODE_SYNC")) {
+    bool on = false;
+    if (strcasecmp(v, "auto") == 0)
+      c.node_sync = -1;
+    else if (parse_bool(v, &on))
+      c.node_sync = on ? 1 : 0;
+    else
+      fail("ARMCI_Init", "environment variable ARMCI_NODE_SYNC='%s' is not auto, 1 or 0", v);
+  }
   read_int("ARMCI_FINALIZE_SETTLE_MS", 0, 10000, &c.finalize_settle_ms);
   read_bool("ARMCI_CHECK_COLLECTIVES", &c.check_collectives);
   read_int("ARMCI_COLLECTIVE_TIMEOUT", 0, 1 << 20, &c.collective_timeout_s);
@@ -212,6 +221,9 @@ std::vector<std::string> Config::describe() const {
       std::string("ARMCI_MPI_YIELD=") + (mpi_yield < 0    ? "auto"
                                          : mpi_yield == 0 ? "0  (blocking MPI calls are MPI's own)"
                                                           : "1  (blocking MPI calls poll with back-off)"),
+      std::string("ARMCI_NODE_SYNC=") + (node_sync < 0    ? "auto"
+                                         : node_sync == 0 ? "0  (barriers and gops through MPI)"
+                                                          : "1  (one-node barriers and gops in shared memory)"),
       "ARMCI_FINALIZE_SETTLE_MS=" + std::to_string(finalize_settle_ms),
       "ARMCI_CHECK_COLLECTIVES=" + b(check_collectives),
       "ARMCI_COLLECTIVE_TIMEOUT=" + std::to_string(collective_timeout_s),
@@ -234,6 +246,10 @@ std::vector<std::pair<const char*, long>> Config::must_agree() const {
       {"ARMCI_PROGRESS_RANKS", progress_ranks},
       // Selects blocking or non-blocking forms of the program's own MPI collectives, which do not match.
       {"ARMCI_MPI_YIELD (-1 = auto)", mpi_yield},
+      // Selects a shared-memory or an MPI barrier: a rank in one never meets a rank in the other.
+      {"ARMCI_NODE_SYNC (-1 = auto)", node_sync},
+      // With ARMCI_NODE_SYNC on, a timeout keeps the agreements on MPI's path (collective_check.cc).
+      {"ARMCI_COLLECTIVE_TIMEOUT", collective_timeout_s},
   };
 }
 

@@ -45,6 +45,11 @@ struct Config {
   // when a machine has more ranks than cores), 0 = never, 1 = always.  Resolved to 0 or 1 by ARMCI_Init.
   int mpi_yield = -1;
 
+  // ARMCI_NODE_SYNC: armci_msg_barrier and world gops of a job on one node meet in shared memory with a
+  // futex wake-up (runtime/node_sync.h); -1 = auto (on when our waits back off), 0 = never, 1 = always (still
+  // only when every rank is on one node).  Resolved to 0 or 1 by ARMCI_Init.
+  int node_sync = -1;
+
   // ARMCI_WATCHDOG_S: end the process when one ARMCI call has blocked this many seconds (0 = off;
   // runtime/watchdog.h)
   int watchdog_s = 0;

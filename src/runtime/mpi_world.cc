@@ -9,6 +9,9 @@
 //    become their non-blocking form completed by MPI_Test with a pause between polls, and collective calls
 //    without a non-blocking form are preceded by a non-blocking barrier completed the same way.  Off, this
 //    is one load of a flag per call.
+// 3. Profiling (ARMCI_PROFILE=1, runtime/call_stats.h): the blocking calls count their calls, time and
+//    back-off pauses per MPI function (ARMCIX_TIME_CALL), so that the profile says which of the program's
+//    own MPI calls the time went to.  Off, one more load of a flag.
 //
 // The list covers the MPI calls that Global Arrays 5.8.2 (Debian's libga-mpich.a: nm -u), ScaLAPACK/BLACS
 // (libscalapack-mpich.so), NWChem and our tests, examples and benchmarks make on a communicator, and the
@@ -31,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/call_stats.h"
 #include "runtime/mpi_yield.h"
 #include "runtime/progress_ranks.h"
 
@@ -94,6 +98,7 @@ inline bool yield_collective(MPI_Comm comm) {
 // The back-off between polls: the scheduler runs a task that slept as soon as it wakes, while one that
 // only yields waits for its share of a core a computing rank holds (runtime/progress.h, wait_for).
 inline void pause_between_polls() {
+  call_stats_count_pause();
   const int us = armcix::g_pause_us.load(std::memory_order_relaxed);
   if (us > 0)
     std::this_thread::sleep_for(std::chrono::microseconds(us));
@@ -275,6 +280,7 @@ extern "C" {
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Allgather", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   MPI_Request req;
@@ -284,6 +290,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Allgatherv", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
@@ -293,6 +300,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Allreduce", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   MPI_Request req;
@@ -301,6 +309,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Alltoall", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   MPI_Request req;
@@ -310,6 +319,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Alltoallv", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
@@ -320,6 +330,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
 }
 
 int MPI_Barrier(MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Barrier", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Barrier(comm);
   MPI_Request req;
@@ -327,6 +338,7 @@ int MPI_Barrier(MPI_Comm comm) {
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Bcast", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Bcast(buffer, count, datatype, root, comm);
   MPI_Request req;
@@ -334,6 +346,7 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Exscan", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
   MPI_Request req;
@@ -342,6 +355,7 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Gather", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -352,6 +366,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Gatherv", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
@@ -362,6 +377,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Reduce", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
   MPI_Request req;
@@ -370,6 +386,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Reduce_scatter", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   MPI_Request req;
@@ -379,6 +396,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                              MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Reduce_scatter_block", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
   MPI_Request req;
@@ -387,6 +405,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
 }
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Scan", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
   MPI_Request req;
@@ -395,6 +414,7 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatyp
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Scatter", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -405,6 +425,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Scatterv", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -435,6 +456,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Comm_create", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Comm_create(comm, group, newcomm);
   if (!use_comm_templates() || group == MPI_GROUP_NULL) {
@@ -462,10 +484,12 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
 
 // Collective over the members of `group` only, not over `comm`: no barrier on `comm` can go first.
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Comm_create_group", 0);
   return PMPI_Comm_create_group(world_or(comm), group, tag, newcomm);
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Comm_dup", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Comm_dup(comm, newcomm);
   MPI_Request req;
@@ -485,6 +509,7 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Comm_split", 0);
   comm = world_or(comm);
   if (!yield_collective(comm)) return PMPI_Comm_split(comm, color, key, newcomm);
   if (!use_comm_templates() || (color < 0 && color != MPI_UNDEFINED)) {  // a bad color: MPI reports it
@@ -512,6 +537,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Comm_split_type", 0);
   comm = world_or(comm);
   if (yield_collective(comm))
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
@@ -523,6 +549,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Win_allocate", 0);
   comm = world_or(comm);
   if (yield_collective(comm))
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
@@ -530,6 +557,7 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Win_allocate_shared", 0);
   comm = world_or(comm);
   if (yield_collective(comm))
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
@@ -537,6 +565,7 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
 }
 
 int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Win_create", 0);
   comm = world_or(comm);
   if (yield_collective(comm))
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
@@ -544,6 +573,7 @@ int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Win_create_dynamic", 0);
   comm = world_or(comm);
   if (yield_collective(comm))
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
@@ -566,6 +596,7 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int t
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Probe", 0);
   comm = world_or(comm);
   if (!yield_p2p() || source == MPI_PROC_NULL) return PMPI_Probe(source, tag, comm, status);  // returns at once
   for (;;) {
@@ -580,6 +611,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Recv", 0);
   comm = world_or(comm);
   // MPI_PROC_NULL returns at once; MPICH 4.0.2 would give the request's status source 0 and tag 0 instead
   // of MPI_PROC_NULL and MPI_ANY_TAG.
@@ -589,6 +621,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
 }
 
 int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Rsend", 0);
   comm = world_or(comm);
   if (!yield_p2p()) return PMPI_Rsend(buf, count, datatype, dest, tag, comm);
   MPI_Request req;
@@ -596,6 +629,7 @@ int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int t
 }
 
 int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Send", 0);
   comm = world_or(comm);
   if (!yield_p2p()) return PMPI_Send(buf, count, datatype, dest, tag, comm);
   MPI_Request req;
@@ -604,6 +638,7 @@ int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int ta
 
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Sendrecv", 0);
   comm = world_or(comm);
   if (!yield_p2p())
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
@@ -630,6 +665,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
 }
 
 int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Ssend", 0);
   comm = world_or(comm);
   if (!yield_p2p()) return PMPI_Ssend(buf, count, datatype, dest, tag, comm);
   MPI_Request req;
@@ -639,11 +675,13 @@ int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int t
 // ---- Completion ------------------------------------------------------------------------------------------
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Wait", 0);
   if (!yield_p2p()) return PMPI_Wait(request, status);
   return complete(MPI_SUCCESS, request, status);
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitall", 0);
   if (!yield_p2p()) return PMPI_Waitall(count, requests, statuses);
   for (;;) {
     int done = 0;
@@ -657,6 +695,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
 }
 
 int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitany", 0);
   if (!yield_p2p()) return PMPI_Waitany(count, requests, index, status);
   for (;;) {
     int done = 0;
@@ -672,6 +711,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
 // MPI_Testsome gives outcount 0 while nothing has completed, MPI_UNDEFINED when no request is active
 // (what MPI_Waitsome returns then too).
 int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitsome", 0);
   if (!yield_p2p()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
   for (;;) {
     const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);

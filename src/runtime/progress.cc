@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "runtime/call_stats.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
 #include "runtime/runtime.h"
@@ -72,6 +73,7 @@ void progress_poke() {
 }
 
 void wait_for(const char* call, MPI_Request* req) {
+  CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
   const int backoff_us = rt().config.wait_backoff_us;
   // Other threads of this process keep running while we wait for other processes (thread_lock.h).
   ApiUnlocked unlocked;
@@ -84,11 +86,13 @@ void wait_for(const char* call, MPI_Request* req) {
     ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
     if (done) return;
     ARMCIX_REQUIRE(*req != MPI_REQUEST_NULL, call, "internal error: waiting on a null request");
+    call_stats_count_pause();
     std::this_thread::sleep_for(std::chrono::microseconds(backoff_us));
   }
 }
 
 void wait_all_for(const char* call, int n, MPI_Request* reqs) {
+  CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
   const int backoff_us = rt().config.wait_backoff_us;
   ApiUnlocked unlocked;
   if (backoff_us <= 0) {
@@ -100,6 +104,7 @@ void wait_all_for(const char* call, int n, MPI_Request* reqs) {
     ARMCIX_MPI(MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE));
     if (done) return;
     ARMCIX_REQUIRE(n > 0, call, "internal error: waiting on no requests");
+    call_stats_count_pause();
     std::this_thread::sleep_for(std::chrono::microseconds(backoff_us));
   }
 }

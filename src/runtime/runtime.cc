@@ -17,6 +17,7 @@
 #include "runtime/machine.h"
 #include "runtime/modules.h"
 #include "runtime/mpi_yield.h"
+#include "runtime/node_sync.h"
 #include "runtime/progress.h"
 #include "runtime/progress_ranks.h"
 #include "runtime/thread_lock.h"
@@ -137,6 +138,25 @@ void resolve_mpi_yield(Runtime& r, bool spans_world) {
   }
   r.config.mpi_yield = on ? 1 : 0;
   set_mpi_yield(on, r.config.wait_backoff_us);
+}
+
+// ARMCI_NODE_SYNC (runtime/node_sync.h).  Auto: on when our waits back off (an oversubscribed machine), where
+// an MPI barrier costs several back-off periods; off on dedicated cores, where MPI's polled barrier answers
+// in microseconds.  The inputs are the same on every process (the setting: Config::must_agree; the
+// back-off: reduced in resolve_wait_backoff), so is the result; msg/node_sync.cc also needs one node.
+void resolve_node_sync(Runtime& r) {
+  r.config.node_sync = (r.config.node_sync > 0 || (r.config.node_sync < 0 && r.config.wait_backoff_us > 0)) ? 1 : 0;
+}
+
+// ARMCI_Init's own collectives (the topology's splits and gathers, the machine count) run before the job
+// has agreed whether MPI calls yield, and MPICH busy-polls them: 0.13-0.17 s of ARMCI_Init at 4 ranks on 2
+// cores against ~1 ms at 2 ranks.  Every process of the world is in ARMCI_Init here, making the same calls,
+// so all of them complete these calls through the yielding path (pausing with sched_yield, which costs
+// nothing on a free core) until resolve_mpi_yield sets the job's mode: 0.08 s (MPI_Comm_split_type's
+// internal agreement still spins).  Not at MPI_THREAD_MULTIPLE: another thread of the program could make
+// its own collectives meanwhile, in the other form than its peers.  Progress ranks never get here.
+void yield_during_init(const Runtime& r) {
+  if (r.thread_level < MPI_THREAD_MULTIPLE && !mpi_yield_on()) set_mpi_yield(true, 0);
 }
 
 // The settings that must be the same everywhere (Config::must_agree), compared in one reduction: MIN over
@@ -262,9 +282,11 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   r.config = Config::from_environment();
   check_settings_agree(r);
   progress_ranks_start(r);  // a progress rank stays in there until the program ranks finalize
+  yield_during_init(r);
   discover_topology(r);
   resolve_wait_backoff(r);
   resolve_mpi_yield(r, spans_world);
+  resolve_node_sync(r);
   collective_check("ARMCI_Init", Collective::Barrier, r.world);  // makes the check communicator
   initialize_modules();                                          // the progress thread last
   watchdog_start();
@@ -282,6 +304,7 @@ void finalize() {
   watchdog_stop();
   finalize_modules();  // the progress thread first
   ARMCIX_MPI(MPI_Barrier(r.world));
+  node_sync_finalize();  // after the last barrier or gather that may use it
   collective_check_finalize();
   ARMCIX_MPI(MPI_Comm_free(&r.node_comm));
   progress_ranks_stop(r);

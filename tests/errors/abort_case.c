@@ -6,6 +6,7 @@
 #include <armci.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <message.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdint.h>
@@ -78,6 +79,9 @@ int main(int argc, char** argv) {
   /* ARMCI_MPI_YIELD: blocking and non-blocking forms of one collective do not match. */
   if (is(c, "mpi_yield_differs")) setenv("ARMCI_MPI_YIELD", me == 1 ? "1" : "0", 1);
   if (is(c, "mpi_yield_bad")) setenv("ARMCI_MPI_YIELD", "sometimes", 1);
+  /* ARMCI_NODE_SYNC: a shared-memory barrier never meets an MPI one; the gathers check who took part. */
+  if (is(c, "node_sync_differs")) setenv("ARMCI_NODE_SYNC", me == 1 ? "1" : "0", 1);
+  if (is(c, "node_sync_free_vs_msg_barrier")) setenv("ARMCI_NODE_SYNC", "1", 1);
   if (is(c, "progress_ranks_shm0")) { /* progress ranks serve shared-memory segments: not without them */
     setenv("ARMCI_SHM", "0", 1);
     setenv("ARMCI_PROGRESS_RANKS", "1", 1);
@@ -174,6 +178,12 @@ int main(int argc, char** argv) {
       ARMCI_Free(ptrs[me]);
     else
       ARMCI_Barrier();
+  }
+  if (is(c, "node_sync_free_vs_msg_barrier")) {
+    if (me == 0)
+      ARMCI_Free(ptrs[me]);
+    else
+      armci_msg_barrier();
   }
   if (is(c, "mutexes_vs_malloc")) {
     if (me == 0)

@@ -9,6 +9,7 @@
 #include <message.h>
 #include <mpi.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <climits>
@@ -23,6 +24,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "runtime/node_sync.h"
 #include "runtime/runtime.h"  // the resolved ARMCI_WAIT_BACKOFF_US
 #include "test_util.h"
 
@@ -974,6 +976,92 @@ TEST(MsgErrors, BadGroupArguments) {
     int other = w.rank == 0 ? 1 : 0;
     EXPECT_ARMCI_ERROR(armci_grp_clus_brdcst(&x, sizeof x, other, 1, &w), "armci_grp_clus_brdcst", "cluster");
   }
+}
+
+// --- barriers and gops in shared memory (ARMCI_NODE_SYNC, runtime/node_sync.h) ---------------------------------
+// The manifest runs this program with ARMCI_NODE_SYNC=1 on one node (the shared-memory path for every
+// barrier and gop test above) and with it on several simulated nodes (MPI's path).
+
+// Resolved to 0 or 1: auto follows the back-off; used only when every rank is on one node.
+TEST(NodeSync, OnWhenChosenAndOnOneNode) {
+  const armcix::Runtime& r = armcix::rt();
+  const char* env = std::getenv("ARMCI_NODE_SYNC");
+  if (!env || std::string(env) == "auto") {
+    EXPECT_EQ(r.config.node_sync, r.config.wait_backoff_us > 0 ? 1 : 0);
+  }
+  EXPECT_TRUE(r.config.node_sync == 0 || r.config.node_sync == 1);
+  const bool one_node = topology().masters.size() == 1;
+  EXPECT_EQ(armcix::node_sync_on(), r.config.node_sync == 1 && one_node && nproc() > 1);
+}
+
+// A barrier separates rounds: what every rank stored into its own slice before it is what every rank reads
+// after it, round after round, with ranks arriving in shuffled order.
+TEST(NodeSync, BarrierSeparatesRounds) {
+  armcix_test::Alloc a(sizeof(int));
+  *a.at<int>(me()) = -1;
+  armci_msg_barrier();
+  bool ok = true;
+  for (int round = 0; round < 300; ++round) {
+    if ((round + me()) % 5 == 0) sched_yield();  // arrive in another order
+    if ((round * 7 + me()) % 13 == 0) usleep(200);
+    *a.at<int>(me()) = round;
+    armci_msg_barrier();
+    for (int p = 0; p < nproc(); ++p) {
+      int seen = -2;
+      ARMCI_Get(a.ptrs[p], &seen, sizeof seen, p);
+      if (seen != round && ok) ADD_FAILURE() << "round " << round << ": rank " << p << "'s value " << seen;
+      ok &= seen == round;
+    }
+    armci_msg_barrier();  // nobody stores the next round before everyone has read this one
+  }
+  EXPECT_TRUE(armcix_test::all_ok(ok));
+}
+
+// Every rank gets the same bits from a floating-point gop (the slots are reduced in one order everywhere),
+// over many consecutive gops of varying length (both sets of slots, and lengths at the slot size and past
+// it, which go through MPI).
+TEST(NodeSync, GopResultsAreIdenticalOnEveryRank) {
+  const std::size_t slot_doubles = armcix::kNodeSyncSlotBytes / sizeof(double);
+  const int lengths[] = {1, 3, 17, 1000, static_cast<int>(slot_doubles), static_cast<int>(slot_doubles) + 1, 2, 5};
+  bool same = true, exact = true;
+  for (int rep = 0; rep < 3; ++rep) {
+    for (int n : lengths) {
+      std::vector<double> x(static_cast<std::size_t>(n)), ints(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) {
+        x[i] = 1.0 / (3.0 + me() + i + rep);  // sums that round: the order of additions shows in the bits
+        ints[i] = static_cast<double>((me() + 1) * (i + rep));
+      }
+      armci_msg_dgop(x.data(), n, op("+"));
+      armci_msg_dgop(ints.data(), n, op("+"));
+      std::vector<double> all(static_cast<std::size_t>(n) * nproc());
+      MPI_Allgather(x.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, MPI_COMM_WORLD);
+      for (int p = 1; p < nproc(); ++p)
+        same &= std::memcmp(all.data(), all.data() + static_cast<std::size_t>(p) * n, n * sizeof(double)) == 0;
+      const double ranks_sum = nproc() * (nproc() + 1) / 2.0;
+      for (int i = 0; i < n; ++i) exact &= ints[i] == ranks_sum * (i + rep);
+    }
+  }
+  EXPECT_TRUE(same) << "the ranks got different bits from the same gop";
+  EXPECT_TRUE(exact);
+}
+
+// Mixed operations and types through the slots back to back: integer max / min / absmax and a long
+// product, each checked exactly.
+TEST(NodeSync, MixedGopsBackToBack) {
+  bool ok = true;
+  for (int rep = 0; rep < 50; ++rep) {
+    int imax = me() + rep, imin = me() + rep;
+    long lprod = (me() % 2) ? 2 : 1;
+    int iabs = (me() % 2 ? -1 : 1) * (me() + rep);
+    armci_msg_igop(&imax, 1, op("max"));
+    armci_msg_igop(&imin, 1, op("min"));
+    armci_msg_lgop(&lprod, 1, op("*"));
+    armci_msg_igop(&iabs, 1, op("absmax"));
+    ok &= imax == nproc() - 1 + rep && imin == rep;
+    ok &= lprod == (1L << (nproc() / 2));
+    ok &= iabs == nproc() - 1 + rep;
+  }
+  EXPECT_TRUE(armcix_test::all_ok(ok));
 }
 
 // ARMCI_WAIT_BACKOFF_US unset: kOversubscribedBackoffUs when a machine runs more of the job's ranks than it

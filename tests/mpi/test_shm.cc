@@ -318,8 +318,8 @@ TEST(NodePath, FreedSegmentsAndWindowsAreReused) {
   if (shm && shm[0] == '0') GTEST_SKIP() << "ARMCI_SHM=0 keeps no segments";
   if (progress && std::atoi(progress) > 0) GTEST_SKIP() << "regions served by progress ranks have no window";
   const int n = nproc(), r = me();
-  // Above the pool's block limit (64 KiB), so that the allocation gets a segment of its own.
-  const long count = (100 << 10) / sizeof(long);
+  // Above the pool's block limit (kShmPoolMaxBlock, 256 KiB), so that the allocation gets a segment of its own.
+  const long count = (300 << 10) / sizeof(long);
   std::vector<void*> ptrs(n);
   ASSERT_EQ(ARMCI_Malloc(ptrs.data(), count * sizeof(long)), 0);
   ARMCI_Barrier();

@@ -2,7 +2,8 @@
 # Profiler output check.  Runs tests/profile/profile_ops on 2 ranks with ARMCI_PROFILE=1 and
 # ARMCI_PROFILE_FILE, and compares the machine-readable file (format: doc/user-guide.md) record by record
 # with the calls the program makes: every op and hist record per rank and for "all", nothing more; one
-# wall record per rank; the human report on stdout.  Then: no file and no report without ARMCI_PROFILE,
+# wall record per rank; call records (MPI calls and waits) well-formed, with the barriers' waits; the human
+# report on stdout.  Then: no file and no report without ARMCI_PROFILE,
 # an unwritable file does not fail the job, and a program that overrides ARMCI_Put and calls PARMCI_Put
 # (tests/parmci) is still profiled.
 # Run by tests/check.sh (manifest np = 0: this script starts the MPI jobs itself with $MPIEXEC).
@@ -56,6 +57,8 @@ malformed="$(awk -F'\t' '/^#/ { next }
   $1 == "op" && NF == 6 && $4 ~ /^[0-9]+$/ && $5 ~ /^[0-9]+$/ && $6 ~ /^[0-9]+(\.[0-9]+)?$/ { next }
   $1 == "hist" && NF == 6 && $4 ~ /^[0-9]+$/ && $5 ~ /^[0-9]+$/ && $6 ~ /^[0-9]+$/ { next }
   $1 == "wall" && NF == 3 && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+(\.[0-9]+)?$/ { next }
+  $1 == "call" && NF == 7 && ($2 ~ /^[0-9]+$/ || $2 == "all") && ($3 == "mpi" || $3 == "wait") && $5 ~ /^[0-9]+$/ &&
+    $6 ~ /^[0-9]+$/ && $7 ~ /^[0-9]+(\.[0-9]+)?$/ { next }
   { print NR ": " $0 }' "$prof")"
 if [ -z "$malformed" ]; then pass "every record is well-formed"; else fail "malformed records" "$malformed"; fi
 
@@ -83,9 +86,19 @@ want_walls="$(seq 0 $((np - 1)) | tr '\n' ' ')"
 if [ "$walls" = "$want_walls" ] && [ "$(grep -c '^wall' "$prof")" -eq "$np" ]; then pass "wall records for ranks $walls"
 else fail "wall records: got ranks '$walls', want '$want_walls'" "$(grep '^wall' "$prof")"; fi
 
+# Waits and MPI calls (call records): the two ARMCI_Barrier calls of every rank wait for the others once
+# each (the collective check's agreement), and "all" sums the ranks.
+barrier_waits="$(awk -F'\t' '$1 == "call" && $3 == "wait" && $4 == "ARMCI_Barrier" { print $2 "=" $5 }' "$prof" | sort |
+  tr '\n' ' ')"
+want_waits="$(for ((r = 0; r < np; ++r)); do echo "$r=2"; done; echo "all=$((2 * np))")"
+want_waits="$(echo "$want_waits" | sort | tr '\n' ' ')"
+if [ "$barrier_waits" = "$want_waits" ]; then pass "call records: ARMCI_Barrier waits $barrier_waits"
+else fail "call records: ARMCI_Barrier waits '$barrier_waits', want '$want_waits'" "$(grep '^call' "$prof")"; fi
+
 # The human report on stdout.
 report_ok=1
-for want in "==== armci-x profile (ARMCI_PROFILE=1), $np ranks ====" "rank 0: " "rank 1: " "all ranks: "; do
+for want in "==== armci-x profile (ARMCI_PROFILE=1), $np ranks ====" "rank 0: " "rank 1: " "all ranks: " \
+  "MPI calls through armci-x's wrappers and armci-x's waits"; do
   grep -qF -- "$want" "$tmp/out" || { report_ok=0; echo "    missing: $want"; }
 done
 grep -qE '^  Put +7 +700 ' "$tmp/out" || { report_ok=0; echo "    missing: the Put row of rank 0 (7 calls, 700 bytes)"; }

@@ -164,6 +164,33 @@ TEST(ConfigEnvironment, MpiYield) {
   if (was_set) setenv("ARMCI_MPI_YIELD", saved.c_str(), 1);
 }
 
+// ARMCI_NODE_SYNC: auto (-1, the default), a boolean, or an error naming the variable; it must agree.
+TEST(ConfigEnvironment, NodeSync) {
+  const char* outer = std::getenv("ARMCI_NODE_SYNC");
+  const bool was_set = outer != nullptr;
+  const std::string saved = was_set ? outer : "";
+  unsetenv("ARMCI_NODE_SYNC");
+  EXPECT_EQ(armcix::Config::from_environment().node_sync, -1);
+  const struct {
+    const char* value;
+    int expect;
+  } ok[] = {{"auto", -1}, {"Auto", -1}, {"1", 1}, {"on", 1}, {"0", 0}, {"no", 0}};
+  for (const auto& k : ok) {
+    ScopedEnv env("ARMCI_NODE_SYNC", k.value);
+    EXPECT_EQ(armcix::Config::from_environment().node_sync, k.expect) << k.value;
+  }
+  for (const char* bad : {"2", "futex", "-1"}) {
+    ScopedEnv env("ARMCI_NODE_SYNC", bad);
+    const std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_NODE_SYNC='" + std::string(bad) + "' is not auto, 1 or 0"), std::string::npos) << msg;
+  }
+  bool listed = false;
+  for (const auto& [name, value] : armcix::Config().must_agree())
+    listed |= std::string(name).rfind("ARMCI_NODE_SYNC", 0) == 0;
+  EXPECT_TRUE(listed) << "ARMCI_NODE_SYNC must be among the settings every process must share";
+  if (was_set) setenv("ARMCI_NODE_SYNC", saved.c_str(), 1);
+}
+
 TEST(ConfigEnvironment, CollectiveCheckSettings) {
   armcix::Config defaults = armcix::Config::from_environment();
   EXPECT_TRUE(defaults.check_collectives);
