@@ -20,6 +20,7 @@
 
 #include "runtime/error.h"
 #include "runtime/machine.h"
+#include "runtime/progress.h"
 #include "runtime/window.h"
 
 namespace armcix {
@@ -384,6 +385,22 @@ ProxiedSegment proxy_segment_create(const char* call, const char* what, std::siz
   }
   if (!name) shm_unlink(n);  // mapped by me and my progress rank: the name is no longer needed
   return seg;
+}
+
+ServedAt proxy_segments_served_at(const char* call, const ProxiedSegment& mine, MPI_Comm comm) {
+  int n = 0;
+  ARMCIX_MPI(MPI_Comm_size(comm, &n));
+  MPI_Aint here[2] = {rt().proxy_of[rt().me], mine.disp};
+  std::vector<MPI_Aint> all(2 * static_cast<std::size_t>(n));
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Iallgather(here, 2, MPI_AINT, all.data(), 2, MPI_AINT, comm, &req));
+  wait_for(call, &req);
+  ServedAt at;
+  for (int p = 0; p < n; ++p) {
+    at.rank.push_back(static_cast<int>(all[2 * p]));
+    at.disp.push_back(all[2 * p + 1]);
+  }
+  return at;
 }
 
 void proxy_segment_release(ProxiedSegment& seg) {

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "runtime/runtime.h"
 
@@ -73,6 +74,14 @@ ProxiedSegment proxy_segment_create(const char* call, const char* what, std::siz
                                     ProxyWindow which = ProxyWindow::LockAll);
 // Has my progress rank detach the segment and unmaps it here (nobody accesses it any more).
 void proxy_segment_release(ProxiedSegment& seg);
+
+// Where each member of `comm` serves its segment made alike (collective over comm): the progress rank in
+// the proxy window and the displacement there, indexed by rank in comm.  `call` names the caller in errors.
+struct ServedAt {
+  std::vector<int> rank;
+  std::vector<MPI_Aint> disp;
+};
+ServedAt proxy_segments_served_at(const char* call, const ProxiedSegment& mine, MPI_Comm comm);
 
 // MPI_COMM_WORLD in the program's MPI calls means `program` (a communicator over the program ranks) from now
 // on (runtime/mpi_world.cc); program_world_set() says whether that has happened (it is never undone).

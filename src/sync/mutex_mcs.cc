@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "runtime/error.h"
@@ -46,16 +47,9 @@ class McsMutexes final : public MutexAlgorithm {
                                       sizeof(int) * static_cast<std::size_t>(l_.my_count > 0 ? l_.my_count : 1));
       tail_ = reinterpret_cast<int*>(proxied_.addr);
       std::fill_n(tail_, l_.my_count, kNobody);
-      // Where every member's tails are served: (progress rank in the proxy window, displacement).
-      MPI_Aint mine[2] = {rt().proxy_of[rt().me], proxied_.disp};
-      std::vector<MPI_Aint> all(2 * static_cast<std::size_t>(l_.size));
-      MPI_Request req;
-      ARMCIX_MPI(MPI_Iallgather(mine, 2, MPI_AINT, all.data(), 2, MPI_AINT, l_.comm, &req));
-      wait_for("ARMCI_Create_mutexes", &req);
-      for (int p = 0; p < l_.size; ++p) {
-        serving_rank_.push_back(static_cast<int>(all[2 * p]));
-        serving_disp_.push_back(all[2 * p + 1]);
-      }
+      ServedAt at = proxy_segments_served_at("ARMCI_Create_mutexes", proxied_, l_.comm);
+      serving_rank_ = std::move(at.rank);
+      serving_disp_ = std::move(at.disp);
       win_ = rt().proxy_win;  // in the runtime's lock_all epoch
     } else {
       window_ = create_rma_window(static_cast<MPI_Aint>(sizeof(int)) * l_.my_count, sizeof(int), MPI_INFO_NULL, l_.comm,

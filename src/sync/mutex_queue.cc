@@ -21,6 +21,7 @@
 // k > 1 progress ranks per node the node's hosts are spread over k such locks.
 #include <mpi.h>
 
+#include <utility>
 #include <vector>
 
 #include "runtime/error.h"
@@ -41,16 +42,9 @@ class QueueMutexes final : public MutexAlgorithm {
       proxied_ = proxy_segment_create("ARMCI_Create_mutexes", "the mutexes' flag vectors",
                                       static_cast<std::size_t>(bytes > 0 ? bytes : 1), nullptr, ProxyWindow::Exclusive);
       base_ = reinterpret_cast<uint8_t*>(proxied_.addr);  // zero-filled: every flag clear
-      // Where every member's flags are served: (progress rank in the window, displacement).
-      MPI_Aint mine[2] = {rt().proxy_of[rt().me], proxied_.disp};
-      std::vector<MPI_Aint> all(2 * static_cast<std::size_t>(l_.size));
-      MPI_Request req;
-      ARMCIX_MPI(MPI_Iallgather(mine, 2, MPI_AINT, all.data(), 2, MPI_AINT, l_.comm, &req));
-      wait_for("ARMCI_Create_mutexes", &req);
-      for (int p = 0; p < l_.size; ++p) {
-        serving_rank_.push_back(static_cast<int>(all[2 * p]));
-        serving_disp_.push_back(all[2 * p + 1]);
-      }
+      ServedAt at = proxy_segments_served_at("ARMCI_Create_mutexes", proxied_, l_.comm);
+      serving_rank_ = std::move(at.rank);
+      serving_disp_ = std::move(at.disp);
       win_ = rt().proxy_excl_win;
     } else {
       window_ = create_rma_window(bytes, 1, MPI_INFO_NULL, l_.comm);
