@@ -77,6 +77,19 @@ void read_bool(const char* name, bool* field) {
     if (!parse_bool(v, field)) fail("ARMCI_Init", "environment variable %s='%s' is not a boolean (0/1)", name, v);
 }
 
+// auto|1|0 (and the other boolean spellings): -1 for auto.
+void read_auto_bool(const char* name, int* field) {
+  if (const char* v = env(name)) {
+    bool on = false;
+    if (strcasecmp(v, "auto") == 0)
+      *field = -1;
+    else if (parse_bool(v, &on))
+      *field = on ? 1 : 0;
+    else
+      fail("ARMCI_Init", "environment variable %s='%s' is not auto, 1 or 0", name, v);
+  }
+}
+
 void read_int(const char* name, long min, long max, int* field) {
   if (const char* v = env(name)) {
     long x;
@@ -168,24 +181,8 @@ Config Config::from_environment() {
   read_bool("ARMCI_PROFILE", &c.profile);
   if (const char* v = env("ARMCI_PROFILE_FILE")) c.profile_file = v;
   read_int("ARMCI_WAIT_BACKOFF_US", 0, 100000, &c.wait_backoff_us);
-  if (const char* v = env("ARMCI_MPI_YIELD")) {
-    bool on = false;
-    if (strcasecmp(v, "auto") == 0)
-      c.mpi_yield = -1;
-    else if (parse_bool(v, &on))
-      c.mpi_yield = on ? 1 : 0;
-    else
-      fail("ARMCI_Init", "environment variable ARMCI_MPI_YIELD='%s' is not auto, 1 or 0", v);
-  }
-  if (const char* v = env("ARMCI_NODE_SYNC")) {
-    bool on = false;
-    if (strcasecmp(v, "auto") == 0)
-      c.node_sync = -1;
-    else if (parse_bool(v, &on))
-      c.node_sync = on ? 1 : 0;
-    else
-      fail("ARMCI_Init", "environment variable ARMCI_NODE_SYNC='%s' is not auto, 1 or 0", v);
-  }
+  read_auto_bool("ARMCI_MPI_YIELD", &c.mpi_yield);
+  read_auto_bool("ARMCI_NODE_SYNC", &c.node_sync);
   read_int("ARMCI_FINALIZE_SETTLE_MS", 0, 10000, &c.finalize_settle_ms);
   read_bool("ARMCI_CHECK_COLLECTIVES", &c.check_collectives);
   read_int("ARMCI_COLLECTIVE_TIMEOUT", 0, 1 << 20, &c.collective_timeout_s);
