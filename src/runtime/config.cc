@@ -163,9 +163,9 @@ Config Config::from_environment() {
   read_enum("ARMCI_STRIDED_METHOD", kStridedNames, kStridedValues, &c.strided_method);
   read_enum("ARMCI_IOV_METHOD", kIovNames, kIovValues, &c.iov_method);
   read_int("ARMCI_IOV_BATCHED_LIMIT", 0, 1 << 30, &c.iov_batched_limit);
-  if (const char* v = env("ARMCI_PACK_CHUNK")) {
+  if (const char* v = env("ARMCI_PACK_CHUNK"); v && std::string(v) != "auto") {
     if (!parse_size(v, &c.pack_chunk_bytes) || c.pack_chunk_bytes < 64)
-      fail("ARMCI_Init", "environment variable ARMCI_PACK_CHUNK='%s' is not a size >= 64 bytes", v);
+      fail("ARMCI_Init", "environment variable ARMCI_PACK_CHUNK='%s' is not 'auto' or a size >= 64 bytes", v);
   }
   read_enum("ARMCI_SHR_BUF_METHOD", kShrNames, kShrValues, &c.shr_buf_method);
   read_bool("ARMCI_NONCOLLECTIVE_GROUPS", &c.noncollective_groups);
@@ -199,7 +199,8 @@ std::vector<std::string> Config::describe() const {
       std::string("ARMCI_STRIDED_METHOD=") + name_of(strided_method),
       std::string("ARMCI_IOV_METHOD=") + name_of(iov_method),
       "ARMCI_IOV_BATCHED_LIMIT=" + std::to_string(iov_batched_limit),
-      "ARMCI_PACK_CHUNK=" + std::to_string(pack_chunk_bytes),
+      "ARMCI_PACK_CHUNK=" + (pack_chunk_bytes ? std::to_string(pack_chunk_bytes)
+                                              : std::string("auto  (64K within a node, 32K to other nodes)")),
       std::string("ARMCI_SHR_BUF_METHOD=") + name_of(shr_buf_method),
       "ARMCI_NONCOLLECTIVE_GROUPS=" + b(noncollective_groups),
       std::string("ARMCI_MUTEX_METHOD=") + name_of(mutex_method),

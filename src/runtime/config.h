@@ -20,8 +20,8 @@ struct Config {
   bool window_gate = false;                            // ARMCI_WINDOW_GATE: serialized window creation (window.h)
   StridedMethod strided_method = StridedMethod::Auto;  // ARMCI_STRIDED_METHOD
   IovMethod iov_method = IovMethod::Auto;              // ARMCI_IOV_METHOD
-  int iov_batched_limit = 0;                 // ARMCI_IOV_BATCHED_LIMIT: ops per flush in BATCHED (0 = unlimited)
-  std::size_t pack_chunk_bytes = 64 * 1024;  // ARMCI_PACK_CHUNK: chunk of the PACK engine
+  int iov_batched_limit = 0;         // ARMCI_IOV_BATCHED_LIMIT: ops per flush in BATCHED (0 = unlimited)
+  std::size_t pack_chunk_bytes = 0;  // ARMCI_PACK_CHUNK: chunk of the PACK engines; 0 = auto (engine_choice.h)
   ShrBufMethod shr_buf_method = ShrBufMethod::NoGuard;  // ARMCI_SHR_BUF_METHOD
   bool noncollective_groups = false;                    // ARMCI_NONCOLLECTIVE_GROUPS
   MutexMethod mutex_method = MutexMethod::Mcs;          // ARMCI_MUTEX_METHOD (src/sync/mutex.h)

@@ -4,22 +4,33 @@
 
 namespace armcix {
 
-std::size_t pack_segments_per_chunk(const StridedShape& s, const Config& c) {
+std::size_t pack_chunk_bytes(const Config& c, TargetPath path) {
+  if (c.pack_chunk_bytes > 0) return c.pack_chunk_bytes;
+  return path == TargetPath::OtherNode ? kStridedAuto.other_node_chunk_bytes : kStridedAuto.node_chunk_bytes;
+}
+
+std::size_t pack_segments_per_chunk(const StridedShape& s, const Config& c, TargetPath path) {
   const std::size_t seg = static_cast<std::size_t>(s.count[0]);
-  const std::size_t chunk_bytes = std::max<std::size_t>(c.pack_chunk_bytes, seg);
+  const std::size_t chunk_bytes = std::max<std::size_t>(pack_chunk_bytes(c, path), seg);
   return std::max<std::size_t>(1, chunk_bytes / seg);
 }
 
 StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, TargetPath path) {
   if (path == TargetPath::NodeLocal) return StridedEngine::Local;
   if (s.nseg == 1) return StridedEngine::Contiguous;
+  if (path == TargetPath::OtherNode) {
+    if (c.strided_method == StridedMethod::Pack) return StridedEngine::PackStream;
+    if (c.strided_method == StridedMethod::Auto)
+      return static_cast<std::size_t>(s.count[0]) >= pack_chunk_bytes(c, path) ? StridedEngine::Iov
+                                                                               : StridedEngine::PackStream;
+  }
   StridedEngine e = StridedEngine::Direct;
   switch (c.strided_method) {
     case StridedMethod::Auto: {
       const StridedAutoTuning& t = kStridedAuto;
       if (s.count[0] >= t.per_segment_min_run && s.nseg >= t.per_segment_min_segments) {
         if (op != XferOp::Acc)
-          e = path == TargetPath::OtherNode ? StridedEngine::Direct : StridedEngine::Iov;
+          e = StridedEngine::Iov;
         else if (s.total_bytes() >= t.pack_acc_min_bytes)
           e = StridedEngine::Pack;
       }
@@ -83,6 +94,8 @@ const char* engine_name(StridedEngine e) {
       return "IOV";
     case StridedEngine::Pack:
       return "PACK";
+    case StridedEngine::PackStream:
+      return "PACK_STREAM";
   }
   return "?";
 }

@@ -27,18 +27,33 @@ enum class StridedEngine {
   Direct,      // one MPI operation, derived datatypes on both sides
   Iov,         // one MPI operation per segment, completed together
   Pack,        // local side packed into a bounded buffer, moved chunk by chunk
+  PackStream,  // to another node: local side packed (put/acc) or landed packed (get), one operation per chunk,
+               // all chunks in flight together, one local completion (per window of kStridedAuto bytes)
 };
 
 // The AUTO rule on the MPI path, from the quiet-machine tables in doc/performance.md (two runs): runs of
 // 1 KiB and more move 1.3-2.2x faster as one operation per segment (IOV) than as one derived-datatype
 // operation; accumulates of such runs gain from packing (PACK) once about 1 MiB moves (2x at 1024 x 1 KiB)
 // and lose below it.  Shorter runs: DIRECT, which IOV trails by up to 28x at 16 B.
+//
+// Between nodes (TargetPath::OtherNode) AUTO packs: PACK_STREAM for every put, get and accumulate of several
+// segments shorter than a chunk, IOV for segments of a chunk or more (nothing to gain from packing them).
+// MPICH over UCX's TCP transport moves a derived-datatype operation as active messages through both CPUs,
+// and packs a non-contiguous origin itself more slowly than a memcpy loop; the same operation split into
+// 32 KiB chunks from a packed buffer, all in flight before one completion, pipelines the packing, the
+// network and the target's unpacking.  Between simulated hosts, 256 x 1 KiB: put 243 -> 118 us, get 255 ->
+// 128, acc 164 -> 91; 1024 x 1 KiB: put 1128 -> 450, get 1228 -> 500, acc 800 -> 360 (raw MPI, medians,
+// doc/performance.md "Strided between hosts"); 64 KiB chunks were as fast for put/get but fell into MPICH's
+// slow large-accumulate mode (see kAccPieceBytes in transfer/rma.h).
 struct StridedAutoTuning {
-  int per_segment_min_run;               // bytes per run from which IOV / PACK beat DIRECT ...
-  std::size_t per_segment_min_segments;  // ... given at least this many runs
-  std::size_t pack_acc_min_bytes;        // accumulates of such runs: PACK from this total, DIRECT below
+  int per_segment_min_run;                // bytes per run from which IOV / PACK beat DIRECT ...
+  std::size_t per_segment_min_segments;   // ... given at least this many runs
+  std::size_t pack_acc_min_bytes;         // accumulates of such runs: PACK from this total, DIRECT below
+  std::size_t node_chunk_bytes;           // ARMCI_PACK_CHUNK=auto within a node (PACK)
+  std::size_t other_node_chunk_bytes;     // ARMCI_PACK_CHUNK=auto to another node (PACK_STREAM)
+  std::size_t pack_stream_window_chunks;  // PACK_STREAM's buffer, in chunks: completes locally and reuses it beyond
 };
-constexpr StridedAutoTuning kStridedAuto{1024, 16, std::size_t{1} << 20};
+constexpr StridedAutoTuning kStridedAuto{1024, 16, std::size_t{1} << 20, 64 * 1024, 32 * 1024, 128};
 
 // Where the target is, as far as the engine choice cares.
 enum class TargetPath {
@@ -48,17 +63,20 @@ enum class TargetPath {
   OtherNode,  // through MPI across the network
 };
 
-// Between nodes AUTO keeps every put and get of several segments DIRECT: each MPI operation is a message of
-// its own there (~5-7 us each over TCP between simulated hosts), so one operation per segment (IOV) took
-// 8x longer than one derived-datatype operation for 32 x 1 KiB (doc/performance.md, "Between hosts").  The
-// per-segment rule above holds within a node, where an MPI operation is a copy.
+// Between nodes one operation per short segment (IOV) is never right: each MPI operation is a message of its
+// own there (~5-7 us each over TCP between simulated hosts; IOV took 8x longer than DIRECT for 32 x 1 KiB,
+// doc/performance.md, "Between hosts").  The per-segment rule above holds within a node, where an MPI
+// operation is a copy.  An explicit PACK to another node is PACK_STREAM (gets included); explicit DIRECT and
+// IOV are used as asked.
 //
-// PACK falls back to DIRECT for gets (there is nothing to pack on the origin side) and when everything
-// fits in one chunk.
+// Within a node PACK falls back to DIRECT for gets (there is nothing to pack on the origin side) and when
+// everything fits in one chunk.
 StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, TargetPath path);
 
-// Segments the PACK engine moves per chunk (ARMCI_PACK_CHUNK, at least one segment).
-std::size_t pack_segments_per_chunk(const StridedShape& s, const Config& c);
+// The chunk of the PACK engines on `path`: ARMCI_PACK_CHUNK, or when that is auto kStridedAuto's.
+std::size_t pack_chunk_bytes(const Config& c, TargetPath path);
+// Segments the PACK engines move per chunk (at least one segment).
+std::size_t pack_segments_per_chunk(const StridedShape& s, const Config& c, TargetPath path = TargetPath::SameNode);
 
 // ---- I/O vector (ARMCI_IOV_METHOD), one descriptor --------------------------------------------------------
 

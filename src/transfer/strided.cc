@@ -4,9 +4,13 @@
 //   IOV     walk the segments with an odometer and issue one operation per segment, completed together;
 //   PACK    pack the local side into a bounded buffer and move it chunk by chunk, the target side
 //           described by an indexed datatype per chunk; each chunk completes locally before the buffer is
-//           packed again (not pipelined), so a non-blocking call is complete on return.
+//           packed again (not pipelined), so a non-blocking call is complete on return;
+//   PACK_STREAM  (to another node) the same chunks from one buffer of the whole transfer (up to a window),
+//           all in flight together and completed once, so that packing, network and unpacking overlap.
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include "acc/acc_types.h"
 #include "gmr/ordering.h"
@@ -299,6 +303,96 @@ void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedSh
   note_issued(g, r.win_rank, op, lo, hi);
 }
 
+// To another node: the local side packed into one buffer (put, acc: scaled while packing) or landed packed
+// there (get) and scattered afterwards; one MPI operation per chunk of segments, the target side of each an
+// hvector (evenly spaced segments, the usual case) or an hindexed block type; every chunk in flight before one
+// local completion.  Transfers beyond kStridedAuto.pack_stream_window_chunks chunks (4 MiB of 32 KiB chunks)
+// complete locally window by window and reuse the buffer; the last window (all of the usual transfer)
+// completes with `req` when there is one.
+void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd,
+                        const GmrRef& r, Request* req) {
+  const std::size_t seg = s.count[0];
+  const std::size_t per_chunk = pack_segments_per_chunk(s, rt().config, TargetPath::OtherNode);
+  const std::size_t window = kStridedAuto.pack_stream_window_chunks * per_chunk;
+  const std::size_t in_buffer = std::min(window, s.nseg);
+  Gmr* g = r.gmr;
+  const int wr = r.win_rank;
+  const MPI_Aint lo = r.disp, hi = r.disp + static_cast<MPI_Aint>(s.rextent);
+  prepare_op(g, wr, op, lo, hi);
+  MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
+  const int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
+  std::unique_ptr<char[]> buf = new_buffer(in_buffer * seg);
+  std::vector<long> loffs;  // get: where the window's segments go locally
+  if (op == XferOp::Get) loffs.reserve(in_buffer);
+  std::vector<MPI_Aint> displs;
+  displs.reserve(per_chunk);
+  std::size_t done = 0, in_window = 0, chunk_first = 0;
+  MPI_Aint chunk_disp = 0;
+  auto scatter = [seg](const std::vector<long>& offs, const char* from, char* local) {
+    for (long off : offs) {
+      std::memcpy(local + off, from, seg);
+      from += seg;
+    }
+  };
+  auto issue_chunk = [&] {
+    OwnedType rtype = blocks_type(elem, per_seg, displs.data(), static_cast<int>(displs.size()));
+    char* o = buf.get() + chunk_first * seg;
+    const int n = static_cast<int>(displs.size()) * per_seg;
+    const MPI_Aint disp = mpi_disp(g, wr, r.disp + chunk_disp);
+    switch (op) {
+      case XferOp::Put:
+        ARMCIX_MPI(MPI_Put(o, n, elem, mpi_target(g, wr), disp, 1, rtype.get(), g->win));
+        break;
+      case XferOp::Get:
+        ARMCIX_MPI(MPI_Get(o, n, elem, mpi_target(g, wr), disp, 1, rtype.get(), g->win));
+        break;
+      case XferOp::Acc:
+        ARMCIX_MPI(MPI_Accumulate(o, n, elem, mpi_target(g, wr), disp, 1, rtype.get(), MPI_SUM, g->win));
+        break;
+    }
+    displs.clear();
+  };
+  for_each_segment(s, [&](long loff, long roff) {
+    if (displs.empty()) {
+      chunk_first = in_window;
+      chunk_disp = roff;
+    }
+    char* slot = buf.get() + in_window * seg;
+    if (op == XferOp::Put)
+      std::memcpy(slot, sd.local + loff, seg);
+    else if (op == XferOp::Acc)
+      scale_copy(*t, scale, sd.local + loff, slot, seg);
+    else
+      loffs.push_back(loff);
+    displs.push_back(roff - chunk_disp);
+    ++in_window;
+    ++done;
+    if (displs.size() == per_chunk || in_window == in_buffer || done == s.nseg) issue_chunk();
+    if (in_window == in_buffer && done < s.nseg) {  // a window full and more to come: complete it, reuse
+      ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
+      if (op == XferOp::Get) {
+        scatter(loffs, buf.get(), sd.local);
+        loffs.clear();
+      }
+      in_window = 0;
+    }
+  });
+  complete_local(g, wr, req);
+  note_issued(g, wr, op, lo, hi, req != nullptr);
+  if (op != XferOp::Get) {
+    if (req) request_keep(req, std::move(buf));
+    return;
+  }
+  if (!req) {
+    scatter(loffs, buf.get(), sd.local);
+    return;
+  }
+  const char* from = buf.get();
+  char* local = sd.local;
+  request_on_complete(req, [scatter, offs = std::move(loffs), from, local] { scatter(offs, from, local); });
+  request_keep(req, std::move(buf));
+}
+
 }  // namespace
 
 void strided(const char* call, XferOp op, const AccArgs* accargs, const void* src, const int* src_stride, void* dst,
@@ -350,6 +444,8 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
       return iov_engine(op, t, scale, s, sd, r, req);
     case StridedEngine::Pack:
       return pack_engine(op, t, scale, s, sd, r);
+    case StridedEngine::PackStream:
+      return pack_stream_engine(op, t, scale, s, sd, r, req);
   }
 }
 

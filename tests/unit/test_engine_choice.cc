@@ -35,7 +35,7 @@ StridedShape shape(int run, std::size_t segments) {
   return s;
 }
 
-Config strided_config(StridedMethod m, std::size_t pack_chunk = 64 * 1024) {
+Config strided_config(StridedMethod m, std::size_t pack_chunk = 0) {  // 0: ARMCI_PACK_CHUNK=auto
   Config c;
   c.strided_method = m;
   c.pack_chunk_bytes = pack_chunk;
@@ -93,30 +93,66 @@ TEST(ChooseStrided, AutoLongRunsPutAndGetPerSegment) {
             StridedEngine::Iov);
 }
 
-TEST(ChooseStrided, AutoLongRunsPutAndGetBetweenNodesAreDirect) {
-  const int run = kStridedAuto.per_segment_min_run;
-  const std::size_t n = kStridedAuto.per_segment_min_segments;
-  for (XferOp op : {XferOp::Put, XferOp::Get}) {
-    EXPECT_EQ(choose_strided(shape(run, n), op, strided_config(StridedMethod::Auto), TargetPath::OtherNode),
-              StridedEngine::Direct);
-    EXPECT_EQ(choose_strided(shape(1 << 16, 4096), op, strided_config(StridedMethod::Auto), TargetPath::OtherNode),
-              StridedEngine::Direct);
+TEST(ChooseStrided, AutoBetweenNodesPacksRunsShorterThanAChunk) {
+  const Config c = strided_config(StridedMethod::Auto);
+  for (XferOp op : kOps) {
+    EXPECT_EQ(choose_strided(shape(16, 4), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    EXPECT_EQ(choose_strided(shape(1024, 16), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    EXPECT_EQ(choose_strided(shape(1024, 1024), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    EXPECT_EQ(choose_strided(shape(8, 100000), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    const int chunk = static_cast<int>(kStridedAuto.other_node_chunk_bytes);
+    EXPECT_EQ(choose_strided(shape(chunk - 8, 64), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    // A run of a chunk or more: one operation per run, nothing to pack.
+    EXPECT_EQ(choose_strided(shape(chunk, 64), op, c, TargetPath::OtherNode), StridedEngine::Iov);
+    EXPECT_EQ(choose_strided(shape(1 << 20, 2), op, c, TargetPath::OtherNode), StridedEngine::Iov);
+    // One segment is still the plain operation.
+    EXPECT_EQ(choose_strided(shape(1024, 1), op, c, TargetPath::OtherNode), StridedEngine::Contiguous);
   }
+  // ARMCI_PACK_CHUNK set: its chunk decides between the two.
+  EXPECT_EQ(
+      choose_strided(shape(8192, 4), XferOp::Put, strided_config(StridedMethod::Auto, 4096), TargetPath::OtherNode),
+      StridedEngine::Iov);
+  EXPECT_EQ(
+      choose_strided(shape(2048, 4), XferOp::Put, strided_config(StridedMethod::Auto, 4096), TargetPath::OtherNode),
+      StridedEngine::PackStream);
 }
 
-TEST(ChooseStrided, AutoAccumulatesChooseAlikeWithinAndBetweenNodes) {
-  const int run = kStridedAuto.per_segment_min_run;
-  const std::size_t at = kStridedAuto.pack_acc_min_bytes / static_cast<std::size_t>(run);
-  for (std::size_t n : {at - 1, at, std::size_t{16}})
-    EXPECT_EQ(choose_strided(shape(run, n), XferOp::Acc, strided_config(StridedMethod::Auto), TargetPath::OtherNode),
-              choose_strided(shape(run, n), XferOp::Acc, strided_config(StridedMethod::Auto), TargetPath::SameNode));
+TEST(ChooseStrided, AutoWithinANodeNeverStreamsPacks) {
+  const Config c = strided_config(StridedMethod::Auto);
+  for (XferOp op : kOps)
+    for (std::size_t n : {std::size_t{4}, std::size_t{16}, std::size_t{1024}})
+      for (int run : {16, 1024, 1 << 16})
+        EXPECT_NE(choose_strided(shape(run, n), op, c, TargetPath::SameNode), StridedEngine::PackStream);
 }
 
-TEST(ChooseStrided, ExplicitMethodIsKeptBetweenNodes) {
-  EXPECT_EQ(choose_strided(shape(1024, 64), XferOp::Put, strided_config(StridedMethod::Iov), TargetPath::OtherNode),
-            StridedEngine::Iov);
+TEST(ChooseStrided, ExplicitMethodIsKeptBetweenNodesExceptPackStreams) {
+  for (XferOp op : kOps) {
+    EXPECT_EQ(choose_strided(shape(1024, 64), op, strided_config(StridedMethod::Iov), TargetPath::OtherNode),
+              StridedEngine::Iov);
+    EXPECT_EQ(choose_strided(shape(1024, 64), op, strided_config(StridedMethod::Direct), TargetPath::OtherNode),
+              StridedEngine::Direct);
+    // PACK to another node streams its chunks, gets included, whatever the run length.
+    EXPECT_EQ(choose_strided(shape(1024, 64), op, strided_config(StridedMethod::Pack), TargetPath::OtherNode),
+              StridedEngine::PackStream);
+    EXPECT_EQ(choose_strided(shape(1 << 16, 4), op, strided_config(StridedMethod::Pack), TargetPath::OtherNode),
+              StridedEngine::PackStream);
+  }
   EXPECT_EQ(choose_strided(shape(8, 100), XferOp::Get, strided_config(StridedMethod::Iov), TargetPath::NodeLocal),
             StridedEngine::Local);
+}
+
+TEST(ChooseStrided, PackChunkIsPerPathWhenAuto) {
+  EXPECT_EQ(armcix::pack_chunk_bytes(strided_config(StridedMethod::Auto), TargetPath::SameNode),
+            kStridedAuto.node_chunk_bytes);
+  EXPECT_EQ(armcix::pack_chunk_bytes(strided_config(StridedMethod::Auto), TargetPath::OtherNode),
+            kStridedAuto.other_node_chunk_bytes);
+  for (TargetPath p : {TargetPath::SameNode, TargetPath::OtherNode})
+    EXPECT_EQ(armcix::pack_chunk_bytes(strided_config(StridedMethod::Pack, 4096), p), 4096u);
+  EXPECT_EQ(
+      armcix::pack_segments_per_chunk(shape(1024, 100), strided_config(StridedMethod::Auto), TargetPath::OtherNode),
+      kStridedAuto.other_node_chunk_bytes / 1024);
+  EXPECT_EQ(armcix::pack_segments_per_chunk(shape(1024, 100), strided_config(StridedMethod::Auto)),
+            kStridedAuto.node_chunk_bytes / 1024);
 }
 
 TEST(ChooseStrided, AutoLongRunAccumulatesPackFromTheThresholdAndAreDirectBelow) {
