@@ -296,6 +296,16 @@ void wait_proc(int proc) {
   if (g_mpi_in_flight > 0)
     for (std::size_t i = 0; i < g_slots.size(); ++i)
       if (g_slots[i]->in_use && has_mpi_op_to(g_slots[i].get(), proc)) complete_mpi(g_slots[i].get());
+  // An explicit request with operations to proc that still has copy-outs to run (a get that landed in a
+  // staging buffer or, to another node, packed: transfer/strided.cc) is completed as a whole, so that the
+  // data is in place when WaitProc returns (the handle's other targets complete early, which ARMCI allows).
+  for (std::size_t i = 0; i < g_slots.size(); ++i) {  // by index: see request_add_mpi
+    Request* r = g_slots[i].get();
+    if (r->in_use && !r->implicit && !r->finishers.empty() &&
+        std::any_of(r->pairs.begin(), r->pairs.end(),
+                    [proc](auto& p) { return p.first->grp_to_abs[p.second] == proc; }))
+      request_complete(r);
+  }
 }
 
 void wait_all() {

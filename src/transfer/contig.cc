@@ -1,5 +1,7 @@
 // Contiguous put / get / accumulate.
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "acc/acc_types.h"
 #include "gmr/ordering.h"
@@ -139,26 +141,45 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
     return;
   }
   Staged origin = stage_scaled(t, scale, src, bytes);
-  int n = bytes / t.elem_bytes * t.mpi_per_elem;
+  const int n = bytes / t.elem_bytes * t.mpi_per_elem;
+  // To another node in pieces of kAccPieceBytes (rma.h); one piece otherwise.
+  const int piece = !on_my_node(proc) && bytes > kAccPieceBytes ? kAccPieceBytes / t.elem_bytes * t.mpi_per_elem : n;
+  const int mpi_elem_bytes = t.elem_bytes / t.mpi_per_elem;
+  auto for_each_piece = [&](auto&& issue) {
+    for (int first = 0; first < n; first += piece) {
+      const int len = std::min(piece, n - first);
+      issue(static_cast<char*>(origin.ptr) + static_cast<std::size_t>(first) * mpi_elem_bytes, len,
+            mpi_disp(r.gmr, r.win_rank, r.disp + static_cast<MPI_Aint>(first) * mpi_elem_bytes));
+    }
+  };
   if (completes_by_request(proc, req)) {
-    MPI_Request mreq;
-    ARMCIX_MPI(MPI_Raccumulate(origin.ptr, n, t.mpi_elem, mpi_target(r.gmr, r.win_rank),
-                               mpi_disp(r.gmr, r.win_rank, r.disp), n, t.mpi_elem, MPI_SUM, r.gmr->win, &mreq));
+    std::vector<MPI_Request> mreqs;
+    mreqs.reserve(static_cast<std::size_t>((n + piece - 1) / piece));
+    for_each_piece([&](void* from, int len, MPI_Aint disp) {
+      MPI_Request mreq;
+      ARMCIX_MPI(MPI_Raccumulate(from, len, t.mpi_elem, mpi_target(r.gmr, r.win_rank), disp, len, t.mpi_elem, MPI_SUM,
+                                 r.gmr->win, &mreq));
+      mreqs.push_back(mreq);
+    });
     note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
-    wait_for(call, &mreq);
+    wait_all_for(call, static_cast<int>(mreqs.size()), mreqs.data());
     return;
   }
   if (request_completes_by_mpi(req, proc)) {
-    MPI_Request mreq;
-    ARMCIX_MPI(MPI_Raccumulate(origin.ptr, n, t.mpi_elem, mpi_target(r.gmr, r.win_rank),
-                               mpi_disp(r.gmr, r.win_rank, r.disp), n, t.mpi_elem, MPI_SUM, r.gmr->win, &mreq));
+    for_each_piece([&](void* from, int len, MPI_Aint disp) {
+      MPI_Request mreq;
+      ARMCIX_MPI(MPI_Raccumulate(from, len, t.mpi_elem, mpi_target(r.gmr, r.win_rank), disp, len, t.mpi_elem, MPI_SUM,
+                                 r.gmr->win, &mreq));
+      request_add_mpi(req, mreq, MpiOpTarget{r.gmr, r.win_rank, false, 0});
+    });
     note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
-    request_add_mpi(req, mreq, MpiOpTarget{r.gmr, r.win_rank, false, 0});
     origin.hand_to(req);
     return;
   }
-  ARMCIX_MPI(MPI_Accumulate(origin.ptr, n, t.mpi_elem, mpi_target(r.gmr, r.win_rank),
-                            mpi_disp(r.gmr, r.win_rank, r.disp), n, t.mpi_elem, MPI_SUM, r.gmr->win));
+  for_each_piece([&](void* from, int len, MPI_Aint disp) {
+    ARMCIX_MPI(MPI_Accumulate(from, len, t.mpi_elem, mpi_target(r.gmr, r.win_rank), disp, len, t.mpi_elem, MPI_SUM,
+                              r.gmr->win));
+  });
   note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
   complete_local(r.gmr, r.win_rank, req);
   origin.hand_to(req);

@@ -212,7 +212,8 @@ template <typename T>
 void acc_type_suite() {
   const std::size_t big = (std::size_t{1} << 20) / sizeof(T);  // 1 MiB
   int tag = 0;
-  for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{1000}, big})
+  // 12345 elements: to another node several 32 KiB pieces and a partial one (transfer/rma.h, kAccPieceBytes).
+  for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{1000}, std::size_t{12345}, big})
     acc_all_to_all<T>(n, AccInfo<T>::scale(), ++tag);
   // Unit scale: the library may skip its scaling copy; the result must not change.
   acc_all_to_all<T>(777, make_value<T>(1, 0), ++tag);
