@@ -26,7 +26,8 @@ usage: benchmarks/compare.sh [options] [bench ...]
 
 Builds each benchmark twice -- against armci-x ("ours") and ARMCI-MPI ("armci-mpi") -- runs the
 two alternately (ours, armci-mpi, ours, armci-mpi, ...), takes the median of every row over the
-runs and prints a table (also written to benchmarks/results-latest.txt).
+runs and prints a table with the spread of the runs (min..max) next to the medians (also written
+to benchmarks/results-latest.txt).
 
 benches: $KNOWN_BENCHES (default: all; raw_mpi gives the MPI floors)
 
@@ -326,6 +327,13 @@ function med(k,    n, i, j, a, x) {
     for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
     return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+function rng(k, unit,    n, i, lo, hi, x) { # "min..max" of the runs' values of a row (each run's own figure)
+    n = cnt[k]
+    if (n == 0) return "-"
+    lo = hi = vals[k, 1] + 0
+    for (i = 2; i <= n; i++) { x = vals[k, i] + 0; if (x < lo) lo = x; if (x > hi) hi = x }
+    return fmt(lo, unit) ".." fmt(hi, unit)
+}
 function fmt(v, unit) {
     if (v == "") return "-"
     if (unit == "frac") return sprintf("%.2f", v)
@@ -351,8 +359,8 @@ END {
     floor_of["put"] = "put+flush_local"; floor_of["put+fence"] = "put+flush"
     floor_of["get"] = "get+flush"; floor_of["acc"] = "acc+flush_local"
     nb = split(BENCHES, blist, " ")
-    printf "%-8s %-16s %8s %-5s %10s %10s %9s %-6s %10s %9s  %s\n", "bench", "variant", "param", "unit",
-           "ours", "armci-mpi", "ours/a-m", "better", "mpi-floor", "memcpy", "note"
+    printf "%-8s %-16s %8s %-5s %10s %10s %9s %-6s %17s %17s %10s %9s  %s\n", "bench", "variant", "param", "unit",
+           "ours", "armci-mpi", "ours/a-m", "better", "ours min..max", "a-m min..max", "mpi-floor", "memcpy", "note"
     for (bi = 1; bi <= nb; bi++) {
         b = blist[bi]
         if (b == "raw_mpi") continue
@@ -396,8 +404,9 @@ END {
                 fl = fmt(v, unit)
             }
             if (b == "contig") mc = fmt(med("contig" SUBSEP "memcpy" SUBSEP f[3] SUBSEP unit SUBSEP "all"), unit)
-            printf "%-8s %-16s %8s %-5s %10s %10s %9s %-6s %10s %9s  %s\n", b, f[2], f[3], unit, os, ts,
-                   ratio, lower_better(unit) ? "lower" : "higher", fl, mc, note
+            ro = fo != "" ? "-" : rng(key SUBSEP "ours", unit); rt = ft != "" ? "-" : rng(key SUBSEP "armci-mpi", unit)
+            printf "%-8s %-16s %8s %-5s %10s %10s %9s %-6s %17s %17s %10s %9s  %s\n", b, f[2], f[3], unit, os, ts,
+                   ratio, lower_better(unit) ? "lower" : "higher", ro, rt, fl, mc, note
         }
         if (rows == 0)
             printf "%-8s %-16s %8s %-5s %10s %10s\n", b, "(no results)", "-", "-", fo != "" ? fo : "-", ft != "" ? ft : "-"
@@ -433,7 +442,8 @@ END {
             printf "raw_mpi  %-30s %4s B  %10s %s\n", f[2], f[3], fmt(med(order[k] SUBSEP "mpi"), f[4]), f[4]
         }
     }
-    printf "\nRatios are ours/armci-mpi of the per-row medians; 'better' says which direction is better for that unit\n"
+    printf "\nRatios are ours/armci-mpi of the per-row medians over the runs; min..max is the spread of the runs' own\n"
+    printf "figures for that row (with one run: that run's figure twice).  'better' says which direction is better for that unit\n"
     printf "(us: lower; MB/s, msg/s, frac: higher).  For frac (overlap availability) the column is the difference ours - armci-mpi.\n"
     printf "Notes flag differences beyond 25%% (0.15 for frac); single-machine timings are noisy, rerun before trusting one row.\n"
 }

@@ -20,9 +20,11 @@ StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, 
   if (s.nseg == 1) return StridedEngine::Contiguous;
   if (path == TargetPath::OtherNode) {
     if (c.strided_method == StridedMethod::Pack) return StridedEngine::PackStream;
-    if (c.strided_method == StridedMethod::Auto)
-      return static_cast<std::size_t>(s.count[0]) >= pack_chunk_bytes(c, path) ? StridedEngine::Iov
-                                                                               : StridedEngine::PackStream;
+    if (c.strided_method == StridedMethod::Auto) {
+      if (static_cast<std::size_t>(s.count[0]) >= pack_chunk_bytes(c, path)) return StridedEngine::Iov;
+      if (op == XferOp::Acc && s.count[0] < kStridedAuto.per_segment_min_run) return StridedEngine::Direct;
+      return StridedEngine::PackStream;
+    }
   }
   StridedEngine e = StridedEngine::Direct;
   switch (c.strided_method) {

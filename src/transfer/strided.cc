@@ -321,6 +321,7 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
   prepare_op(g, wr, op, lo, hi);
   MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
   const int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
+  const bool unit_scale = op == XferOp::Acc && scale_is_one(*t, scale);
   std::unique_ptr<char[]> buf = new_buffer(in_buffer * seg);
   std::vector<long> loffs;  // get: where the window's segments go locally
   if (op == XferOp::Get) loffs.reserve(in_buffer);
@@ -358,7 +359,7 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
       chunk_disp = roff;
     }
     char* slot = buf.get() + in_window * seg;
-    if (op == XferOp::Put)
+    if (op == XferOp::Put || (op == XferOp::Acc && unit_scale))  // a call per run: memcpy is inlined, scale_copy not
       std::memcpy(slot, sd.local + loff, seg);
     else if (op == XferOp::Acc)
       scale_copy(*t, scale, sd.local + loff, slot, seg);

@@ -96,10 +96,15 @@ TEST(ChooseStrided, AutoLongRunsPutAndGetPerSegment) {
 TEST(ChooseStrided, AutoBetweenNodesPacksRunsShorterThanAChunk) {
   const Config c = strided_config(StridedMethod::Auto);
   for (XferOp op : kOps) {
-    EXPECT_EQ(choose_strided(shape(16, 4), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    // Accumulates of runs shorter than per_segment_min_run stay DIRECT; puts and gets pack whatever the run.
+    const StridedEngine short_runs = op == XferOp::Acc ? StridedEngine::Direct : StridedEngine::PackStream;
+    EXPECT_EQ(choose_strided(shape(16, 4), op, c, TargetPath::OtherNode), short_runs);
+    EXPECT_EQ(choose_strided(shape(8, 100000), op, c, TargetPath::OtherNode), short_runs);
+    EXPECT_EQ(choose_strided(shape(kStridedAuto.per_segment_min_run - 8, 64), op, c, TargetPath::OtherNode),
+              short_runs);
     EXPECT_EQ(choose_strided(shape(1024, 16), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
     EXPECT_EQ(choose_strided(shape(1024, 1024), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
-    EXPECT_EQ(choose_strided(shape(8, 100000), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    EXPECT_EQ(choose_strided(shape(1024, 2), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
     const int chunk = static_cast<int>(kStridedAuto.other_node_chunk_bytes);
     EXPECT_EQ(choose_strided(shape(chunk - 8, 64), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
     // A run of a chunk or more: one operation per run, nothing to pack.
