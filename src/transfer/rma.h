@@ -15,12 +15,13 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
 void get(const char* call, const void* src, void* dst, int bytes, int proc, Request* req);
 void acc(const char* call, int datatype, const void* scale, const void* src, void* dst, int bytes, int proc,
          Request* req);
-// A contiguous accumulate to another node moves as MPI accumulates of at most this many bytes, all in flight
-// before one completion.  MPICH 4.0.2 (ch4:ucx) over TCP between simulated hosts: one accumulate + flush took
-// 12-21 us up to 48 KiB, but 46-116 us at 64 KiB and 235 us at 128 KiB (another protocol above ~48 KiB, in
-// one of two modes from run to run); 64 KiB as two 32 KiB pieces 28 us, 256 KiB as 32 KiB pieces 84 us
-// instead of 162, 1 MiB 306 instead of 860, in every run (doc/performance.md, "acc + fence between hosts").
-constexpr int kAccPieceBytes = 32 * 1024;
+// A contiguous accumulate to another node larger than this moves as equal MPI accumulates of at most this
+// many bytes, all in flight before one completion.  MPICH 4.0.2 (ch4:ucx) over TCP between simulated hosts:
+// one accumulate + flush took 12-21 us up to 48 KiB, but 46-116 us at 64 KiB and 235 us at 128 KiB (another
+// protocol above ~56 KiB, in one of two modes from run to run).  Accumulate + fence, 3 runs each, medians:
+// 256 KiB whole 170-178 us, in 32 KiB pieces 87-88, in 56 KiB pieces 73-77; 1 MiB 882-901, 315-328, 248-254;
+// 64 KiB as two 32 KiB pieces 29 us (doc/performance.md, "Strided and large accumulates between hosts").
+constexpr int kAccPieceBytes = 56 * 1024;
 // The flag half of ARMCI_Put_flag / ARMCI_PutS_flag: stores `value` at `flag` on proc once everything
 // issued to proc before is remotely complete, so that a reader who sees the flag sees the data.
 void put_flag(const char* call, int* flag, int value, int proc);
