@@ -1345,6 +1345,54 @@ TEST(Strided, ManyRowsWithGapsArriveIntact) {
 // write packs the strided region into the buffer, read unpacks the buffer into the region (the direction
 // ARMCI-MPI 0.3.1 and classic ARMCI use; GA's ghost-cell exchange depends on it).
 
+// Runs longer than a chunk and than the accumulate piece (to another node: IOV, each run's accumulate in
+// pieces of at most 56 KiB, transfer/rma.h), with gaps between them on both sides, every ARMCI type.
+TEST(Strided, LongRunsArriveIntactAndSumExactly) {
+  Arena ar;
+  const int n = nproc(), r = me(), target = (r + 1) % n, from = (r + n - 1) % n;
+  const int run = 60000, rows = 2;  // 60,000 bytes: a multiple of 8 and 16, above one 56 KiB piece
+  ASSERT_LE(static_cast<long>(rows) * (run + 160), kSliceBytes);
+  int count[2] = {run, rows}, lstride[1] = {run + 48}, rstride[1] = {run + 160};
+  std::vector<char> local(static_cast<std::size_t>(rows) * lstride[0]), ref(kSliceBytes);
+  const int types[] = {kBytes,        ARMCI_ACC_INT, ARMCI_ACC_LNG, ARMCI_ACC_FLT,
+                       ARMCI_ACC_DBL, ARMCI_ACC_CPL, ARMCI_ACC_DCP};
+  for (int type : types) {
+    const bool acc = type != kBytes;
+    const Scale scale = make_scale(acc ? type : ARMCI_ACC_DBL, 3);
+    SCOPED_TRACE(std::string(acc ? "ARMCI_AccS" : "ARMCI_PutS") + " of 2 runs of 60000 bytes, type " +
+                 std::to_string(type) + " | " + engine_settings());
+    auto seed = [&](int rank, int what) { return derive(base_seed(), 4343, (type + 2) * 16 + what, rank); };
+    {
+      Access aa(ar.a.mine());
+      fill(ar.a.mine(), kSliceBytes, seed(r, 0), acc ? type : kBytes);
+    }
+    fill(local.data(), static_cast<long>(local.size()), seed(r, 1), acc ? type : kBytes);
+    ARMCI_Barrier();
+    if (acc)
+      EXPECT_EQ(ARMCI_AccS(type, const_cast<void*>(scale.ptr()), local.data(), lstride, ar.a.at(target), rstride, count,
+                           1, target),
+                0);
+    else
+      EXPECT_EQ(ARMCI_PutS(local.data(), lstride, ar.a.at(target), rstride, count, 1, target), 0);
+    ARMCI_Barrier();
+    fill(ref.data(), kSliceBytes, seed(r, 0), acc ? type : kBytes);
+    fill(local.data(), static_cast<long>(local.size()), seed(from, 1), acc ? type : kBytes);
+    for (int i = 0; i < rows; ++i) {
+      char* dst = ref.data() + static_cast<long>(i) * rstride[0];
+      const char* src = local.data() + static_cast<long>(i) * lstride[0];
+      if (acc)
+        acc_ref(type, scale, dst, src, run);
+      else
+        std::memcpy(dst, src, static_cast<std::size_t>(run));
+    }
+    Access aa(ar.a.mine());
+    std::string d = diff(ar.a.mine(), ref.data(), kSliceBytes, acc ? type : kBytes);
+    EXPECT_TRUE(d.empty()) << "target " << r << " (origin " << from << "): " << d;
+    ARMCI_Barrier();
+  }
+  ARMCI_Barrier();
+}
+
 TEST(LocalStrided, WritePacksAndReadUnpacks) {
   int region[4][10];  // a 4 x 2 int patch at column 0 of a 4 x 10 array
   for (int i = 0; i < 4; ++i)
@@ -1361,7 +1409,8 @@ TEST(LocalStrided, WritePacksAndReadUnpacks) {
   armci_read_strided(&region[0][0], 1, stride, count, reinterpret_cast<char*>(buf));
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 10; ++j)
-      EXPECT_EQ(region[i][j], j < 2 ? -(2 * i + j) : 10 * i + j) << "armci_read_strided: region[" << i << "][" << j << "]";
+      EXPECT_EQ(region[i][j], j < 2 ? -(2 * i + j) : 10 * i + j)
+          << "armci_read_strided: region[" << i << "][" << j << "]";
 }
 
 TEST(LocalStrided, ReadAndWriteMatchReference) {
