@@ -136,6 +136,26 @@ TEST(ConfigEnvironment, MalformedNewSettingsNameTheVariable) {
   }
 }
 
+// ARMCI_PACK_CHUNK: auto (0, the default: 64K within a node, 32K to other nodes, transfer/engine_choice.h) or
+// a size of at least 64 bytes.
+TEST(ConfigEnvironment, PackChunkIsAutoOrASize) {
+  EXPECT_EQ(armcix::Config::from_environment().pack_chunk_bytes, 0u);
+  {
+    ScopedEnv e("ARMCI_PACK_CHUNK", "auto");
+    EXPECT_EQ(armcix::Config::from_environment().pack_chunk_bytes, 0u);
+  }
+  {
+    ScopedEnv e("ARMCI_PACK_CHUNK", "4k");
+    EXPECT_EQ(armcix::Config::from_environment().pack_chunk_bytes, 4096u);
+  }
+  for (const char* bad : {"32", "big"}) {
+    ScopedEnv e("ARMCI_PACK_CHUNK", bad);
+    std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_PACK_CHUNK"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("is not 'auto' or a size >= 64 bytes"), std::string::npos) << msg;
+  }
+}
+
 // ARMCI_MPI_YIELD: auto (-1, the default), a boolean, or an error naming the variable; it must agree.
 TEST(ConfigEnvironment, MpiYield) {
   // The suite may run with ARMCI_MPI_YIELD exported (tests/check.sh under ARMCI_MPI_YIELD=1): put it back.
