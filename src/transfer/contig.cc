@@ -97,7 +97,7 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     MPI_Request mreq;
     ARMCIX_MPI(MPI_Rget(target.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp),
                         bytes, MPI_BYTE, r.gmr->win, &mreq));
-    wait_for(call, &mreq);
+    wait_for_served(call, &mreq, server_of(r.gmr, r.win_rank));
     target.copy_out_to(dst, bytes, nullptr);
     return;
   }
@@ -105,6 +105,7 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     MPI_Request mreq;
     ARMCIX_MPI(MPI_Rget(target.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp),
                         bytes, MPI_BYTE, r.gmr->win, &mreq));
+    wake_server(r.gmr, r.win_rank);
     request_add_mpi(req, mreq, MpiOpTarget{r.gmr, r.win_rank, true, note_request_get(r.gmr, r.win_rank)});
     target.copy_out_to(dst, bytes, req);
     return;
@@ -145,7 +146,7 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
     ARMCIX_MPI(MPI_Raccumulate(origin.ptr, n, t.mpi_elem, mpi_target(r.gmr, r.win_rank),
                                mpi_disp(r.gmr, r.win_rank, r.disp), n, t.mpi_elem, MPI_SUM, r.gmr->win, &mreq));
     note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
-    wait_for(call, &mreq);
+    wait_for_served(call, &mreq, server_of(r.gmr, r.win_rank));
     return;
   }
   if (request_completes_by_mpi(req, proc)) {
@@ -153,6 +154,7 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
     ARMCIX_MPI(MPI_Raccumulate(origin.ptr, n, t.mpi_elem, mpi_target(r.gmr, r.win_rank),
                                mpi_disp(r.gmr, r.win_rank, r.disp), n, t.mpi_elem, MPI_SUM, r.gmr->win, &mreq));
     note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
+    wake_server(r.gmr, r.win_rank);
     request_add_mpi(req, mreq, MpiOpTarget{r.gmr, r.win_rank, false, 0});
     origin.hand_to(req);
     return;
