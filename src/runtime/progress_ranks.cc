@@ -160,6 +160,41 @@ class SocketWaker {
   int watched_ = 0;  // sockets ever added (only whether any is matters)
 };
 
+// Whether the machine has a core nobody else wants: the number of runnable tasks of the whole machine
+// (/proc/loadavg's "R/T" field, which counts the caller) is at most its online cores.  A yield cannot tell:
+// Linux's EEVDF scheduler hands the core back at once to a yielding task while the other task on it has
+// used more than its share, so a progress rank that polled while its yields returned quickly still took
+// half a core from a computing rank (NWChem TCE water, 2 hosts x (1 + 1) on 2 cores: 2.3x slower).  The
+// whole machine, not our job: another job's work counts as wanting the cores too.
+class IdleCores {
+ public:
+  IdleCores()
+      : fd_(open("/proc/loadavg", O_RDONLY | O_CLOEXEC)), cores_(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))) {}
+  ~IdleCores() {
+    if (fd_ >= 0) close(fd_);
+  }
+  IdleCores(const IdleCores&) = delete;
+  IdleCores& operator=(const IdleCores&) = delete;
+  bool any() const {
+    if (fd_ < 0 || cores_ <= 0) return false;
+    char buf[128];
+    const ssize_t n = pread(fd_, buf, sizeof buf - 1, 0);
+    if (n <= 0) return false;
+    buf[n] = '\0';
+    // "0.50 0.40 0.30 R/T last-pid"
+    const char* p = buf;
+    for (int field = 0; field < 3 && p; ++field) {
+      p = std::strchr(p, ' ');
+      if (p) ++p;
+    }
+    return p && std::atoi(p) <= cores_;
+  }
+
+ private:
+  int fd_;
+  int cores_;
+};
+
 MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   return which == ProxyWindow::Exclusive ? r.proxy_excl_win : r.proxy_win;
 }
@@ -176,6 +211,8 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   if (wake.fifo >= 0) waker.watch_fifo(wake.fifo);
   const double awake_s = r.config.progress_ranks_awake_us * 1e-6;
   double awake_until = 0;  // MPI_Wtime until which to poll on without sleeping
+  IdleCores idle;
+  unsigned awake_polls = 0;
   bool announced = false;  // the wake word is set and MPI was polled since
   int remaining = program_ranks_served;
   while (remaining > 0) {
@@ -189,11 +226,11 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
       }
       const double now = MPI_Wtime();
       if (now < awake_until) {
-        // Awake after a wake-up: poll on while nobody else wants the core (progress_ranks.h,
-        // kContendedYieldUs); new data on a socket or the FIFO prolongs it.
+        // Awake after a wake-up: poll on while nobody else wants a core (progress_ranks.h,
+        // kContendedYieldUs, and IdleCores every few polls); new data on a socket or the FIFO prolongs it.
         sched_yield();
         const double after = MPI_Wtime();
-        if (after - now > kContendedYieldUs * 1e-6)
+        if (after - now > kContendedYieldUs * 1e-6 || (++awake_polls % 8 == 0 && !idle.any()))
           awake_until = 0;
         else if (waker.poll())
           awake_until = after + awake_s;
@@ -212,7 +249,7 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
         wake.sleeping->store(0, std::memory_order_relaxed);
         announced = false;
       }
-      if (woken && awake_s > 0) awake_until = MPI_Wtime() + awake_s;
+      if (woken && awake_s > 0 && idle.any()) awake_until = MPI_Wtime() + awake_s;
       continue;
     }
     Request q;
