@@ -339,22 +339,30 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
 }
 
 // The wake channels (progress_ranks.h), collective over r.all while every process still takes part in
-// collectives.  Each progress rank makes a segment with its wake word and a FIFO, named after a token of
-// this job and its rank; every program rank opens those it can, i.e. the progress ranks of its own machine;
-// then the names go.  A progress rank that cannot make them (no /dev/shm) has no channel: requests over
-// shared memory then wait for its pause to end, as before.
+// collectives.  Channels join the processes of one MPI node (MPI_COMM_TYPE_SHARED: the processes MPI itself
+// lets share memory), whatever ARMCI_NODE_SIZE cuts it into.  Each progress rank makes a segment with its
+// wake word and a FIFO, named after a token of the node and its rank in r.all; every program rank of the
+// node opens them; then the names go.  Simulated hosts (tools/simhosts.sh) are separate MPI nodes on one
+// kernel: they get no channels between them, as real hosts, even where UCX moves their bytes through
+// shared memory.  A progress rank that cannot make them (no /dev/shm) has no channel: requests over shared
+// memory then wait for its pause to end, as before.
 OwnWake make_wake_channels(Runtime& r, bool progress_rank) {
   int all_me = 0, all_n = 0;
   ARMCIX_MPI(MPI_Comm_rank(r.all, &all_me));
   ARMCIX_MPI(MPI_Comm_size(r.all, &all_n));
+  MPI_Comm node;
+  ARMCIX_MPI(MPI_Comm_split_type(r.all, MPI_COMM_TYPE_SHARED, all_me, MPI_INFO_NULL, &node));
+  int node_me = 0, node_n = 0;
+  ARMCIX_MPI(MPI_Comm_rank(node, &node_me));
+  ARMCIX_MPI(MPI_Comm_size(node, &node_n));
   uint64_t token = 0;
-  if (all_me == 0) {
+  if (node_me == 0) {
     timespec ts{};
     clock_gettime(CLOCK_REALTIME, &ts);
     token = (static_cast<uint64_t>(getpid()) << 32) ^ static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL ^
             static_cast<uint64_t>(ts.tv_nsec);
   }
-  ARMCIX_MPI(MPI_Bcast(&token, 1, MPI_UINT64_T, 0, r.all));
+  ARMCIX_MPI(MPI_Bcast(&token, 1, MPI_UINT64_T, 0, node));
   auto names = [token](int rank, char* seg, char* fifo) {
     std::snprintf(seg, 64, "/armcix-wake-%llx-%d", static_cast<unsigned long long>(token), rank);
     std::snprintf(fifo, 96, "/dev/shm/armcix-wake-%llx-%d.fifo", static_cast<unsigned long long>(token), rank);
@@ -383,16 +391,17 @@ OwnWake make_wake_channels(Runtime& r, bool progress_rank) {
       unlink(fifo);
     }
   }
-  const int mine = own.fifo >= 0 ? 1 : 0;
-  std::vector<int> has(static_cast<std::size_t>(all_n));
-  ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_INT, has.data(), 1, MPI_INT, r.all));
+  // Rank in r.all of each node member with a channel, -1 for the others.
+  const int mine = own.fifo >= 0 ? all_me : -1;
+  std::vector<int> has(static_cast<std::size_t>(node_n));
+  ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_INT, has.data(), 1, MPI_INT, node));
   if (!progress_rank) {
     std::vector<WakeChannel> channels(static_cast<std::size_t>(all_n));
     bool any = false;
-    for (int q = 0; q < all_n; ++q) {
-      if (!has[static_cast<std::size_t>(q)]) continue;
+    for (const int q : has) {
+      if (q < 0) continue;
       names(q, seg, fifo);
-      int fd = shm_open(seg, O_RDWR, 0);  // ENOENT: another machine's
+      int fd = shm_open(seg, O_RDWR, 0);
       if (fd < 0) continue;
       void* p = mmap(nullptr, kWakePageBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
       close(fd);
@@ -408,7 +417,8 @@ OwnWake make_wake_channels(Runtime& r, bool progress_rank) {
     }
     if (any) detail::g_wake = std::move(channels);
   }
-  ARMCIX_MPI(MPI_Barrier(r.all));  // every process has opened what it could: the names can go
+  ARMCIX_MPI(MPI_Barrier(node));  // every process has opened what it could: the names can go
+  ARMCIX_MPI(MPI_Comm_free(&node));
   if (own.fifo >= 0) {
     names(all_me, seg, fifo);
     shm_unlink(seg);

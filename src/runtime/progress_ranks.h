@@ -55,14 +55,14 @@ inline bool progress_ranks_on() {
 constexpr int kContendedYieldUs = 50;
 
 // Waking a progress rank over shared memory (doc/design.md, "Waking progress ranks").  A request that
-// reaches a progress rank through shared memory (MPI's shared-memory transport between the node's
-// processes, or between "nodes" of one machine) makes no socket readable, so the sleeping progress rank would
+// reaches a progress rank through MPI's shared-memory transport (from a program rank of the same MPI node:
+// node peers' accumulates and Rmw on a region spanning nodes, or any operation between nodes that
+// ARMCI_NODE_SIZE cuts out of one MPI node) makes no socket readable, so the sleeping progress rank would
 // see it only when its pause ends.  Every progress rank therefore owns a wake word in a small shared
-// segment and a FIFO it sleeps on together with its sockets; it sets the word before it sleeps.  A process
-// of the same machine that has issued an operation the progress rank must serve calls proxy_wake: if the
-// word is set, it clears it and writes one byte to the FIFO.  Processes of other machines cannot open
-// the segment (the names are unique to the job and /dev/shm is the machine's) and rely on the sockets.
-// Nothing of this exists without progress ranks: proxy_wake then tests an empty vector.
+// segment and a FIFO it sleeps on together with its sockets; it sets the word before it sleeps.  A program
+// rank of its MPI node that has issued an operation the progress rank must serve calls proxy_wake: if the
+// word is set, it clears it and writes one byte to the FIFO.  Nothing of this exists without progress
+// ranks: proxy_wake then tests an empty vector.
 struct WakeChannel {
   std::atomic<uint32_t>* sleeping = nullptr;  // nullptr: no channel to this process (another machine)
   int fifo = -1;
