@@ -249,7 +249,11 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
         wake.sleeping->store(0, std::memory_order_relaxed);
         announced = false;
       }
-      if (woken && awake_s > 0 && idle.any()) awake_until = MPI_Wtime() + awake_s;
+      if (woken && awake_s > 0) {
+        // Serve first: the idle-core test (a read of /proc/loadavg, a few us) comes at the first awake poll.
+        awake_until = MPI_Wtime() + awake_s;
+        awake_polls = 7;
+      }
       continue;
     }
     Request q;
