@@ -33,8 +33,6 @@ namespace {
 
 // Program ranks between ARMCI_Finalize and MPI_Finalize: every process, for the meeting in MPI_Finalize.
 MPI_Comm g_meeting = MPI_COMM_NULL;
-// How long progress ranks wait there for the program ranks before finalizing alone.
-constexpr int kMeetingTimeoutS = 60;
 
 // A progress rank's own end of its wake channel (progress_ranks.h, "Waking a progress rank").
 struct OwnWake {
@@ -312,12 +310,12 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   // progress rank already in that barrier (doc/user-guide.md, "Progress ranks and the finalize hang").
   // Only on MPICH, whose Fortran MPI_FINALIZE calls MPI_Finalize too; Open MPI's calls PMPI_Finalize, past
   // the meeting, and Open MPI has no such hang to avoid.  A program rank that does the same on MPICH (a C
-  // program calling PMPI_Finalize) never comes: after kMeetingTimeoutS the progress rank finalizes alone,
-  // as it did before the meeting existed (the barrier stays pending, which MPICH's MPI_Finalize tolerates).
+  // program calling PMPI_Finalize) never comes: after ARMCI_PROGRESS_RANKS_MEETING_S (60 s) the progress rank finalizes
+  // alone, as it did before the meeting existed (the barrier stays pending, which MPICH's MPI_Finalize tolerates).
   if (!mpi_is_open_mpi()) {
     MPI_Request meeting;
     ARMCIX_MPI(MPI_Ibarrier(r.all, &meeting));
-    const double deadline = MPI_Wtime() + kMeetingTimeoutS;
+    const double deadline = MPI_Wtime() + r.config.progress_ranks_meeting_s;
     for (int met = 0;;) {
       ARMCIX_MPI(MPI_Test(&meeting, &met, MPI_STATUS_IGNORE));
       if (met) break;
@@ -325,7 +323,7 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
         std::fprintf(stderr,
                      "armci-x: progress rank %d: the program ranks did not reach MPI_Finalize within %d s of "
                      "ARMCI_Finalize (or called PMPI_Finalize directly): finalizing without meeting them\n",
-                     r.me, kMeetingTimeoutS);
+                     r.me, r.config.progress_ranks_meeting_s);
         break;
       }
       if (pause_us > 0)

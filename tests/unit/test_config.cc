@@ -134,6 +134,21 @@ TEST(ConfigEnvironment, ProgressRanksAwake) {
   }
 }
 
+// ARMCI_PROGRESS_RANKS_MEETING_S: default 60 s, at least 1.
+TEST(ConfigEnvironment, ProgressRanksMeeting) {
+  EXPECT_EQ(armcix::Config::from_environment().progress_ranks_meeting_s, 60);
+  {
+    ScopedEnv a("ARMCI_PROGRESS_RANKS_MEETING_S", "1");
+    EXPECT_EQ(armcix::Config::from_environment().progress_ranks_meeting_s, 1);
+  }
+  for (const char* bad : {"0", "100000", "soon"}) {
+    ScopedEnv a("ARMCI_PROGRESS_RANKS_MEETING_S", bad);
+    const std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_PROGRESS_RANKS_MEETING_S"), std::string::npos) << bad << ": " << msg;
+    EXPECT_NE(msg.find("is not an integer in [1, 86400]"), std::string::npos) << msg;
+  }
+}
+
 TEST(ConfigEnvironment, MalformedNewSettingsNameTheVariable) {
   struct Case {
     const char* name;
