@@ -93,21 +93,19 @@ void wait_for(const char* call, MPI_Request* req) {
 }
 
 void wait_for_served(const char* call, MPI_Request* req, int server) {
-  if (server < 0) return wait_for(call, req);
-  // No back-off: the operation's completion is one round trip to a process that does nothing else, and a
-  // sleep here (with its timer slack) would cost more than the operation (doc/performance.md, "Streams
-  // through progress ranks").  ARMCI_WAIT_BACKOFF_US is for waits on other program ranks.
+  if (!proxy_wake_possible(server)) return wait_for(call, req);
   CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
+  const int backoff_us = rt().config.wait_backoff_us;
   ApiUnlocked unlocked;
-  if (!proxy_wake_possible(server)) {
-    ARMCIX_MPI(MPI_Wait(req, MPI_STATUS_IGNORE));
-    return;
-  }
   for (;;) {
     int done = 0;
     ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
     if (done) return;
     proxy_wake(server);
+    if (backoff_us > 0) {
+      call_stats_count_pause();
+      std::this_thread::sleep_for(std::chrono::microseconds(backoff_us));
+    }
   }
 }
 
