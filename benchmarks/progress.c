@@ -12,8 +12,12 @@
  * MPI; the origin waits D ms, then issues the operation and times it to completion.
  *     RESULT progress avail_<op> W <t_ms> ms        median completion time
  *     RESULT progress availfrac_<op> W <1 - t/(W - D)> frac   1: completes at once, 0: waits for the target
- * Latency (nobody computes; the target waits in ARMCI_Barrier), median of iters:
+ * Latency (nobody computes; the target waits in ARMCI_Barrier), median of iters operations back to back:
  *     RESULT progress lat_<op> 8 <t_us> us       get, put+fence, acc+fence, fetch-and-add
+ * and their mean and tail (a stream's cost is its mean: a few stalled operations raise it far above the
+ * median; benchmarks/min_latency.c reports means):
+ *     RESULT progress latmean_<op> 8 <t_us> us
+ *     RESULT progress latp90_<op> 8 <t_us> us    (also latp99_<op>, latmax_<op>)
  *
  * usage: progress [--window MS] [--delay MS] [--reps N] [--iters N]
  */
@@ -142,7 +146,14 @@ int main(int argc, char **argv)
                 do_op((enum Op)op, ptrs);
                 t[i] = now() - t0;
             }
+            double sum = 0;
+            for (int i = 0; i < iters; ++i) sum += t[i];
             printf("RESULT progress lat_%s 8 %.2f us\n", op_name[op], median(t, iters) * 1e6);
+            /* median() sorted t */
+            printf("RESULT progress latmean_%s 8 %.2f us\n", op_name[op], sum / iters * 1e6);
+            printf("RESULT progress latp90_%s 8 %.2f us\n", op_name[op], t[(iters * 9) / 10] * 1e6);
+            printf("RESULT progress latp99_%s 8 %.2f us\n", op_name[op], t[(iters * 99) / 100] * 1e6);
+            printf("RESULT progress latmax_%s 8 %.2f us\n", op_name[op], t[iters - 1] * 1e6);
             fflush(stdout);
         }
         ARMCI_Barrier();

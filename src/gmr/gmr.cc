@@ -219,6 +219,7 @@ void* map_proxied_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI
 // Completes my operations on the region, waits until every member has (nobody touches a slice after
 // this), then unmaps and has my progress rank drop my segment.  Collective over the region's group.
 void release_proxied(Gmr* g) {
+  wake_servers(g);
   ARMCIX_MPI(MPI_Win_flush_all(g->win));
   MPI_Request req;
   ARMCIX_MPI(MPI_Ibarrier(g->comm, &req));
@@ -544,7 +545,10 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
     run_release_hooks(g);
     // Complete my operations at their targets now: the next owner of a slice zeroes it (after a gather
     // every member enters only after this), and no late operation may land after that.
-    if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_flush_all(g->win));
+    if (g->win != MPI_WIN_NULL) {
+      wake_servers(g);
+      ARMCIX_MPI(MPI_Win_flush_all(g->win));
+    }
     CachedSlices c;
     c.shm_win = g->shm_win;
     c.win = g->win;

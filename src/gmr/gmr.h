@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gmr/pending.h"
+#include "runtime/progress_ranks.h"
 
 namespace armcix {
 
@@ -61,6 +62,19 @@ inline int mpi_target(const Gmr* g, int wr) {
 }
 inline MPI_Aint mpi_disp(const Gmr* g, int wr, MPI_Aint disp) {
   return g->proxy_rank.empty() ? disp : g->proxy_base[wr] + disp;
+}
+// After issuing an operation on window rank wr's slice and before waiting for it: wakes the progress rank
+// serving the slice if it sleeps and is reached through shared memory (runtime/progress_ranks.h).
+inline void wake_server(const Gmr* g, int wr) {
+  if (!g->proxy_rank.empty()) proxy_wake(g->proxy_rank[wr]);
+}
+// The progress rank serving window rank wr's slice (rank in Runtime::all), -1 without progress ranks.
+inline int server_of(const Gmr* g, int wr) {
+  return g->proxy_rank.empty() ? -1 : g->proxy_rank[wr];
+}
+// The same before a flush of the whole window.
+inline void wake_servers(const Gmr* g) {
+  if (!g->proxy_rank.empty()) proxy_wake_all();
 }
 
 struct GmrRef {  // a resolved remote address

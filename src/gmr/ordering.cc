@@ -55,6 +55,7 @@ void release_region_copies(Gmr* g) {
 // the window is unlocked and freed).
 void region_released(Gmr* g) {
   if (std::none_of(g_copies.begin(), g_copies.end(), [g](const PairCopies& pc) { return pc.g == g; })) return;
+  wake_servers(g);
   ARMCIX_MPI(MPI_Win_flush_all(g->win));
   release_region_copies(g);
 }
@@ -112,6 +113,7 @@ std::size_t held_put_copy_bytes() {
 }
 
 void flush_pair(Gmr* g, int wr) {
+  wake_server(g, wr);
   ARMCIX_MPI(MPI_Win_flush(mpi_target(g, wr), g->win));
   if (!g_copies.empty()) release_copies(g, wr);
   if (g->pending[wr].any()) --g->pending_count;
@@ -129,6 +131,7 @@ void fence_proc(int proc) {
 void fence_all() {
   for (Gmr* g : gmr_all()) {
     if (g->pending_count == 0) continue;
+    wake_servers(g);
     ARMCIX_MPI(MPI_Win_flush_all(g->win));
     if (!g_copies.empty()) release_region_copies(g);
     for (Pending& p : g->pending) p.reset();

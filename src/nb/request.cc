@@ -98,6 +98,7 @@ bool has_mpi_op_to(const Request* req, int proc) {
 // Locally completes everything issued to `proc` (all requests' operations to it).
 void flush_target(int proc) {
   for (auto& [g, wr] : g_unflushed_pairs[proc]) {
+    wake_server(g, wr);
     ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
     note_locally_complete(g, wr);
   }
@@ -176,6 +177,7 @@ bool request_completes_by_mpi(const Request* req, int proc) {
 
 void request_complete(Request* req) {
   for (auto& [g, wr] : req->pairs) {
+    wake_server(g, wr);
     ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
     note_locally_complete(g, wr);
   }

@@ -178,6 +178,8 @@ Config Config::from_environment() {
   read_int("ARMCI_PROGRESS_USLEEP", 0, 1000000, &c.progress_usleep);
   read_int("ARMCI_PROGRESS_RANKS", 0, 1 << 20, &c.progress_ranks);
   read_int("ARMCI_PROGRESS_RANKS_USLEEP", 0, 1000000, &c.progress_ranks_usleep);
+  read_int("ARMCI_PROGRESS_RANKS_AWAKE_US", 0, 1000000, &c.progress_ranks_awake_us);
+  read_int("ARMCI_PROGRESS_RANKS_MEETING_S", 1, 86400, &c.progress_ranks_meeting_s);
   read_bool("ARMCI_PROFILE", &c.profile);
   if (const char* v = env("ARMCI_PROFILE_FILE")) c.profile_file = v;
   read_int("ARMCI_WAIT_BACKOFF_US", 0, 100000, &c.wait_backoff_us);
@@ -213,6 +215,8 @@ std::vector<std::string> Config::describe() const {
       "ARMCI_PROGRESS_RANKS=" + std::to_string(progress_ranks) +
           (progress_ranks ? "  (per node, serving the node's ranks)" : "  (none)"),
       "ARMCI_PROGRESS_RANKS_USLEEP=" + std::to_string(progress_ranks_usleep),
+      "ARMCI_PROGRESS_RANKS_AWAKE_US=" + std::to_string(progress_ranks_awake_us),
+      "ARMCI_PROGRESS_RANKS_MEETING_S=" + std::to_string(progress_ranks_meeting_s),
       "ARMCI_PROFILE=" + b(profile),
       "ARMCI_PROFILE_FILE=" + profile_file,
       "ARMCI_WAIT_BACKOFF_US=" + std::to_string(wait_backoff_us),

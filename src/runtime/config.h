@@ -32,7 +32,11 @@ struct Config {
   bool progress_thread = false;                         // ARMCI_PROGRESS_THREAD
   int progress_usleep = 100;                            // ARMCI_PROGRESS_USLEEP
   int progress_ranks_usleep = -1;  // ARMCI_PROGRESS_RANKS_USLEEP: a progress rank's sleep between polls (0: yield);
-                                   // -1 = auto (progress_ranks.cc: 0 with a core per process, else 20)
+                                   // -1 = auto (progress_ranks.cc: 0 with a core per process, else kSharedCorePauseUs)
+  int progress_ranks_awake_us = 200;  // ARMCI_PROGRESS_RANKS_AWAKE_US: a sleeping progress rank, once woken by
+                                      // a request, polls (yielding) this long after the last one (0: never)
+  int progress_ranks_meeting_s = 60;  // ARMCI_PROGRESS_RANKS_MEETING_S: how long progress ranks wait for the
+                                      // program ranks in MPI_Finalize before finalizing alone
   int progress_ranks = 0;       // ARMCI_PROGRESS_RANKS: per node, the last k ranks serve RMA (runtime/progress_ranks.h)
   bool profile = false;         // ARMCI_PROFILE
   std::string profile_file;     // ARMCI_PROFILE_FILE

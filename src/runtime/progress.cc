@@ -8,6 +8,7 @@
 #include "runtime/call_stats.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
+#include "runtime/progress_ranks.h"
 #include "runtime/runtime.h"
 #include "runtime/thread_lock.h"
 
@@ -88,6 +89,23 @@ void wait_for(const char* call, MPI_Request* req) {
     ARMCIX_REQUIRE(*req != MPI_REQUEST_NULL, call, "internal error: waiting on a null request");
     call_stats_count_pause();
     std::this_thread::sleep_for(std::chrono::microseconds(backoff_us));
+  }
+}
+
+void wait_for_served(const char* call, MPI_Request* req, int server) {
+  if (!proxy_wake_possible(server)) return wait_for(call, req);
+  CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
+  const int backoff_us = rt().config.wait_backoff_us;
+  ApiUnlocked unlocked;
+  for (;;) {
+    int done = 0;
+    ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+    if (done) return;
+    proxy_wake(server);
+    if (backoff_us > 0) {
+      call_stats_count_pause();
+      std::this_thread::sleep_for(std::chrono::microseconds(backoff_us));
+    }
   }
 }
 

@@ -13,6 +13,11 @@ namespace armcix {
 // then sleep that long between polls, so that on an oversubscribed node (more ranks than cores) a waiting
 // rank gives its core to the ranks that still compute instead of spinning against them.
 void wait_for(const char* call, MPI_Request* req);
+// wait_for for an operation served by progress rank `server` (rank in Runtime::all; -1: none): when the
+// server is on this MPI node it polls with MPI_Test (and the same back-off) and between polls wakes the
+// server if that went to sleep meanwhile (runtime/progress_ranks.h, proxy_wake), since MPI may send the
+// operation only from inside this wait.
+void wait_for_served(const char* call, MPI_Request* req, int server);
 // The same for `n` requests (MPI_Waitall, or MPI_Testall between sleeps).
 void wait_all_for(const char* call, int n, MPI_Request* reqs);
 

@@ -7,14 +7,18 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -29,8 +33,14 @@ namespace {
 
 // Program ranks between ARMCI_Finalize and MPI_Finalize: every process, for the meeting in MPI_Finalize.
 MPI_Comm g_meeting = MPI_COMM_NULL;
-// How long progress ranks wait there for the program ranks before finalizing alone.
-constexpr int kMeetingTimeoutS = 60;
+
+// A progress rank's own end of its wake channel (progress_ranks.h, "Waking a progress rank").
+struct OwnWake {
+  std::atomic<uint32_t>* sleeping = nullptr;  // set while the progress rank sleeps
+  int fifo = -1;
+};
+constexpr std::size_t kWakePageBytes = 4096;
+std::atomic<uint64_t> g_wakes_sent{0};
 
 // Requests from program ranks to their progress rank, on r.all (our own communicator: no application
 // message can match them).
@@ -73,21 +83,42 @@ class SocketWaker {
   SocketWaker(const SocketWaker&) = delete;
   SocketWaker& operator=(const SocketWaker&) = delete;
 
-  // Sleeps up to `us` microseconds, less if a socket receives data meanwhile.
-  void sleep(int us) {
+  // Sleeps up to `us` microseconds, less if a socket receives data or the wake FIFO a byte meanwhile.
+  // Returns whether one of them woke it (false: the pause ran out).
+  bool sleep(int us) {
     if (++sleeps_ % kRefreshEvery == 0) refresh();
     if (epoll_ < 0 || watched_ == 0) {
       usleep(static_cast<useconds_t>(us));
-      return;
+      return false;
     }
     epoll_event ev[8];
     const timespec pause{0, static_cast<long>(us) * 1000L};
     // epoll_pwait2 (microsecond timeouts) needs Linux 5.11; an older kernel answers ENOSYS at once, which
     // would turn the pause into a spin: sleep plainly from then on.
-    if (epoll_pwait2(epoll_, ev, 8, &pause, nullptr) < 0 && errno == ENOSYS) {
+    const int n = epoll_pwait2(epoll_, ev, 8, &pause, nullptr);
+    if (n < 0 && errno == ENOSYS) {
       close(epoll_);
       epoll_ = -1;
       usleep(static_cast<useconds_t>(us));
+    }
+    return woken(ev, n);
+  }
+  // Whether a socket or the FIFO has become readable since the last look, without waiting.  (A socket
+  // that MPI has drained meanwhile is not reported: epoll checks readiness when asked.)
+  bool poll() {
+    if (epoll_ < 0 || watched_ == 0) return false;
+    epoll_event ev[8];
+    return woken(ev, epoll_wait(epoll_, ev, 8, 0));
+  }
+  // Also wakes on `fifo` (level-triggered: its bytes are read here).
+  void watch_fifo(int fifo) {
+    if (epoll_ < 0) return;
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.fd = fifo;
+    if (epoll_ctl(epoll_, EPOLL_CTL_ADD, fifo, &ev) == 0) {
+      fifo_ = fifo;
+      ++watched_;
     }
   }
 
@@ -111,17 +142,62 @@ class SocketWaker {
   }
 
  private:
+  bool woken(const epoll_event* ev, int n) {
+    for (int i = 0; i < n; ++i) {
+      if (ev[i].data.fd != fifo_ || fifo_ < 0) continue;
+      char sink[64];
+      while (read(fifo_, sink, sizeof sink) > 0) {
+      }
+    }
+    return n > 0;
+  }
   static constexpr unsigned kRefreshEvery = 4096;  // sleeps: ~0.1-0.3 s when idle
   int epoll_;
+  int fifo_ = -1;
   unsigned sleeps_ = 0;
   int watched_ = 0;  // sockets ever added (only whether any is matters)
+};
+
+// Whether the machine has a core nobody else wants: the number of runnable tasks of the whole machine
+// (/proc/loadavg's "R/T" field, which counts the caller) is at most its online cores.  A yield cannot tell:
+// Linux's EEVDF scheduler hands the core back at once to a yielding task while the other task on it has
+// used more than its share, so a progress rank that polled while its yields returned quickly still took
+// half a core from a computing rank (NWChem TCE water, 2 hosts x (1 + 1) on 2 cores: 2.3x slower).  The
+// whole machine, not our job: another job's work counts as wanting the cores too.
+class IdleCores {
+ public:
+  IdleCores()
+      : fd_(open("/proc/loadavg", O_RDONLY | O_CLOEXEC)), cores_(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))) {}
+  ~IdleCores() {
+    if (fd_ >= 0) close(fd_);
+  }
+  IdleCores(const IdleCores&) = delete;
+  IdleCores& operator=(const IdleCores&) = delete;
+  bool any() const {
+    if (fd_ < 0 || cores_ <= 0) return false;
+    char buf[128];
+    const ssize_t n = pread(fd_, buf, sizeof buf - 1, 0);
+    if (n <= 0) return false;
+    buf[n] = '\0';
+    // "0.50 0.40 0.30 R/T last-pid"
+    const char* p = buf;
+    for (int field = 0; field < 3 && p; ++field) {
+      p = std::strchr(p, ' ');
+      if (p) ++p;
+    }
+    return p && std::atoi(p) <= cores_;
+  }
+
+ private:
+  int fd_;
+  int cores_;
 };
 
 MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   return which == ProxyWindow::Exclusive ? r.proxy_excl_win : r.proxy_win;
 }
 
-[[noreturn]] void serve(Runtime& r, int program_ranks_served) {
+[[noreturn]] void serve(Runtime& r, int program_ranks_served, const OwnWake& wake) {
   const int pause_us = r.config.progress_ranks_usleep;
   // Linux lets a sleep of a normal task overrun by its timer slack, 50 us by default, to batch wake-ups:
   // usleep(20) then sleeps ~70 us, and every operation through this rank waits that long.  A progress rank
@@ -130,16 +206,52 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
     std::fprintf(stderr, "armci-x: progress rank: prctl(PR_SET_TIMERSLACK) failed: %s\n", std::strerror(errno));
   std::map<std::pair<ProxyWindow, int64_t>, Mapping> attached;  // (window, displacement) -> mapping
   SocketWaker waker;
+  if (wake.fifo >= 0) waker.watch_fifo(wake.fifo);
+  const double awake_s = r.config.progress_ranks_awake_us * 1e-6;
+  double awake_until = 0;  // MPI_Wtime until which to poll on without sleeping
+  IdleCores idle;
+  unsigned awake_polls = 0;
+  bool announced = false;  // the wake word is set and MPI was polled since
   int remaining = program_ranks_served;
   while (remaining > 0) {
     int flag = 0;
     MPI_Status st;
     ARMCIX_MPI(MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, r.all, &flag, &st));
     if (!flag) {
-      if (pause_us > 0)
-        waker.sleep(pause_us);
-      else
+      if (pause_us <= 0) {
         sched_yield();
+        continue;
+      }
+      const double now = MPI_Wtime();
+      if (now < awake_until) {
+        // Awake after a wake-up: poll on while nobody else wants a core (progress_ranks.h,
+        // kContendedYieldUs, and IdleCores every few polls); new data on a socket or the FIFO prolongs it.
+        sched_yield();
+        const double after = MPI_Wtime();
+        if (after - now > kContendedYieldUs * 1e-6 || (++awake_polls % 8 == 0 && !idle.any()))
+          awake_until = 0;
+        else if (waker.poll())
+          awake_until = after + awake_s;
+        continue;
+      }
+      if (wake.sleeping && !announced) {
+        // Announce the sleep, then poll MPI once more before sleeping: a peer that issued its operation
+        // before it could see the word is served by that poll, one that issues after sees the word and
+        // writes to the FIFO (both sides order their two steps with a full fence).
+        wake.sleeping->store(1, std::memory_order_seq_cst);
+        announced = true;
+        continue;
+      }
+      const bool woken = waker.sleep(pause_us);
+      if (wake.sleeping) {
+        wake.sleeping->store(0, std::memory_order_relaxed);
+        announced = false;
+      }
+      if (woken && awake_s > 0) {
+        // Serve first: the idle-core test (a read of /proc/loadavg, a few us) comes at the first awake poll.
+        awake_until = MPI_Wtime() + awake_s;
+        awake_polls = 7;
+      }
       continue;
     }
     Request q;
@@ -198,12 +310,12 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   // progress rank already in that barrier (doc/user-guide.md, "Progress ranks and the finalize hang").
   // Only on MPICH, whose Fortran MPI_FINALIZE calls MPI_Finalize too; Open MPI's calls PMPI_Finalize, past
   // the meeting, and Open MPI has no such hang to avoid.  A program rank that does the same on MPICH (a C
-  // program calling PMPI_Finalize) never comes: after kMeetingTimeoutS the progress rank finalizes alone,
-  // as it did before the meeting existed (the barrier stays pending, which MPICH's MPI_Finalize tolerates).
+  // program calling PMPI_Finalize) never comes: after ARMCI_PROGRESS_RANKS_MEETING_S (60 s) the progress rank finalizes
+  // alone, as it did before the meeting existed (the barrier stays pending, which MPICH's MPI_Finalize tolerates).
   if (!mpi_is_open_mpi()) {
     MPI_Request meeting;
     ARMCIX_MPI(MPI_Ibarrier(r.all, &meeting));
-    const double deadline = MPI_Wtime() + kMeetingTimeoutS;
+    const double deadline = MPI_Wtime() + r.config.progress_ranks_meeting_s;
     for (int met = 0;;) {
       ARMCIX_MPI(MPI_Test(&meeting, &met, MPI_STATUS_IGNORE));
       if (met) break;
@@ -211,7 +323,7 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
         std::fprintf(stderr,
                      "armci-x: progress rank %d: the program ranks did not reach MPI_Finalize within %d s of "
                      "ARMCI_Finalize (or called PMPI_Finalize directly): finalizing without meeting them\n",
-                     r.me, kMeetingTimeoutS);
+                     r.me, r.config.progress_ranks_meeting_s);
         break;
       }
       if (pause_us > 0)
@@ -228,7 +340,132 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   std::exit(0);
 }
 
+// The wake channels (progress_ranks.h), collective over r.all while every process still takes part in
+// collectives.  Channels join the processes of one MPI node (MPI_COMM_TYPE_SHARED: the processes MPI itself
+// lets share memory), whatever ARMCI_NODE_SIZE cuts it into.  Each progress rank makes a segment with its
+// wake word and a FIFO, named after a token of the node and its rank in r.all; every program rank of the
+// node opens them; then the names go.  Simulated hosts (tools/simhosts.sh) are separate MPI nodes on one
+// kernel: they get no channels between them, as real hosts, even where UCX moves their bytes through
+// shared memory.  A progress rank that cannot make them (no /dev/shm) has no channel: requests over shared
+// memory then wait for its pause to end, as before.
+OwnWake make_wake_channels(Runtime& r, bool progress_rank) {
+  int all_me = 0, all_n = 0;
+  ARMCIX_MPI(MPI_Comm_rank(r.all, &all_me));
+  ARMCIX_MPI(MPI_Comm_size(r.all, &all_n));
+  MPI_Comm node;
+  ARMCIX_MPI(MPI_Comm_split_type(r.all, MPI_COMM_TYPE_SHARED, all_me, MPI_INFO_NULL, &node));
+  int node_me = 0, node_n = 0;
+  ARMCIX_MPI(MPI_Comm_rank(node, &node_me));
+  ARMCIX_MPI(MPI_Comm_size(node, &node_n));
+  uint64_t token = 0;
+  if (node_me == 0) {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    token = (static_cast<uint64_t>(getpid()) << 32) ^ static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL ^
+            static_cast<uint64_t>(ts.tv_nsec);
+  }
+  ARMCIX_MPI(MPI_Bcast(&token, 1, MPI_UINT64_T, 0, node));
+  auto names = [token](int rank, char* seg, char* fifo) {
+    std::snprintf(seg, 64, "/armcix-wake-%llx-%d", static_cast<unsigned long long>(token), rank);
+    std::snprintf(fifo, 96, "/dev/shm/armcix-wake-%llx-%d.fifo", static_cast<unsigned long long>(token), rank);
+  };
+  char seg[64], fifo[96];
+  OwnWake own;
+  if (progress_rank) {
+    names(all_me, seg, fifo);
+    int fd = shm_open(seg, O_RDWR | O_CREAT | O_EXCL, 0600);
+    void* p = MAP_FAILED;
+    if (fd >= 0) {
+      if (ftruncate(fd, kWakePageBytes) == 0)
+        p = mmap(nullptr, kWakePageBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      close(fd);
+    }
+    const int ff = p != MAP_FAILED && mkfifo(fifo, 0600) == 0 ? open(fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC) : -1;
+    if (ff >= 0) {
+      own.sleeping = new (p) std::atomic<uint32_t>(0);
+      own.fifo = ff;
+    } else {
+      if (r.config.verbose)
+        std::fprintf(stderr, "armci-x: progress rank %d: no wake channel (%s): %s\n", all_me, fifo,
+                     std::strerror(errno));
+      if (p != MAP_FAILED) munmap(p, kWakePageBytes);
+      shm_unlink(seg);
+      unlink(fifo);
+    }
+  }
+  // Rank in r.all of each node member with a channel, -1 for the others.
+  const int mine = own.fifo >= 0 ? all_me : -1;
+  std::vector<int> has(static_cast<std::size_t>(node_n));
+  ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_INT, has.data(), 1, MPI_INT, node));
+  if (!progress_rank) {
+    std::vector<WakeChannel> channels(static_cast<std::size_t>(all_n));
+    bool any = false;
+    for (const int q : has) {
+      if (q < 0) continue;
+      names(q, seg, fifo);
+      int fd = shm_open(seg, O_RDWR, 0);
+      if (fd < 0) continue;
+      void* p = mmap(nullptr, kWakePageBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      close(fd);
+      if (p == MAP_FAILED) continue;
+      // Read-write, so that the FIFO always has a reader (this process): a write never raises SIGPIPE.
+      const int ff = open(fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+      if (ff < 0) {
+        munmap(p, kWakePageBytes);
+        continue;
+      }
+      channels[static_cast<std::size_t>(q)] = WakeChannel{static_cast<std::atomic<uint32_t>*>(p), ff};
+      any = true;
+    }
+    if (any) detail::g_wake = std::move(channels);
+  }
+  ARMCIX_MPI(MPI_Barrier(node));  // every process has opened what it could: the names can go
+  ARMCIX_MPI(MPI_Comm_free(&node));
+  if (own.fifo >= 0) {
+    names(all_me, seg, fifo);
+    shm_unlink(seg);
+    unlink(fifo);
+  }
+  return own;
+}
+
+void close_wake_channels() {
+  for (WakeChannel& c : detail::g_wake) {
+    if (!c.sleeping) continue;
+    munmap(static_cast<void*>(c.sleeping), kWakePageBytes);
+    close(c.fifo);
+  }
+  detail::g_wake.clear();
+}
+
 }  // namespace
+
+namespace detail {
+std::vector<WakeChannel> g_wake;
+
+void wake_slow(WakeChannel& c) {
+  if (c.sleeping->load(std::memory_order_relaxed) == 0) return;  // awake: it polls
+  // MPI may hold an operation back until its progress engine runs (MPICH over UCX issues an MPI_Rget
+  // there): one poll sends it, so that the progress rank finds it when it wakes.
+  progress_poke();
+  // The operation is in shared memory before the word is read again (the progress rank's side: word set,
+  // then MPI polled).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (c.sleeping->exchange(0, std::memory_order_acq_rel) == 0) return;  // someone else woke it
+  const char byte = 1;
+  // EAGAIN: the FIFO is full, so the progress rank has bytes to wake on anyway.
+  if (write(c.fifo, &byte, 1) == 1) g_wakes_sent.fetch_add(1, std::memory_order_relaxed);
+}
+}  // namespace detail
+
+void proxy_wake_all() {
+  for (WakeChannel& c : detail::g_wake)
+    if (c.sleeping) detail::wake_slow(c);
+}
+
+uint64_t proxy_wakes_sent() {
+  return g_wakes_sent.load(std::memory_order_relaxed);
+}
 
 void progress_ranks_start(Runtime& r) {
   const int k = r.config.progress_ranks;
@@ -294,11 +531,12 @@ void progress_ranks_start(Runtime& r) {
     ARMCIX_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, r.all, &r.proxy_excl_win));
     ARMCIX_MPI(MPI_Win_set_errhandler(r.proxy_excl_win, MPI_ERRORS_RETURN));
   }
+  const OwnWake wake = make_wake_channels(r, progress_rank);
   if (progress_rank) {
     int served = 0;
     for (int i = 0; i < program_here; ++i)
       if (program_here + i % k == node_me) ++served;
-    serve(r, served);
+    serve(r, served, wake);
   }
   r.world = program;
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
@@ -325,6 +563,7 @@ void progress_ranks_meet_at_mpi_finalize() {
 
 void progress_ranks_stop(Runtime& r) {
   if (r.proxy_win == MPI_WIN_NULL) return;
+  close_wake_channels();
   Request q{};
   q.kind = kDone;
   ARMCIX_MPI(MPI_Send(&q, sizeof q, MPI_BYTE, r.proxy_of[r.me], kRequestTag, r.all));

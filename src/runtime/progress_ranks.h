@@ -15,6 +15,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -45,6 +46,46 @@ constexpr int kSharedCorePauseUs = 100;
 inline bool progress_ranks_on() {
   return rt().proxy_win != MPI_WIN_NULL;
 }
+
+// ARMCI_PROGRESS_RANKS_AWAKE_US: a sleeping progress rank polls on (yielding) this long after its last
+// wake-up by a request, so that a stream of operations finds it awake instead of paying a wake-up each
+// (doc/performance.md, "Streams through progress ranks").  It goes back to sleep at once when a yield shows
+// that another process wants its core (the yield took longer than kContendedYieldUs): a computing rank
+// keeps its core, and the progress rank keeps being woken by requests rather than waiting its turn.
+constexpr int kContendedYieldUs = 50;
+
+// Waking a progress rank over shared memory (doc/design.md, "Waking progress ranks").  A request that
+// reaches a progress rank through MPI's shared-memory transport (from a program rank of the same MPI node:
+// node peers' accumulates and Rmw on a region spanning nodes, or any operation between nodes that
+// ARMCI_NODE_SIZE cuts out of one MPI node) makes no socket readable, so the sleeping progress rank would
+// see it only when its pause ends.  Every progress rank therefore owns a wake word in a small shared
+// segment and a FIFO it sleeps on together with its sockets; it sets the word before it sleeps.  A program
+// rank of its MPI node that has issued an operation the progress rank must serve calls proxy_wake: if the
+// word is set, it clears it and writes one byte to the FIFO.  Nothing of this exists without progress
+// ranks: proxy_wake then tests an empty vector.
+struct WakeChannel {
+  std::atomic<uint32_t>* sleeping = nullptr;  // nullptr: no channel to this process (another machine)
+  int fifo = -1;
+};
+namespace detail {
+extern std::vector<WakeChannel> g_wake;  // by rank in Runtime::all; empty without progress ranks
+void wake_slow(WakeChannel& c);
+}  // namespace detail
+
+// After issuing an operation served by process `server` (rank in Runtime::all) and before waiting for it.
+inline void proxy_wake(int server) {
+  if (detail::g_wake.empty()) return;
+  WakeChannel& c = detail::g_wake[static_cast<std::size_t>(server)];
+  if (c.sleeping) detail::wake_slow(c);
+}
+// Whether proxy_wake(server) can wake anything (server is a progress rank of this machine).
+inline bool proxy_wake_possible(int server) {
+  return !detail::g_wake.empty() && server >= 0 && detail::g_wake[static_cast<std::size_t>(server)].sleeping;
+}
+// The same for every progress rank this process can wake (before a flush of a whole window).
+void proxy_wake_all();
+// How many wake-ups this process has sent through the FIFOs (tests).
+uint64_t proxy_wakes_sent();
 
 // Which of the progress ranks' dynamic windows a segment is attached to: r.proxy_win (everything, in a
 // lock_all epoch for the library's lifetime) or r.proxy_excl_win (QUEUE mutexes: MPI_Win_lock(EXCLUSIVE)

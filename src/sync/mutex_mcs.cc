@@ -65,6 +65,7 @@ class McsMutexes final : public MutexAlgorithm {
   void lock(const char* call, int mutex, int proc, int id) override {
     int mine = l_.me, prev = kNobody;
     ARMCIX_MPI(MPI_Fetch_and_op(&mine, &prev, MPI_INT, target(proc), disp(proc, mutex), MPI_REPLACE, win_));
+    wake(proc);
     ARMCIX_MPI(MPI_Win_flush_local(target(proc), win_));
     mutex_queued();
     if (prev == kNobody) return;
@@ -80,6 +81,7 @@ class McsMutexes final : public MutexAlgorithm {
   bool trylock(const char*, int mutex, int proc, int /*id*/) override {
     int mine = l_.me, none = kNobody, seen = kNobody;
     ARMCIX_MPI(MPI_Compare_and_swap(&mine, &none, &seen, MPI_INT, target(proc), disp(proc, mutex), win_));
+    wake(proc);
     ARMCIX_MPI(MPI_Win_flush_local(target(proc), win_));
     return seen == kNobody;
   }
@@ -87,6 +89,7 @@ class McsMutexes final : public MutexAlgorithm {
   void unlock(const char* call, int mutex, int proc, int id) override {
     int mine = l_.me, none = kNobody, seen = kNobody;
     ARMCIX_MPI(MPI_Compare_and_swap(&none, &mine, &seen, MPI_INT, target(proc), disp(proc, mutex), win_));
+    wake(proc);
     ARMCIX_MPI(MPI_Win_flush_local(target(proc), win_));
     if (seen == l_.me) return;  // nobody behind us: the tail is reset, the lock is free
     int next = take_successor(call, id);
@@ -98,6 +101,7 @@ class McsMutexes final : public MutexAlgorithm {
     if (proxied_.addr) {
       // Nobody holds or waits (the front end's contract), but my last operations on others' tails must be
       // complete before their owners drop them: flush, then everyone meets before anyone detaches.
+      proxy_wake_all();
       ARMCIX_MPI(MPI_Win_flush_all(win_));
       MPI_Request req;
       ARMCIX_MPI(MPI_Ibarrier(l_.comm, &req));
@@ -136,6 +140,10 @@ class McsMutexes final : public MutexAlgorithm {
 
   // The process that serves member proc's tails in win_, and where tail `mutex` is there.
   int target(int proc) const { return serving_rank_.empty() ? proc : serving_rank_[proc]; }
+  // Before waiting for an operation on proc's flags or tails: their progress rank may sleep.
+  void wake(int proc) const {
+    if (!serving_rank_.empty()) proxy_wake(serving_rank_[proc]);
+  }
   MPI_Aint disp(int proc, int mutex) const {
     return serving_rank_.empty() ? mutex : serving_disp_[proc] + static_cast<MPI_Aint>(sizeof(int)) * mutex;
   }

@@ -70,6 +70,7 @@ class QueueMutexes final : public MutexAlgorithm {
     const int t = target(proc);
     ARMCIX_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t, 0, win_));
     ARMCIX_MPI(MPI_Get(flags_.data(), l_.size, MPI_BYTE, t, vec, l_.size, MPI_BYTE, win_));
+    wake(proc);
     ARMCIX_MPI(MPI_Win_flush(t, win_));
     bool free = true;
     for (uint8_t f : flags_) free = free && f == 0;
@@ -118,6 +119,7 @@ class QueueMutexes final : public MutexAlgorithm {
     // Two gets around our own flag: a put and a get of one location in one epoch would conflict.
     if (me > 0) ARMCIX_MPI(MPI_Get(flags_.data(), me, MPI_BYTE, t, vec, me, MPI_BYTE, win_));
     if (after > 0) ARMCIX_MPI(MPI_Get(flags_.data() + me + 1, after, MPI_BYTE, t, vec + me + 1, after, MPI_BYTE, win_));
+    wake(proc);
     ARMCIX_MPI(MPI_Win_unlock(t, win_));
     flags_[me] = 0;
     for (uint8_t f : flags_)
@@ -127,6 +129,10 @@ class QueueMutexes final : public MutexAlgorithm {
 
   // The process that serves member proc's flags in win_, and where mutex `mutex`'s vector is there.
   int target(int proc) const { return serving_rank_.empty() ? proc : serving_rank_[proc]; }
+  // Before waiting for an operation on proc's flags or tails: their progress rank may sleep.
+  void wake(int proc) const {
+    if (!serving_rank_.empty()) proxy_wake(serving_rank_[proc]);
+  }
   MPI_Aint disp(int proc, int mutex) const {
     const MPI_Aint vec = static_cast<MPI_Aint>(mutex) * l_.size;
     return serving_rank_.empty() ? vec : serving_disp_[proc] + vec;

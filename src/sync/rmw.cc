@@ -77,6 +77,7 @@ int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
     long old = 0;
     ARMCIX_MPI(MPI_Fetch_and_op(&operand, &old, MPI_LONG, mpi_target(r.gmr, r.win_rank),
                                 mpi_disp(r.gmr, r.win_rank, r.disp), is_swap ? MPI_REPLACE : MPI_SUM, r.gmr->win));
+    wake_server(r.gmr, r.win_rank);
     ARMCIX_MPI(MPI_Win_flush_local(mpi_target(r.gmr, r.win_rank), r.gmr->win));
     *static_cast<long*>(ploc) = old;
   } else {
@@ -84,6 +85,7 @@ int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
     int old = 0;
     ARMCIX_MPI(MPI_Fetch_and_op(&operand, &old, MPI_INT, mpi_target(r.gmr, r.win_rank),
                                 mpi_disp(r.gmr, r.win_rank, r.disp), is_swap ? MPI_REPLACE : MPI_SUM, r.gmr->win));
+    wake_server(r.gmr, r.win_rank);
     ARMCIX_MPI(MPI_Win_flush_local(mpi_target(r.gmr, r.win_rank), r.gmr->win));
     *static_cast<int*>(ploc) = old;
   }

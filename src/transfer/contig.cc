@@ -99,7 +99,7 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     MPI_Request mreq;
     ARMCIX_MPI(MPI_Rget(target.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp),
                         bytes, MPI_BYTE, r.gmr->win, &mreq));
-    wait_for(call, &mreq);
+    wait_for_served(call, &mreq, server_of(r.gmr, r.win_rank));
     target.copy_out_to(dst, bytes, nullptr);
     return;
   }
@@ -107,6 +107,7 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     MPI_Request mreq;
     ARMCIX_MPI(MPI_Rget(target.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp),
                         bytes, MPI_BYTE, r.gmr->win, &mreq));
+    wake_server(r.gmr, r.win_rank);
     request_add_mpi(req, mreq, MpiOpTarget{r.gmr, r.win_rank, true, note_request_get(r.gmr, r.win_rank)});
     target.copy_out_to(dst, bytes, req);
     return;
@@ -167,7 +168,8 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
       mreqs.push_back(mreq);
     });
     note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
-    wait_all_for(call, static_cast<int>(mreqs.size()), mreqs.data());
+    // All pieces are in flight; waiting for them in turn wakes the serving progress rank if it sleeps.
+    for (MPI_Request& mreq : mreqs) wait_for_served(call, &mreq, server_of(r.gmr, r.win_rank));
     return;
   }
   if (request_completes_by_mpi(req, proc)) {
@@ -178,6 +180,7 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
       request_add_mpi(req, mreq, MpiOpTarget{r.gmr, r.win_rank, false, 0});
     });
     note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
+    wake_server(r.gmr, r.win_rank);
     origin.hand_to(req);
     return;
   }

@@ -169,6 +169,7 @@ void batched_engine(XferOp op, const AccType* t, const void* scale, const Desc& 
     void* local = packed ? packed.get() + static_cast<std::size_t>(i) * d.bytes : d.local[i];
     issue_one(op, t, local, r, d.bytes);
     if (limit > 0 && ++since_flush == limit) {
+      wake_server(g, wr);
       ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
       since_flush = 0;
     }

@@ -66,8 +66,10 @@ Staged stage_scaled(const AccType& t, const void* scale, const void* src, std::s
 void complete_local(Gmr* g, int wr, Request* req) {
   if (req)
     request_track(req, g, wr);
-  else
+  else {
+    wake_server(g, wr);
     ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
+  }
 }
 
 }  // namespace armcix

@@ -232,6 +232,7 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
     }
     ++k;
     if (limit > 0 && ++issued == limit) {
+      wake_server(g, r.win_rank);
       ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, r.win_rank), g->win));
       issued = 0;
     }
@@ -295,6 +296,7 @@ void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedSh
     else
       ARMCIX_MPI(MPI_Accumulate(buf.get(), n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, r.disp), 1,
                                 rtype.get(), MPI_SUM, g->win));
+    wake_server(g, r.win_rank);
     ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, r.win_rank), g->win));
     out = buf.get();
     displs.clear();

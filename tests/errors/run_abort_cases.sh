@@ -56,6 +56,23 @@ check progress_ranks_negative "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS='
 check progress_ranks_differ "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS must be the same on every process" "process 1"
 check progress_ranks_shm0 "ARMCI Error" "ARMCI_Init" "ARMCI_PROGRESS_RANKS=1 needs the node-local path (ARMCI_SHM=1)"
 check progress_ranks_reinit "ARMCI Error" "ARMCI_Init" "ARMCI cannot be initialized again after ARMCI_Finalize"
+# Not an abort (MPICH only: Open MPI's progress ranks do not wait for a meeting): program ranks that call
+# PMPI_Finalize themselves never meet the progress ranks, which wait ARMCI_PROGRESS_RANKS_MEETING_S (set to
+# 1 s by the case), say so and finalize alone; the job must end with status 0 within the bound.
+check_ends_normally() {  # case, expected substrings...
+  local c="$1"; shift
+  local out rc ok=1
+  out="$(ARMCI_SHM=1 timeout "$bound" ${MPIEXEC:-mpiexec.mpich} -n "$np" "$bin" "$c" 2>&1)"; rc=$?
+  [ $rc -eq 0 ] || ok=0
+  for want in "$@"; do grep -qF -- "$want" <<< "$out" || ok=0; done
+  if [ $ok = 1 ]; then echo "PASS case $c (ends normally)"; passed=$((passed + 1))
+  else echo "FAIL case $c (exit $rc$([ $rc = 124 ] && echo ': timed out'))"
+    echo "$out" | tail -n 15 | sed 's/^/    | /'; failed=$((failed + 1)); fi
+}
+if ! ${MPIEXEC:-mpiexec.mpich} --version 2>&1 | grep -qi "open mpi\|open-mpi\|openrte"; then
+  check_ends_normally progress_ranks_pmpi_finalize "did not reach MPI_Finalize within 1 s" \
+    "finalizing without meeting them"
+fi
 # Progress ranks' shared-memory segments refused by the system (file-size limit, descriptor limit, the
 # progress rank's address-space limit): 4 processes, 2 simulated nodes of 1 program + 1 progress rank.
 np=4 check progress_segment_fsize "ARMCI Error" "ARMCI_Malloc" "could not map a shared-memory segment of" "File too large"

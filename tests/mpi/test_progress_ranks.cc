@@ -4,9 +4,11 @@
 // nodes).  Without the variable the same tests check the default mode.  MPI_COMM_WORLD here means the program
 // ranks (runtime/mpi_world.cc): the progress ranks are invisible.
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <numeric>
 #include <vector>
@@ -271,4 +273,43 @@ TEST(ProgressRanks, PollingPauseFollowsTheCores) {
   if (nproc() + 1 > CPU_COUNT(&cpus)) {
     EXPECT_EQ(pause, armcix::kSharedCorePauseUs) << "more processes than cores, yet the progress ranks would not sleep";
   }
+}
+
+// A sleeping progress rank is woken through its wake channel (runtime/progress_ranks.h, "Waking a progress
+// rank over shared memory") by the program ranks of its MPI node, rather than at the end of its pause.  My
+// own progress rank is always on my MPI node, and on a region spanning nodes my fetch-and-adds on my own
+// slice go through it (doc/design.md, "Atomicity").  Each operation comes after a pause longer than the
+// progress rank's awake window, so that it finds the progress rank asleep (its word set) at least some of
+// the time; the test checks that wake-ups were sent and that every fetch-and-add counted once.  Without
+// progress ranks there are no channels at all (proxy_wake tests an empty vector).  Run with a long pause
+// as well (manifest line progress-ranks-wake, 0.1 s): without the wake-up every such operation would wait
+// for it.
+TEST(ProgressRanks, SleepingProgressRankIsWokenOverSharedMemory) {
+  const armcix::Runtime& rt = armcix::rt();
+  if (rt.proxy_win == MPI_WIN_NULL) {
+    EXPECT_FALSE(armcix::proxy_wake_possible(0));
+    GTEST_SKIP() << "no progress ranks";
+  }
+  const int r = me();
+  EXPECT_TRUE(armcix::proxy_wake_possible(rt.proxy_of[r])) << "no channel to my own progress rank";
+  if (rt.config.progress_ranks_usleep <= 0) GTEST_SKIP() << "progress ranks poll without sleeping";
+  // One node: no region spans nodes, so nothing goes through the progress ranks.
+  if (armci_domain_count(ARMCI_DOMAIN_SMP) < 2) GTEST_SKIP() << "one node";
+  Alloc a(sizeof(long));
+  a.at<long>(r)[0] = 0;
+  ARMCI_Barrier();
+  constexpr int kOps = 20;
+  const uint64_t before = armcix::proxy_wakes_sent();
+  for (int i = 0; i < kOps; ++i) {
+    usleep(static_cast<useconds_t>(rt.config.progress_ranks_awake_us) + 20000);
+    long old = -1;
+    ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, a.at<long>(r), 1, r);
+    EXPECT_EQ(old, i);
+  }
+  EXPECT_GT(armcix::proxy_wakes_sent(), before) << "no operation woke a progress rank";
+  ARMCI_Barrier();
+  long mine = 0;
+  ARMCI_Get(a.at<long>(r), &mine, static_cast<int>(sizeof mine), r);
+  EXPECT_EQ(mine, kOps);
+  ARMCI_Barrier();
 }

@@ -115,6 +115,40 @@ TEST(ConfigEnvironment, NewSettingsAreParsed) {
   EXPECT_EQ(defaults.wait_backoff_us, -1);  // automatic, resolved at ARMCI_Init
 }
 
+// ARMCI_PROGRESS_RANKS_AWAKE_US: default 200, 0 turns the awake window off, out of range names the variable.
+TEST(ConfigEnvironment, ProgressRanksAwake) {
+  EXPECT_EQ(armcix::Config::from_environment().progress_ranks_awake_us, 200);
+  {
+    ScopedEnv a("ARMCI_PROGRESS_RANKS_AWAKE_US", "0");
+    EXPECT_EQ(armcix::Config::from_environment().progress_ranks_awake_us, 0);
+  }
+  {
+    ScopedEnv a("ARMCI_PROGRESS_RANKS_AWAKE_US", "5000");
+    EXPECT_EQ(armcix::Config::from_environment().progress_ranks_awake_us, 5000);
+  }
+  for (const char* bad : {"-1", "2000000", "long"}) {
+    ScopedEnv a("ARMCI_PROGRESS_RANKS_AWAKE_US", bad);
+    const std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_PROGRESS_RANKS_AWAKE_US"), std::string::npos) << bad << ": " << msg;
+    EXPECT_NE(msg.find("is not an integer in [0, 1000000]"), std::string::npos) << msg;
+  }
+}
+
+// ARMCI_PROGRESS_RANKS_MEETING_S: default 60 s, at least 1.
+TEST(ConfigEnvironment, ProgressRanksMeeting) {
+  EXPECT_EQ(armcix::Config::from_environment().progress_ranks_meeting_s, 60);
+  {
+    ScopedEnv a("ARMCI_PROGRESS_RANKS_MEETING_S", "1");
+    EXPECT_EQ(armcix::Config::from_environment().progress_ranks_meeting_s, 1);
+  }
+  for (const char* bad : {"0", "100000", "soon"}) {
+    ScopedEnv a("ARMCI_PROGRESS_RANKS_MEETING_S", bad);
+    const std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_PROGRESS_RANKS_MEETING_S"), std::string::npos) << bad << ": " << msg;
+    EXPECT_NE(msg.find("is not an integer in [1, 86400]"), std::string::npos) << msg;
+  }
+}
+
 TEST(ConfigEnvironment, MalformedNewSettingsNameTheVariable) {
   struct Case {
     const char* name;
