@@ -143,13 +143,7 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
   }
   Staged origin = stage_scaled(t, scale, src, bytes);
   const int n = bytes / t.elem_bytes * t.mpi_per_elem;
-  // To another node in equal pieces of at most kAccPieceBytes (rma.h); one piece otherwise.
-  int piece = n;
-  if (!on_my_node(proc) && bytes > kAccPieceBytes) {
-    const int pieces = (bytes + kAccPieceBytes - 1) / kAccPieceBytes;
-    const int elems = bytes / t.elem_bytes;
-    piece = (elems + pieces - 1) / pieces * t.mpi_per_elem;  // whole ARMCI elements (complex: two MPI ones)
-  }
+  const int piece = acc_piece_mpi_elems(t, bytes, !on_my_node(proc));  // transfer/rma.h
   const int mpi_elem_bytes = t.elem_bytes / t.mpi_per_elem;
   auto for_each_piece = [&](auto&& issue) {
     for (int first = 0; first < n; first += piece) {

@@ -5,6 +5,7 @@
 
 #include <armci.h>
 
+#include "acc/acc_types.h"
 #include "gmr/pending.h"  // XferOp
 
 namespace armcix {
@@ -22,6 +23,14 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
 // 256 KiB whole 170-178 us, in 32 KiB pieces 87-88, in 56 KiB pieces 73-77; 1 MiB 882-901, 315-328, 248-254;
 // 64 KiB as two 32 KiB pieces 29 us (doc/performance.md, "Strided and large accumulates between hosts").
 constexpr int kAccPieceBytes = 56 * 1024;
+// MPI elements of type t per accumulate piece for a run of `bytes`: the whole run within a node or up to
+// kAccPieceBytes, otherwise equal pieces of at most kAccPieceBytes in whole ARMCI elements (complex: two MPI
+// ones).
+inline int acc_piece_mpi_elems(const AccType& t, int bytes, bool other_node) {
+  const int elems = bytes / t.elem_bytes;
+  const int pieces = other_node && bytes > kAccPieceBytes ? (bytes + kAccPieceBytes - 1) / kAccPieceBytes : 1;
+  return (elems + pieces - 1) / pieces * t.mpi_per_elem;
+}
 // The flag half of ARMCI_Put_flag / ARMCI_PutS_flag: stores `value` at `flag` on proc once everything
 // issued to proc before is remotely complete, so that a reader who sees the flag sees the data.
 void put_flag(const char* call, int* flag, int value, int proc);

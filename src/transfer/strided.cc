@@ -203,7 +203,10 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   long issued = 0, k = 0;
   const int n = op == XferOp::Acc ? seg / t->elem_bytes * t->mpi_per_elem : seg;
   MPI_Datatype elem = op == XferOp::Acc ? t->mpi_elem : MPI_BYTE;
-  const bool acc_pieces = op == XferOp::Acc && seg > kAccPieceBytes && !on_my_node(g->grp_to_abs[r.win_rank]);
+  // To another node a run above kAccPieceBytes goes as equal pieces of at most that (transfer/rma.h).
+  const int piece =
+      op == XferOp::Acc ? acc_piece_mpi_elems(*t, static_cast<int>(seg), !on_my_node(g->grp_to_abs[r.win_rank])) : n;
+  const int mpi_elem_bytes = op == XferOp::Acc ? t->elem_bytes / t->mpi_per_elem : 1;
   for_each_segment(s, [&](long loff, long roff) {
     MPI_Aint disp = r.disp + roff;
     char* local = packed.owned    ? packed.owned.get() + k * seg
@@ -217,10 +220,6 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
         ARMCIX_MPI(MPI_Get(local, n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, disp), n, elem, g->win));
         break;
       case XferOp::Acc: {
-        // To another node a run above kAccPieceBytes goes as equal pieces of at most that (transfer/rma.h).
-        const int pieces = acc_pieces ? (seg + kAccPieceBytes - 1) / kAccPieceBytes : 1;
-        const int elems = seg / t->elem_bytes, mpi_elem_bytes = t->elem_bytes / t->mpi_per_elem;
-        const int piece = (elems + pieces - 1) / pieces * t->mpi_per_elem;
         for (int first = 0; first < n; first += piece) {
           const int len = std::min(piece, n - first);
           const MPI_Aint at = static_cast<MPI_Aint>(first) * mpi_elem_bytes;
