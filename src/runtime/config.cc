@@ -90,6 +90,19 @@ void read_auto_bool(const char* name, int* field) {
   }
 }
 
+// auto or an integer in [min, max]: -1 for auto.
+void read_auto_int(const char* name, long min, long max, int* field) {
+  if (const char* v = env(name)) {
+    long x;
+    if (strcasecmp(v, "auto") == 0)
+      *field = -1;
+    else if (parse_int(v, min, max, &x))
+      *field = static_cast<int>(x);
+    else
+      fail("ARMCI_Init", "environment variable %s='%s' is not auto or an integer in [%ld, %ld]", name, v, min, max);
+  }
+}
+
 void read_int(const char* name, long min, long max, int* field) {
   if (const char* v = env(name)) {
     long x;
@@ -184,6 +197,12 @@ Config Config::from_environment() {
   if (const char* v = env("ARMCI_PROFILE_FILE")) c.profile_file = v;
   read_int("ARMCI_WAIT_BACKOFF_US", 0, 100000, &c.wait_backoff_us);
   read_auto_bool("ARMCI_MPI_YIELD", &c.mpi_yield);
+  read_auto_int("ARMCI_MPI_YIELD_TIMER_US", 0, 1000000, &c.mpi_yield_timer_us);
+  {
+    int slack = -1;
+    read_auto_int("ARMCI_WAIT_TIMER_SLACK_NS", 0, 100000000, &slack);
+    c.wait_timer_slack_ns = slack;
+  }
   read_auto_bool("ARMCI_NODE_SYNC", &c.node_sync);
   read_int("ARMCI_FINALIZE_SETTLE_MS", 0, 10000, &c.finalize_settle_ms);
   read_bool("ARMCI_CHECK_COLLECTIVES", &c.check_collectives);
@@ -223,6 +242,13 @@ std::vector<std::string> Config::describe() const {
       std::string("ARMCI_MPI_YIELD=") + (mpi_yield < 0    ? "auto"
                                          : mpi_yield == 0 ? "0  (blocking MPI calls are MPI's own)"
                                                           : "1  (blocking MPI calls poll with back-off)"),
+      "ARMCI_WAIT_TIMER_SLACK_NS=" + (wait_timer_slack_ns < 0    ? std::string("auto")
+                                      : wait_timer_slack_ns == 0 ? std::string("0  (the thread's own)")
+                                                                 : std::to_string(wait_timer_slack_ns)),
+      "ARMCI_MPI_YIELD_TIMER_US=" + (mpi_yield_timer_us < 0 ? std::string("auto")
+                                     : mpi_yield_timer_us == 0
+                                         ? std::string("0  (blocking MPI calls keep the core)")
+                                         : std::to_string(mpi_yield_timer_us) + "  (yield timer in blocking MPI calls)"),
       std::string("ARMCI_NODE_SYNC=") + (node_sync < 0    ? "auto"
                                          : node_sync == 0 ? "0  (barriers and gops through MPI)"
                                                           : "1  (one-node barriers and gops in shared memory)"),

@@ -41,6 +41,8 @@ struct Config {
   bool profile = false;         // ARMCI_PROFILE
   std::string profile_file;     // ARMCI_PROFILE_FILE
   int wait_backoff_us = -1;     // ARMCI_WAIT_BACKOFF_US: sleep between polls in our waits; -1 = auto (runtime.cc)
+  long wait_timer_slack_ns = -1;  // ARMCI_WAIT_TIMER_SLACK_NS: the thread's timer slack while waits back off;
+                                  // -1 = auto (kBackoffTimerSlackNs when they do), 0 = leave it (runtime.cc)
   int finalize_settle_ms = 20;  // ARMCI_FINALIZE_SETTLE_MS: pause after the last barrier (runtime.cc)
   bool check_collectives = true;  // ARMCI_CHECK_COLLECTIVES: agree on call and object first (collective_check.h)
   int collective_timeout_s = 0;   // ARMCI_COLLECTIVE_TIMEOUT: give up on a collective check after s (0: never)
@@ -48,6 +50,13 @@ struct Config {
   // ARMCI_MPI_YIELD: blocking MPI calls poll with the wait back-off (runtime/mpi_yield.h); -1 = auto (on
   // when a machine has more ranks than cores), 0 = never, 1 = always.  Resolved to 0 or 1 by ARMCI_Init.
   int mpi_yield = -1;
+
+  // ARMCI_MPI_YIELD_TIMER_US: while a blocking MPI call without a non-blocking form runs (communicator and
+  // window creation, MPI_Win_free, MPI_Finalize, and every blocking call that does not take the yielding
+  // path), a timer makes the calling thread yield the core every this many microseconds
+  // (runtime/yield_timer.h); -1 = auto (kYieldTimerUs when this process's machine has more ranks than
+  // cores, and during ARMCI_Init), 0 = never.  Local: processes need not agree.
+  int mpi_yield_timer_us = -1;
 
   // ARMCI_NODE_SYNC: armci_msg_barrier and world gops of a job on one node meet in shared memory with a
   // futex wake-up (runtime/node_sync.h); -1 = auto (on when our waits back off), 0 = never, 1 = always (still

@@ -37,6 +37,7 @@
 #include "runtime/call_stats.h"
 #include "runtime/mpi_yield.h"
 #include "runtime/progress_ranks.h"
+#include "runtime/yield_timer.h"
 
 namespace armcix {
 
@@ -252,7 +253,7 @@ int create_from_template(MPI_Comm comm, const std::vector<int>& members, MPI_Com
     rc = PMPI_Group_incl(comm_group, static_cast<int>(members.size()), members.data(), &group);
     PMPI_Group_free(&comm_group);
     if (rc != MPI_SUCCESS) return rc;
-    rc = PMPI_Comm_create_group(comm, group, kTemplateTag, &found);
+    rc = with_yield_timer([&] { return PMPI_Comm_create_group(comm, group, kTemplateTag, &found); });
     PMPI_Group_free(&group);
     if (rc != MPI_SUCCESS) return rc;
     store_template(world_ranks, found);
@@ -282,7 +283,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Datatype recvtype, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Allgather", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
   MPI_Request req;
   return complete(PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &req), &req,
                   MPI_STATUS_IGNORE);
@@ -293,7 +294,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Allgatherv", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
-    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    return with_yield_timer([&] { return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm); });
   MPI_Request req;
   return complete(PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &req),
                   &req, MPI_STATUS_IGNORE);
@@ -302,7 +303,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Allreduce", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); });
   MPI_Request req;
   return complete(PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -311,7 +312,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Datatype recvtype, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Alltoall", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
   MPI_Request req;
   return complete(PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &req), &req,
                   MPI_STATUS_IGNORE);
@@ -322,7 +323,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Alltoallv", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
-    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    return with_yield_timer([&] { return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm); });
   MPI_Request req;
   return complete(
       PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &req), &req,
@@ -332,7 +333,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
 int MPI_Barrier(MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Barrier", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Barrier(comm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Barrier(comm); });
   MPI_Request req;
   return complete(PMPI_Ibarrier(comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -340,7 +341,7 @@ int MPI_Barrier(MPI_Comm comm) {
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Bcast", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Bcast(buffer, count, datatype, root, comm); });
   MPI_Request req;
   return complete(PMPI_Ibcast(buffer, count, datatype, root, comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -348,7 +349,7 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Exscan", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm); });
   MPI_Request req;
   return complete(PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -358,7 +359,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Gather", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
-    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return with_yield_timer([&] { return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
   MPI_Request req;
   return complete(PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &req), &req,
                   MPI_STATUS_IGNORE);
@@ -369,7 +370,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Gatherv", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
-    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    return with_yield_timer([&] { return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm); });
   MPI_Request req;
   return complete(PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &req),
                   &req, MPI_STATUS_IGNORE);
@@ -379,7 +380,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
                MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Reduce", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); });
   MPI_Request req;
   return complete(PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -388,7 +389,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
                        MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Reduce_scatter", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm); });
   MPI_Request req;
   return complete(PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, &req), &req,
                   MPI_STATUS_IGNORE);
@@ -398,7 +399,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
                              MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Reduce_scatter_block", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm); });
   MPI_Request req;
   return complete(PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, &req), &req,
                   MPI_STATUS_IGNORE);
@@ -407,7 +408,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Scan", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm); });
   MPI_Request req;
   return complete(PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -417,7 +418,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Scatter", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
-    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return with_yield_timer([&] { return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
   MPI_Request req;
   return complete(PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &req), &req,
                   MPI_STATUS_IGNORE);
@@ -428,7 +429,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Scatterv", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
-    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return with_yield_timer([&] { return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm); });
   MPI_Request req;
   return complete(PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &req),
                   &req, MPI_STATUS_IGNORE);
@@ -458,10 +459,10 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Comm_create", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Comm_create(comm, group, newcomm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Comm_create(comm, group, newcomm); });
   if (!use_comm_templates() || group == MPI_GROUP_NULL) {
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
-    return PMPI_Comm_create(comm, group, newcomm);
+    return with_yield_timer([&] { return PMPI_Comm_create(comm, group, newcomm); });
   }
   // The members: `group` in its order, as ranks in `comm` (every process passes its own new
   // communicator's group, MPI-2.2); none if this process is not in it.
@@ -485,13 +486,13 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
 // Collective over the members of `group` only, not over `comm`: no barrier on `comm` can go first.
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Comm_create_group", 0);
-  return PMPI_Comm_create_group(world_or(comm), group, tag, newcomm);
+  return with_yield_timer([&] { return PMPI_Comm_create_group(world_or(comm), group, tag, newcomm); });
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Comm_dup", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Comm_dup(comm, newcomm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Comm_dup(comm, newcomm); });
   MPI_Request req;
   return complete(PMPI_Comm_idup(comm, newcomm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -511,10 +512,10 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Comm_split", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return PMPI_Comm_split(comm, color, key, newcomm);
+  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Comm_split(comm, color, key, newcomm); });
   if (!use_comm_templates() || (color < 0 && color != MPI_UNDEFINED)) {  // a bad color: MPI reports it
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
-    return PMPI_Comm_split(comm, color, key, newcomm);
+    return with_yield_timer([&] { return PMPI_Comm_split(comm, color, key, newcomm); });
   }
   int n = 0;
   PMPI_Comm_size(comm, &n);
@@ -541,7 +542,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
   comm = world_or(comm);
   if (yield_collective(comm))
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
-  return PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
+  return with_yield_timer([&] { return PMPI_Comm_split_type(comm, split_type, key, info, newcomm); });
 }
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
@@ -553,7 +554,7 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
   comm = world_or(comm);
   if (yield_collective(comm))
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
-  return PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
+  return with_yield_timer([&] { return PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win); });
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
@@ -561,7 +562,7 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
   comm = world_or(comm);
   if (yield_collective(comm))
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
-  return PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
+  return with_yield_timer([&] { return PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win); });
 }
 
 int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
@@ -569,7 +570,7 @@ int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
   comm = world_or(comm);
   if (yield_collective(comm))
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
-  return PMPI_Win_create(base, size, disp_unit, info, comm, win);
+  return with_yield_timer([&] { return PMPI_Win_create(base, size, disp_unit, info, comm, win); });
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
@@ -577,7 +578,13 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
   comm = world_or(comm);
   if (yield_collective(comm))
     if (int rc = arrive_together(comm); rc != MPI_SUCCESS) return rc;
-  return PMPI_Win_create_dynamic(info, comm, win);
+  return with_yield_timer([&] { return PMPI_Win_create_dynamic(info, comm, win); });
+}
+
+// Freeing a window synchronises its processes (MPICH: a barrier, busy-polled) and has no non-blocking form.
+int MPI_Win_free(MPI_Win* win) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Win_free", 0);
+  return with_yield_timer([&] { return PMPI_Win_free(win); });
 }
 
 // ---- Point to point --------------------------------------------------------------------------------------
@@ -598,7 +605,7 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int t
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Probe", 0);
   comm = world_or(comm);
-  if (!yield_p2p() || source == MPI_PROC_NULL) return PMPI_Probe(source, tag, comm, status);  // returns at once
+  if (!yield_p2p() || source == MPI_PROC_NULL) return with_yield_timer([&] { return PMPI_Probe(source, tag, comm, status); });  // returns at once
   for (;;) {
     int found = 0;
     const int rc = PMPI_Iprobe(source, tag, comm, &found, status);
@@ -615,7 +622,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
   comm = world_or(comm);
   // MPI_PROC_NULL returns at once; MPICH 4.0.2 would give the request's status source 0 and tag 0 instead
   // of MPI_PROC_NULL and MPI_ANY_TAG.
-  if (!yield_p2p() || source == MPI_PROC_NULL) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  if (!yield_p2p() || source == MPI_PROC_NULL) return with_yield_timer([&] { return PMPI_Recv(buf, count, datatype, source, tag, comm, status); });
   MPI_Request req;
   return complete(PMPI_Irecv(buf, count, datatype, source, tag, comm, &req), &req, status);
 }
@@ -623,7 +630,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
 int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Rsend", 0);
   comm = world_or(comm);
-  if (!yield_p2p()) return PMPI_Rsend(buf, count, datatype, dest, tag, comm);
+  if (!yield_p2p()) return with_yield_timer([&] { return PMPI_Rsend(buf, count, datatype, dest, tag, comm); });
   MPI_Request req;
   return complete(PMPI_Irsend(buf, count, datatype, dest, tag, comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -631,7 +638,7 @@ int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int t
 int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Send", 0);
   comm = world_or(comm);
-  if (!yield_p2p()) return PMPI_Send(buf, count, datatype, dest, tag, comm);
+  if (!yield_p2p()) return with_yield_timer([&] { return PMPI_Send(buf, count, datatype, dest, tag, comm); });
   MPI_Request req;
   return complete(PMPI_Isend(buf, count, datatype, dest, tag, comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -641,8 +648,8 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Sendrecv", 0);
   comm = world_or(comm);
   if (!yield_p2p())
-    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
-                         comm, status);
+    return with_yield_timer([&] { return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
+                         comm, status); });
   MPI_Request reqs[2];
   int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &reqs[0]);
   if (rc != MPI_SUCCESS) return rc;
@@ -667,7 +674,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
 int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Ssend", 0);
   comm = world_or(comm);
-  if (!yield_p2p()) return PMPI_Ssend(buf, count, datatype, dest, tag, comm);
+  if (!yield_p2p()) return with_yield_timer([&] { return PMPI_Ssend(buf, count, datatype, dest, tag, comm); });
   MPI_Request req;
   return complete(PMPI_Issend(buf, count, datatype, dest, tag, comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -676,13 +683,13 @@ int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int t
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Wait", 0);
-  if (!yield_p2p()) return PMPI_Wait(request, status);
+  if (!yield_p2p()) return with_yield_timer([&] { return PMPI_Wait(request, status); });
   return complete(MPI_SUCCESS, request, status);
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitall", 0);
-  if (!yield_p2p()) return PMPI_Waitall(count, requests, statuses);
+  if (!yield_p2p()) return with_yield_timer([&] { return PMPI_Waitall(count, requests, statuses); });
   for (;;) {
     int done = 0;
     const int rc = PMPI_Testall(count, requests, &done, statuses);
@@ -696,7 +703,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
 
 int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitany", 0);
-  if (!yield_p2p()) return PMPI_Waitany(count, requests, index, status);
+  if (!yield_p2p()) return with_yield_timer([&] { return PMPI_Waitany(count, requests, index, status); });
   for (;;) {
     int done = 0;
     const int rc = PMPI_Testany(count, requests, index, &done, status);
@@ -712,7 +719,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
 // (what MPI_Waitsome returns then too).
 int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitsome", 0);
-  if (!yield_p2p()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  if (!yield_p2p()) return with_yield_timer([&] { return PMPI_Waitsome(incount, requests, outcount, indices, statuses); });
   for (;;) {
     const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
     if (rc != MPI_SUCCESS || *outcount != 0) {
@@ -727,7 +734,7 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
 // (runtime/progress_ranks.h).
 int MPI_Finalize(void) {
   armcix::progress_ranks_meet_at_mpi_finalize();
-  return PMPI_Finalize();
+  return with_yield_timer([&] { return PMPI_Finalize(); });
 }
 
 }  // extern "C"

@@ -3,6 +3,7 @@
 #include <armci.h>
 #include <armcix.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/statvfs.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #include "runtime/progress_ranks.h"
 #include "runtime/thread_lock.h"
 #include "runtime/watchdog.h"
+#include "runtime/yield_timer.h"
 
 namespace armcix {
 
@@ -118,6 +120,23 @@ void resolve_wait_backoff(Runtime& r) {
   r.any_machine_oversubscribed = job[1] != 0;
 }
 
+// ARMCI_WAIT_TIMER_SLACK_NS.  The back-off sleeps of our waits and of the yielding MPI calls ask for
+// ARMCI_WAIT_BACKOFF_US (10 us), but Linux lets a sleep end up to the thread's timer slack late (50 us by
+// default), so each pause took ~60 us.  Where the waits back off (auto), the calling thread's slack becomes
+// kBackoffTimerSlackNs; threads it starts later inherit it.  finalize() restores the old value.
+void resolve_timer_slack(Runtime& r) {
+  long slack = r.config.wait_timer_slack_ns;
+  if (slack < 0) slack = r.config.wait_backoff_us > 0 ? kBackoffTimerSlackNs : 0;
+  r.config.wait_timer_slack_ns = slack;
+  if (slack == 0) return;
+  const int old = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+  if (old < 0 || prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(slack), 0, 0, 0) != 0) {
+    r.config.wait_timer_slack_ns = 0;
+    return;
+  }
+  r.saved_timer_slack_ns = old;
+}
+
 // ARMCI_MPI_YIELD (runtime/mpi_yield.h).  Every input is the same on every process -- the setting
 // (Config::must_agree), whether any machine is oversubscribed and the back-off (both reduced over the job
 // in resolve_wait_backoff), and whether ARMCI spans MPI_COMM_WORLD (the size of the communicator all of
@@ -157,6 +176,27 @@ void resolve_node_sync(Runtime& r) {
 // its own collectives meanwhile, in the other form than its peers.  Progress ranks never get here.
 void yield_during_init(const Runtime& r) {
   if (r.thread_level < MPI_THREAD_MULTIPLE && !mpi_yield_on()) set_mpi_yield(true, 0);
+}
+
+// ARMCI_MPI_YIELD_TIMER_US (runtime/yield_timer.h), in two steps.  During ARMCI_Init, before this process
+// knows how many ranks share its machine, the timer is on unless set to 0: ARMCI_Init's own communicator
+// creation (MPI_Comm_dup, MPI_Comm_split_type) spins otherwise, and on a free core a yield costs a system
+// call per period of a call that takes ~1 ms.  After the machine count: auto keeps it only where this
+// machine has more ranks than cores.  The timer is local (it changes no MPI call's form), so no agreement.
+void start_init_yield_timer(const Runtime& r) {
+  if (r.config.mpi_yield_timer_us != 0)
+    set_yield_timer_us(r.config.mpi_yield_timer_us > 0 ? r.config.mpi_yield_timer_us : kYieldTimerUs);
+}
+
+void resolve_yield_timer(Runtime& r) {
+  int period = r.config.mpi_yield_timer_us;
+  if (period < 0) period = r.machine.oversubscribed() ? kYieldTimerUs : 0;
+  if (!set_yield_timer_us(period)) {
+    if (r.config.verbose)
+      std::fprintf(stderr, "armci-x: rank %d: ARMCI_MPI_YIELD_TIMER_US: no free real-time signal; timer off\n", r.me);
+    period = 0;
+  }
+  r.config.mpi_yield_timer_us = period;
 }
 
 // The settings that must be the same everywhere (Config::must_agree), compared in one reduction: MIN over
@@ -204,6 +244,8 @@ void print_banner(const Runtime& r) {
   std::printf("  machine of rank 0: %d of our ranks on %d usable cores%s; blocking MPI calls: %s\n", r.machine.ranks,
               r.machine.cores, r.machine.oversubscribed() ? " (oversubscribed)" : "",
               mpi_yield_on() ? "non-blocking form + back-off (ARMCI_MPI_YIELD)" : "MPI's own");
+  std::printf("  yield timer in blocking MPI calls: %s\n",
+              yield_timer_us() > 0 ? (std::to_string(yield_timer_us()) + " us (ARMCI_MPI_YIELD_TIMER_US)").c_str() : "off");
   std::printf("  node-local path: %s; progress thread: %s; progress ranks per node: %d\n",
               r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",
               progress_running() ? "running" : "off", r.config.progress_ranks);
@@ -267,6 +309,8 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
     r.we_initialized_mpi = false;
   }
   if (comm_given && comm == MPI_COMM_NULL) fail("ARMCI_Init_mpi_comm", "argument 'comm' is MPI_COMM_NULL");
+  r.config = Config::from_environment();
+  start_init_yield_timer(r);
   ARMCIX_MPI(MPI_Comm_dup(comm_given ? comm : MPI_COMM_WORLD, &r.world));
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
@@ -279,12 +323,13 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   // from MPI before us) and got it; the progress thread alone makes no ARMCI calls and needs no lock.
   set_calls_serialized(r.thread_level == MPI_THREAD_MULTIPLE &&
                        (app_requested >= MPI_THREAD_MULTIPLE || !r.we_initialized_mpi));
-  r.config = Config::from_environment();
   check_settings_agree(r);
   progress_ranks_start(r);  // a progress rank stays in there until the program ranks finalize
   yield_during_init(r);
   discover_topology(r);
   resolve_wait_backoff(r);
+  resolve_yield_timer(r);
+  resolve_timer_slack(r);
   resolve_mpi_yield(r, spans_world);
   resolve_node_sync(r);
   collective_check("ARMCI_Init", Collective::Barrier, r.world);  // makes the check communicator
@@ -314,6 +359,8 @@ void finalize() {
   // barrier lets UCX's asynchronous thread settle the connections first: 0 of 30 runs hung with 20 ms or
   // 1 s.  Busy progress (MPI_Iprobe for 100 ms) does not help (10 of 30 hung).  See doc/user-guide.md.
   if (r.config.finalize_settle_ms > 0) usleep(static_cast<useconds_t>(r.config.finalize_settle_ms) * 1000);
+  if (r.saved_timer_slack_ns > 0) prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(r.saved_timer_slack_ns), 0, 0, 0);
+  r.saved_timer_slack_ns = 0;
   set_mpi_yield(false, 0);  // every process here, after its last collective of ARMCI (runtime/mpi_yield.h)
   r.init_count = 0;
   set_calls_serialized(false);

@@ -47,6 +47,7 @@ struct Runtime {
   // node): how many of our ranks run there, and how many cores their affinity masks allow together.
   MachineCount machine;                     // our ranks on this rank's machine and their cores (runtime/machine.h)
   bool any_machine_oversubscribed = false;  // some machine of the job runs more of our ranks than it has cores
+  long saved_timer_slack_ns = 0;            // the thread's timer slack before ARMCI_WAIT_TIMER_SLACK_NS (0: kept)
 };
 
 // The one runtime instance.  Valid between the first ARMCI_Init* and the last ARMCI_Finalize.
@@ -63,6 +64,18 @@ bool group_is_node_local(const int* abs_ranks, int n);
 // one, water dimer ccsd / TCE, water ccsd / TCE: 9.4-9.5 / 15.5-15.6 / 4.5 / 6.7 s with 20 us, 8.9 / 14.8-14.9
 // / 4.1-4.2 / 6.0 s with 10 us (2 alternating rounds; tools/nwchem/RESULTS.md).
 constexpr int kOversubscribedBackoffUs = 10;
+
+// The timer slack of a thread whose waits back off (ARMCI_WAIT_TIMER_SLACK_NS unset), ns: a 10 us back-off
+// sleep then lasts ~20 us rather than ~60.  NWChem water ccsd, 4 ranks on 2 cores, 5 alternating rounds
+// (quiet machine): mpiexec wall median 0.94 s with the default 50 us slack, 0.81 s with 10 us, 0.81 s
+// with 3 us.
+constexpr long kBackoffTimerSlackNs = 10000;
+
+// The yield timer's period (ARMCI_MPI_YIELD_TIMER_US unset) on a machine with more ranks than cores, µs
+// (runtime/yield_timer.h).  4 ranks on 2 cores, plain MPICH calls, 2 runs each: MPI_Comm_split_type 52-108
+// ms without the timer, 4.4-11 ms at 50 us (500-700 signals per call sequence), 3.3-4.2 ms at 200 us, 13-21
+// ms at 1000 us; MPI_Win_allocate_shared 44-48 / 13-15 / 5 / 13 ms.
+constexpr int kYieldTimerUs = 200;
 
 // True if world rank `abs` shares my node (real shared memory, refined by ARMCI_NODE_SIZE).
 inline bool on_my_node(int abs) {

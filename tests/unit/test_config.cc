@@ -282,3 +282,37 @@ TEST(ConfigEnvironment, SettingsThatMustAgree) {
   other.shm = !c.shm;
   EXPECT_NE(other.must_agree()[0].second, c.must_agree()[0].second);
 }
+
+// ARMCI_MPI_YIELD_TIMER_US and ARMCI_WAIT_TIMER_SLACK_NS: auto (-1, the default), 0 (off / leave it) or a
+// value in range; anything else is an error naming the variable.  Neither is among the settings that
+// must agree (both are local to a process).
+TEST(ConfigEnvironment, YieldTimerAndTimerSlack) {
+  EXPECT_EQ(armcix::Config::from_environment().mpi_yield_timer_us, -1);
+  EXPECT_EQ(armcix::Config::from_environment().wait_timer_slack_ns, -1);
+  const struct {
+    const char* value;
+    long expect;
+  } ok[] = {{"auto", -1}, {"0", 0}, {"200", 200}, {"1000000", 1000000}};
+  for (const auto& k : ok) {
+    ScopedEnv a("ARMCI_MPI_YIELD_TIMER_US", k.value), b("ARMCI_WAIT_TIMER_SLACK_NS", k.value);
+    const armcix::Config c = armcix::Config::from_environment();
+    EXPECT_EQ(c.mpi_yield_timer_us, k.expect) << k.value;
+    EXPECT_EQ(c.wait_timer_slack_ns, k.expect) << k.value;
+  }
+  for (const char* bad : {"-1", "often", "2000000"}) {
+    ScopedEnv env("ARMCI_MPI_YIELD_TIMER_US", bad);
+    const std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_MPI_YIELD_TIMER_US='" + std::string(bad) + "' is not auto or an integer in [0, 1000000]"),
+              std::string::npos)
+        << msg;
+  }
+  {
+    ScopedEnv env("ARMCI_WAIT_TIMER_SLACK_NS", "tight");
+    const std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_WAIT_TIMER_SLACK_NS='tight' is not auto or an integer"), std::string::npos) << msg;
+  }
+  for (const auto& [name, value] : armcix::Config().must_agree()) {
+    EXPECT_NE(std::string(name).rfind("ARMCI_MPI_YIELD_TIMER", 0), 0u) << name;
+    EXPECT_NE(std::string(name).rfind("ARMCI_WAIT_TIMER_SLACK", 0), 0u) << name;
+  }
+}

@@ -1,0 +1,52 @@
+// The yield timer (ARMCI_MPI_YIELD_TIMER_US, doc/user-guide.md "Oversubscribed and shared machines").
+//
+// Some blocking MPI calls have no non-blocking form that the yielding waits (runtime/mpi_yield.h) could
+// poll: communicator creation (MPI_Comm_split_type, MPI_Comm_create_group), window creation and freeing,
+// MPI_Finalize.  MPICH 4.0.2 busy-polls the collectives inside them, and on a machine with more ranks than
+// cores a spinning rank keeps its core until the scheduler's tick takes it away (4 ms here), while the rank
+// it waits for sits in the run queue: MPI_Comm_split_type took 50-110 ms at 4 ranks on 2 cores, against
+// 0.1 ms at 2 (tools/nwchem/RESULTS.md).  Nothing in MPICH's loop yields, so the timer makes it: while
+// such a call runs, a per-thread POSIX timer sends the calling thread a real-time signal every period,
+// whose handler calls sched_yield, and the peer gets the core within the period rather than the tick
+// (MPI_Comm_split_type 3-4 ms with 200 us).
+//
+// The timer is local: it changes no MPI call's form, so processes need not agree on it (unlike
+// ARMCI_MPI_YIELD).  The handler runs only while a timed call is in progress (armed by YieldTimerScope on
+// entry, disarmed on exit), is installed with SA_RESTART, keeps errno, and takes a real-time signal that
+// has no handler yet; if none is free, or the timer cannot be created, the timer stays off.
+#pragma once
+
+#include <cstdint>
+
+namespace armcix {
+
+// The period in microseconds for calls timed from now on; 0 switches the timer off.  Installs the signal
+// handler on the first non-zero period.  Returns false (and leaves the timer off) if no real-time signal
+// is free or the handler cannot be installed.
+bool set_yield_timer_us(int period_us);
+int yield_timer_us();
+
+// Signals delivered so far to the threads of this process (tests, profiling).
+uint64_t yield_timer_signals();
+
+// Arms the calling thread's timer for its lifetime, if the timer is on; nests (only the outermost arms).
+class YieldTimerScope {
+ public:
+  YieldTimerScope();
+  ~YieldTimerScope();
+  YieldTimerScope(const YieldTimerScope&) = delete;
+  YieldTimerScope& operator=(const YieldTimerScope&) = delete;
+
+ private:
+  bool counted_ = false;  // entered the thread's nesting count
+  bool armed_ = false;    // the outermost scope, which armed the timer
+};
+
+// Runs `call` (a blocking PMPI call) under a YieldTimerScope and returns what it returns.
+template <typename Call>
+auto with_yield_timer(Call&& call) -> decltype(call()) {
+  YieldTimerScope scope;
+  return call();
+}
+
+}  // namespace armcix

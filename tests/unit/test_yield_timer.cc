@@ -1,0 +1,71 @@
+// The yield timer (runtime/yield_timer.h): signals arrive only while a scope is armed, nested scopes keep
+// the outer one armed, errno survives the handler, and a real-time signal that already has a handler is
+// left alone.  One test, in this order: the signal is chosen once per process, on the first period set.
+#include <errno.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+
+#include "runtime/yield_timer.h"
+
+namespace {
+
+volatile sig_atomic_t g_foreign_calls = 0;
+void foreign_handler(int) {
+  g_foreign_calls = g_foreign_calls + 1;
+}
+
+// Busy for `ms` milliseconds of wall time (the timer runs on CLOCK_MONOTONIC).
+void spin_ms(int ms) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (std::chrono::steady_clock::now() < end) {
+  }
+}
+
+}  // namespace
+
+TEST(YieldTimer, SignalsOnlyWhileArmedAndForeignHandlersKept) {
+  // Someone else's handler on the signal the timer would try first.
+  struct sigaction sa {};
+  sa.sa_handler = foreign_handler;
+  sigemptyset(&sa.sa_mask);
+  ASSERT_EQ(sigaction(SIGRTMAX - 1, &sa, nullptr), 0);
+
+  ASSERT_TRUE(armcix::set_yield_timer_us(0));
+  uint64_t before = armcix::yield_timer_signals();
+  {
+    armcix::YieldTimerScope off;  // period 0: nothing armed
+    spin_ms(20);
+  }
+  EXPECT_EQ(armcix::yield_timer_signals(), before);
+
+  ASSERT_TRUE(armcix::set_yield_timer_us(100));
+  EXPECT_EQ(armcix::yield_timer_us(), 100);
+  before = armcix::yield_timer_signals();
+  errno = 4321;
+  {
+    armcix::YieldTimerScope outer;
+    {
+      armcix::YieldTimerScope inner;
+      spin_ms(10);
+    }
+    const uint64_t after_inner = armcix::yield_timer_signals();
+    spin_ms(20);  // still armed: the inner scope's end must not disarm the outer one
+    EXPECT_GT(armcix::yield_timer_signals(), after_inner + 5);
+  }
+  EXPECT_EQ(errno, 4321) << "the handler must keep errno";
+  EXPECT_GT(armcix::yield_timer_signals(), before + 10);  // ~300 expected over 30 ms at 100 us
+  EXPECT_EQ(g_foreign_calls, 0) << "the timer took a signal that already had a handler";
+  struct sigaction now {};
+  ASSERT_EQ(sigaction(SIGRTMAX - 1, nullptr, &now), 0);
+  EXPECT_EQ(now.sa_handler, &foreign_handler);
+
+  const uint64_t disarmed = armcix::yield_timer_signals();
+  spin_ms(20);
+  EXPECT_LE(armcix::yield_timer_signals(), disarmed + 1);  // at most one still pending at the disarm
+
+  EXPECT_EQ(armcix::with_yield_timer([] { return 7; }), 7);
+  ASSERT_TRUE(armcix::set_yield_timer_us(0));
+  EXPECT_EQ(armcix::yield_timer_us(), 0);
+}
