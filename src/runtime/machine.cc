@@ -1,8 +1,11 @@
 #include "runtime/machine.h"
 
+#include <fcntl.h>
 #include <sched.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <map>
 
@@ -68,6 +71,37 @@ MachineCount count_machine(MPI_Comm comm) {
   m.cores = CPU_COUNT(&cpus);
   ARMCIX_MPI(MPI_Comm_free(&machine));
   return m;
+}
+
+long loadavg_running(const char* text) {
+  double a, b, c;
+  long running = -1, total = -1;
+  if (std::sscanf(text, "%lf %lf %lf %ld/%ld", &a, &b, &c, &running, &total) != 5 || running < 0) return -1;
+  return running;
+}
+
+bool foreign_load(long ours_runnable) {
+  constexpr long kSampleNanoseconds = 10 * 1000 * 1000;
+  // Per thread: no lock, and a thread's samples are its own (a sample costs one pread).
+  thread_local int fd = -1;  // -2: unreadable
+  thread_local timespec sampled{};
+  thread_local long running = -1;
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  const long elapsed = (now.tv_sec - sampled.tv_sec) * 1000000000L + (now.tv_nsec - sampled.tv_nsec);
+  if (fd != -2 && (running < 0 || elapsed >= kSampleNanoseconds)) {
+    sampled = now;
+    if (fd == -1) fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    char text[128];
+    const ssize_t n = fd >= 0 ? pread(fd, text, sizeof text - 1, 0) : -1;
+    if (n > 0) text[n] = '\0';
+    running = n > 0 ? loadavg_running(text) : -1;
+    if (running < 0) {
+      if (fd >= 0) close(fd);
+      fd = -2;
+    }
+  }
+  return running < 0 || running > ours_runnable + 1;
 }
 
 }  // namespace armcix

@@ -42,4 +42,14 @@ struct MachineCount {
 };
 MachineCount count_machine(MPI_Comm comm);
 
+// Whether programs other than ours keep this machine's cores busy: the machine's runnable tasks now
+// (/proc/loadavg's fourth field, "running/total") exceed `ours_runnable` (how many of our processes may be
+// among them) by more than one.  Sampled at most every 10 ms per process (cheap enough to ask before
+// every wait); true when /proc/loadavg cannot be read.  A guess, as any such count is: it is for choosing
+// between yielding and sleeping while a wait lasts, never for correctness.
+bool foreign_load(long ours_runnable);
+
+// Parses /proc/loadavg's text: the number of runnable tasks, or -1 if `text` is not in that format.
+long loadavg_running(const char* text);
+
 }  // namespace armcix

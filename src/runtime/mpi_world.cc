@@ -34,9 +34,11 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/backoff.h"
 #include "runtime/call_stats.h"
 #include "runtime/mpi_yield.h"
 #include "runtime/progress_ranks.h"
+#include "runtime/runtime.h"
 #include "runtime/yield_timer.h"
 
 namespace armcix {
@@ -96,16 +98,23 @@ inline bool yield_collective(MPI_Comm comm) {
   return PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter;
 }
 
-// The back-off between polls: the scheduler runs a task that slept as soon as it wakes, while one that
-// only yields waits for its share of a core a computing rank holds (runtime/progress.h, wait_for).
-inline void pause_between_polls() {
-  call_stats_count_pause();
-  const int us = armcix::g_pause_us.load(std::memory_order_relaxed);
-  if (us > 0)
-    std::this_thread::sleep_for(std::chrono::microseconds(us));
-  else
+// The pause between polls of one yielding call: with a back-off (an oversubscribed machine) first yields,
+// then sleeps (runtime/backoff.h); without one (ARMCI_Init's own collectives) sched_yield.
+class PollPause {
+ public:
+  PollPause()
+      : backoff_us_(armcix::g_pause_us.load(std::memory_order_relaxed)),
+        pause_(backoff_us_, armcix::rt().machine.ranks) {}
+  void operator()() {
+    if (backoff_us_ > 0) return pause_();
+    call_stats_count_pause();
     sched_yield();
-}
+  }
+
+ private:
+  int backoff_us_;
+  armcix::BackoffPause pause_;
+};
 
 inline void count_yielding_call() {
   armcix::g_yield_count.fetch_add(1, std::memory_order_relaxed);
@@ -115,6 +124,7 @@ inline void count_yielding_call() {
 // code of the call that made the request: a failed start is returned as it is.
 int complete(int started, MPI_Request* req, MPI_Status* status) {
   if (started != MPI_SUCCESS) return started;
+  PollPause pause_between_polls;
   for (;;) {
     int done = 0;
     const int rc = PMPI_Test(req, &done, status);
@@ -283,7 +293,9 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Datatype recvtype, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Allgather", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
+  if (!yield_collective(comm))
+    return with_yield_timer(
+        [&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
   MPI_Request req;
   return complete(PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &req), &req,
                   MPI_STATUS_IGNORE);
@@ -294,7 +306,8 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Allgatherv", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
-    return with_yield_timer([&] { return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm); });
+    return with_yield_timer(
+        [&] { return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm); });
   MPI_Request req;
   return complete(PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &req),
                   &req, MPI_STATUS_IGNORE);
@@ -303,7 +316,8 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Allreduce", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); });
+  if (!yield_collective(comm))
+    return with_yield_timer([&] { return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm); });
   MPI_Request req;
   return complete(PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -312,7 +326,9 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Datatype recvtype, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Alltoall", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
+  if (!yield_collective(comm))
+    return with_yield_timer(
+        [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
   MPI_Request req;
   return complete(PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &req), &req,
                   MPI_STATUS_IGNORE);
@@ -323,7 +339,9 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Alltoallv", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
-    return with_yield_timer([&] { return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm); });
+    return with_yield_timer([&] {
+      return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    });
   MPI_Request req;
   return complete(
       PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &req), &req,
@@ -349,7 +367,8 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Exscan", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm); });
+  if (!yield_collective(comm))
+    return with_yield_timer([&] { return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm); });
   MPI_Request req;
   return complete(PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -359,7 +378,8 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Gather", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
-    return with_yield_timer([&] { return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
+    return with_yield_timer(
+        [&] { return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
   MPI_Request req;
   return complete(PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &req), &req,
                   MPI_STATUS_IGNORE);
@@ -370,7 +390,8 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Gatherv", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
-    return with_yield_timer([&] { return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm); });
+    return with_yield_timer(
+        [&] { return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm); });
   MPI_Request req;
   return complete(PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &req),
                   &req, MPI_STATUS_IGNORE);
@@ -380,7 +401,8 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
                MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Reduce", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); });
+  if (!yield_collective(comm))
+    return with_yield_timer([&] { return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm); });
   MPI_Request req;
   return complete(PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -389,7 +411,8 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
                        MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Reduce_scatter", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm); });
+  if (!yield_collective(comm))
+    return with_yield_timer([&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm); });
   MPI_Request req;
   return complete(PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, &req), &req,
                   MPI_STATUS_IGNORE);
@@ -399,7 +422,8 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
                              MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Reduce_scatter_block", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm); });
+  if (!yield_collective(comm))
+    return with_yield_timer([&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm); });
   MPI_Request req;
   return complete(PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, &req), &req,
                   MPI_STATUS_IGNORE);
@@ -408,7 +432,8 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Scan", 0);
   comm = world_or(comm);
-  if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm); });
+  if (!yield_collective(comm))
+    return with_yield_timer([&] { return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm); });
   MPI_Request req;
   return complete(PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, &req), &req, MPI_STATUS_IGNORE);
 }
@@ -418,7 +443,8 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Scatter", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
-    return with_yield_timer([&] { return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
+    return with_yield_timer(
+        [&] { return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
   MPI_Request req;
   return complete(PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &req), &req,
                   MPI_STATUS_IGNORE);
@@ -429,7 +455,8 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Scatterv", 0);
   comm = world_or(comm);
   if (!yield_collective(comm))
-    return with_yield_timer([&] { return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm); });
+    return with_yield_timer(
+        [&] { return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm); });
   MPI_Request req;
   return complete(PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &req),
                   &req, MPI_STATUS_IGNORE);
@@ -605,7 +632,9 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int t
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Probe", 0);
   comm = world_or(comm);
-  if (!yield_p2p() || source == MPI_PROC_NULL) return with_yield_timer([&] { return PMPI_Probe(source, tag, comm, status); });  // returns at once
+  if (!yield_p2p() || source == MPI_PROC_NULL)
+    return with_yield_timer([&] { return PMPI_Probe(source, tag, comm, status); });  // returns at once
+  PollPause pause_between_polls;
   for (;;) {
     int found = 0;
     const int rc = PMPI_Iprobe(source, tag, comm, &found, status);
@@ -622,7 +651,8 @@ int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, M
   comm = world_or(comm);
   // MPI_PROC_NULL returns at once; MPICH 4.0.2 would give the request's status source 0 and tag 0 instead
   // of MPI_PROC_NULL and MPI_ANY_TAG.
-  if (!yield_p2p() || source == MPI_PROC_NULL) return with_yield_timer([&] { return PMPI_Recv(buf, count, datatype, source, tag, comm, status); });
+  if (!yield_p2p() || source == MPI_PROC_NULL)
+    return with_yield_timer([&] { return PMPI_Recv(buf, count, datatype, source, tag, comm, status); });
   MPI_Request req;
   return complete(PMPI_Irecv(buf, count, datatype, source, tag, comm, &req), &req, status);
 }
@@ -648,8 +678,10 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Sendrecv", 0);
   comm = world_or(comm);
   if (!yield_p2p())
-    return with_yield_timer([&] { return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
-                         comm, status); });
+    return with_yield_timer([&] {
+      return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
+                           comm, status);
+    });
   MPI_Request reqs[2];
   int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &reqs[0]);
   if (rc != MPI_SUCCESS) return rc;
@@ -690,6 +722,7 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitall", 0);
   if (!yield_p2p()) return with_yield_timer([&] { return PMPI_Waitall(count, requests, statuses); });
+  PollPause pause_between_polls;
   for (;;) {
     int done = 0;
     const int rc = PMPI_Testall(count, requests, &done, statuses);
@@ -704,6 +737,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
 int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitany", 0);
   if (!yield_p2p()) return with_yield_timer([&] { return PMPI_Waitany(count, requests, index, status); });
+  PollPause pause_between_polls;
   for (;;) {
     int done = 0;
     const int rc = PMPI_Testany(count, requests, index, &done, status);
@@ -719,7 +753,9 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
 // (what MPI_Waitsome returns then too).
 int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitsome", 0);
-  if (!yield_p2p()) return with_yield_timer([&] { return PMPI_Waitsome(incount, requests, outcount, indices, statuses); });
+  if (!yield_p2p())
+    return with_yield_timer([&] { return PMPI_Waitsome(incount, requests, outcount, indices, statuses); });
+  PollPause pause_between_polls;
   for (;;) {
     const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
     if (rc != MPI_SUCCESS || *outcount != 0) {

@@ -18,6 +18,7 @@
 
 #include "runtime/call_stats.h"
 #include "runtime/error.h"
+#include "runtime/machine.h"
 #include "runtime/progress.h"
 #include "runtime/runtime.h"
 
@@ -39,8 +40,6 @@ constexpr int kSpinPolls = 64;
 // peers' share of the cores (2 busy loops beside it: 1.11 s sleeping at once, 1.22 s with 100 yields, and
 // 1.7-3.3 s when yielding for 50-200 us instead), so then it sleeps at once (foreign_load).
 constexpr int kYieldPolls = 100;
-// How often a process reads the machine's run queue length to decide whether other programs load it.
-constexpr long kLoadSampleNanoseconds = 10 * 1000 * 1000;
 
 // The shared page: the arrival counter and the generation on separate cache lines, then per parity and
 // rank a slot: a header (the barrier sequence number it was written for) and the data.
@@ -63,9 +62,6 @@ struct State {
   int me = 0;
   uint64_t barriers = 0;   // barriers passed so far (the same count on every rank)
   uint64_t slot_uses = 0;  // gops and gathers so far: the parity of the slots the next one uses
-  int loadavg_fd = -1;     // /proc/loadavg, kept open (-1: not yet, -2: unreadable: assume foreign load)
-  timespec load_sampled{};
-  bool foreign_load = true;
 };
 State g_state;
 
@@ -135,44 +131,14 @@ char* slot_data(uint64_t parity, int rank) {
   return reinterpret_cast<char*>(slot_sequence(parity, rank)) + kSlotHeader;
 }
 
-// Whether programs other than our ranks keep cores busy, sampled every kLoadSampleNanoseconds: the
-// machine's runnable tasks now (/proc/loadavg's fourth field, "running/total") against how many of our
-// ranks can be among them (those not asleep in the futex).  A guess, as any such count is: a task of ours
-// sleeping elsewhere (a back-off pause) reads as no foreign load, which errs towards yielding.
-bool foreign_load() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  const long elapsed =
-      (now.tv_sec - g_state.load_sampled.tv_sec) * 1000000000L + (now.tv_nsec - g_state.load_sampled.tv_nsec);
-  if (g_state.loadavg_fd == -2 || elapsed < kLoadSampleNanoseconds) return g_state.foreign_load;
-  g_state.load_sampled = now;
-  if (g_state.loadavg_fd == -1) g_state.loadavg_fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
-  char text[128];
-  const ssize_t n = g_state.loadavg_fd >= 0 ? pread(g_state.loadavg_fd, text, sizeof text - 1, 0) : -1;
-  long running = 0;
-  if (n > 0) {
-    text[n] = '\0';
-    double a, b, c;
-    if (std::sscanf(text, "%lf %lf %lf %ld/", &a, &b, &c, &running) != 4) running = -1;
-  }
-  if (n <= 0 || running < 0) {
-    if (g_state.loadavg_fd >= 0) close(g_state.loadavg_fd);
-    g_state.loadavg_fd = -2;
-    g_state.foreign_load = true;
-    return true;
-  }
-  const long ours_runnable =
-      g_state.nranks - static_cast<long>(g_state.control->sleepers.load(std::memory_order_relaxed));
-  g_state.foreign_load = running > ours_runnable + 1;
-  return g_state.foreign_load;
-}
-
 void wait_generation_change(Control* c, uint32_t generation) {
   for (int i = 0; i < kSpinPolls; ++i) {
     if (c->generation.load(std::memory_order_acquire) != generation) return;
     __builtin_ia32_pause();
   }
-  if (!foreign_load()) {
+  // Our ranks not asleep in the futex may be among the machine's runnable tasks; more than that (and one
+  // for noise) is somebody else's.
+  if (!foreign_load(g_state.nranks - static_cast<long>(c->sleepers.load(std::memory_order_relaxed)))) {
     for (int i = 0; i < kYieldPolls; ++i) {
       if (c->generation.load(std::memory_order_acquire) != generation) return;
       sched_yield();
@@ -262,7 +228,6 @@ bool node_allgather(const char* call, const void* mine, void* all, std::size_t b
 
 void node_sync_finalize() {
   if (g_state.page) munmap(g_state.page, g_state.bytes);
-  if (g_state.loadavg_fd >= 0) close(g_state.loadavg_fd);
   g_state = State();
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "runtime/backoff.h"
 #include "runtime/call_stats.h"
 #include "runtime/error.h"
 #include "runtime/modules.h"
@@ -73,6 +74,21 @@ void progress_poke() {
   ARMCIX_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt().world, &flag, MPI_STATUS_IGNORE));
 }
 
+namespace {
+
+// Polls until `done()` says so, calling `between()` after every unsuccessful poll and pausing (backing off)
+// after it when `backoff_us` > 0.
+template <typename Done, typename Between>
+void poll_until(int backoff_us, Done done, Between between) {
+  BackoffPause pause(backoff_us, rt().machine.ranks);
+  while (!done()) {
+    between();
+    if (backoff_us > 0) pause();
+  }
+}
+
+}  // namespace
+
 void wait_for(const char* call, MPI_Request* req) {
   CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
   const int backoff_us = rt().config.wait_backoff_us;
@@ -82,31 +98,30 @@ void wait_for(const char* call, MPI_Request* req) {
     ARMCIX_MPI(MPI_Wait(req, MPI_STATUS_IGNORE));
     return;
   }
-  for (;;) {
-    int done = 0;
-    ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
-    if (done) return;
-    ARMCIX_REQUIRE(*req != MPI_REQUEST_NULL, call, "internal error: waiting on a null request");
-    call_stats_count_pause();
-    std::this_thread::sleep_for(std::chrono::microseconds(backoff_us));
-  }
+  poll_until(
+      backoff_us,
+      [&] {
+        int done = 0;
+        ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+        ARMCIX_REQUIRE(done || *req != MPI_REQUEST_NULL, call, "internal error: waiting on a null request");
+        return done != 0;
+      },
+      [] {});
 }
 
 void wait_for_served(const char* call, MPI_Request* req, int server) {
   if (!proxy_wake_possible(server)) return wait_for(call, req);
   CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
-  const int backoff_us = rt().config.wait_backoff_us;
   ApiUnlocked unlocked;
-  for (;;) {
-    int done = 0;
-    ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
-    if (done) return;
-    proxy_wake(server);
-    if (backoff_us > 0) {
-      call_stats_count_pause();
-      std::this_thread::sleep_for(std::chrono::microseconds(backoff_us));
-    }
-  }
+  // Polled even without back-off: the wake-up is repeated between polls.
+  poll_until(
+      rt().config.wait_backoff_us,
+      [&] {
+        int done = 0;
+        ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+        return done != 0;
+      },
+      [&] { proxy_wake(server); });
 }
 
 void wait_all_for(const char* call, int n, MPI_Request* reqs) {
@@ -117,14 +132,15 @@ void wait_all_for(const char* call, int n, MPI_Request* reqs) {
     ARMCIX_MPI(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
     return;
   }
-  for (;;) {
-    int done = 0;
-    ARMCIX_MPI(MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE));
-    if (done) return;
-    ARMCIX_REQUIRE(n > 0, call, "internal error: waiting on no requests");
-    call_stats_count_pause();
-    std::this_thread::sleep_for(std::chrono::microseconds(backoff_us));
-  }
+  poll_until(
+      backoff_us,
+      [&] {
+        int done = 0;
+        ARMCIX_MPI(MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE));
+        ARMCIX_REQUIRE(done || n > 0, call, "internal error: waiting on no requests");
+        return done != 0;
+      },
+      [] {});
 }
 
 }  // namespace armcix

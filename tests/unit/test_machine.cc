@@ -52,3 +52,15 @@ TEST(MachineLeaders, BlocksAndSingletons) {
   EXPECT_EQ(machine_leaders({7, 7, 9, 9, 9, 11}), (std::vector<int>{0, 0, 2, 2, 2, 5}));
   EXPECT_TRUE(machine_leaders({}).empty());
 }
+
+// /proc/loadavg's runnable count, and the foreign-load guess at its extremes (the count always includes the
+// reading thread itself, and never reaches a million).
+TEST(Machine, LoadavgRunningAndForeignLoad) {
+  EXPECT_EQ(armcix::loadavg_running("0.50 0.40 0.30 3/250 12345\n"), 3);
+  EXPECT_EQ(armcix::loadavg_running("12.00 9.10 4.00 17/1024 99"), 17);
+  EXPECT_EQ(armcix::loadavg_running("0.50 0.40 0.30 250 12345"), -1);
+  EXPECT_EQ(armcix::loadavg_running("garbage"), -1);
+  EXPECT_EQ(armcix::loadavg_running(""), -1);
+  EXPECT_FALSE(armcix::foreign_load(1 << 20));
+  EXPECT_TRUE(armcix::foreign_load(-2));
+}

@@ -1,0 +1,48 @@
+// The pause between two polls of a wait that backs off (ARMCI_WAIT_BACKOFF_US > 0: an oversubscribed
+// machine): armci-x's own waits (runtime/progress.h, wait_for) and the yielding MPI calls
+// (runtime/mpi_yield.h).
+//
+// The first kBackoffYieldPolls pauses of one wait are a sched_yield, unless other programs load the
+// machine (runtime/machine.h, foreign_load); the rest sleep the back-off.  A yield hands the core to a
+// peer of the same core that the wait is waiting for, and the wait sees the answer as soon as that peer
+// has sent it, where a sleep ends only after the back-off plus the timer slack and a wake-up.  Beside
+// other busy programs a waiter that stays runnable takes their share and its peers', so it sleeps at once
+// (the numbers: runtime/node_sync.cc, kYieldPolls, which makes the same choice before its futex sleep).
+#pragma once
+
+#include <sched.h>
+
+#include <chrono>
+#include <thread>
+
+#include "runtime/call_stats.h"
+#include "runtime/machine.h"
+
+namespace armcix {
+
+constexpr int kBackoffYieldPolls = 100;
+
+class BackoffPause {
+ public:
+  // `backoff_us` > 0: the sleep; `ours_runnable`: how many of our processes may be runnable on this
+  // machine (its ranks), for foreign_load.
+  BackoffPause(int backoff_us, long ours_runnable) : backoff_us_(backoff_us), ours_runnable_(ours_runnable) {}
+
+  void operator()() {
+    call_stats_count_pause();
+    if (yields_ < kBackoffYieldPolls && !foreign_load(ours_runnable_)) {
+      ++yields_;
+      sched_yield();
+      return;
+    }
+    yields_ = kBackoffYieldPolls;  // once it slept, it sleeps on: the wait is a long one
+    std::this_thread::sleep_for(std::chrono::microseconds(backoff_us_));
+  }
+
+ private:
+  int backoff_us_;
+  long ours_runnable_;
+  int yields_ = 0;
+};
+
+}  // namespace armcix
