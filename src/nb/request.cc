@@ -85,6 +85,9 @@ void complete_mpi(Request* req) {
   req->mpi_reqs.clear();
   req->mpi_targets.clear();
   g_mpi_in_flight -= static_cast<long>(reqs.size());
+  // Progress ranks of this MPI node that serve a target may be asleep: one wake-up each before the wait
+  // (a wake-up it misses costs its sleep, not correctness).
+  for (const MpiOpTarget& t : targets) wake_server(t.g, t.wr);
   wait_all_for("ARMCI_Wait", static_cast<int>(reqs.size()), reqs.data());
   for (const MpiOpTarget& t : targets)
     if (t.get) note_request_get_done(t.g, t.wr, t.epoch);

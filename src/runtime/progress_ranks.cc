@@ -31,6 +31,14 @@ namespace armcix {
 
 namespace {
 
+// Whether the progress ranks and the program ranks meet in MPI_Finalize (progress_ranks_meet_at_mpi_finalize):
+// on MPICH only, whose Fortran MPI_FINALIZE calls MPI_Finalize too, so that every program reaches the
+// meeting; Open MPI's Fortran binding calls PMPI_Finalize, past it, and Open MPI has no finalize hang to
+// avoid.  Both sides ask this, so they agree.
+bool finalize_meeting() {
+  return !mpi_is_open_mpi();
+}
+
 // Program ranks between ARMCI_Finalize and MPI_Finalize: every process, for the meeting in MPI_Finalize.
 MPI_Comm g_meeting = MPI_COMM_NULL;
 
@@ -308,11 +316,10 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   // in MPI_Finalize's PMI barrier while the program ranks still ran their code after ARMCI_Finalize left
   // MPICH 4.0.2 + UCX's tcp transport hung: a program rank waited in UCX's endpoint disconnect for a
   // progress rank already in that barrier (doc/user-guide.md, "Progress ranks and the finalize hang").
-  // Only on MPICH, whose Fortran MPI_FINALIZE calls MPI_Finalize too; Open MPI's calls PMPI_Finalize, past
-  // the meeting, and Open MPI has no such hang to avoid.  A program rank that does the same on MPICH (a C
-  // program calling PMPI_Finalize) never comes: after ARMCI_PROGRESS_RANKS_MEETING_S (60 s) the progress rank finalizes
-  // alone, as it did before the meeting existed (the barrier stays pending, which MPICH's MPI_Finalize tolerates).
-  if (!mpi_is_open_mpi()) {
+  // Only where finalize_meeting() says so.  A program rank that calls PMPI_Finalize itself never comes:
+  // after ARMCI_PROGRESS_RANKS_MEETING_S (60 s) the progress rank finalizes alone, as it did before the
+  // meeting existed (the barrier stays pending, which MPICH's MPI_Finalize tolerates).
+  if (finalize_meeting()) {
     MPI_Request meeting;
     ARMCIX_MPI(MPI_Ibarrier(r.all, &meeting));
     const double deadline = MPI_Wtime() + r.config.progress_ranks_meeting_s;
@@ -570,11 +577,11 @@ void progress_ranks_stop(Runtime& r) {
   ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
   ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
   if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
-  // r.all stays for the meeting with the progress ranks in MPI_Finalize (on MPICH only, as in serve()).
-  if (mpi_is_open_mpi())
-    ARMCIX_MPI(MPI_Comm_free(&r.all));
-  else
+  // r.all stays for the meeting with the progress ranks in MPI_Finalize, if there is one.
+  if (finalize_meeting())
     g_meeting = r.all;
+  else
+    ARMCIX_MPI(MPI_Comm_free(&r.all));
   r.all = MPI_COMM_NULL;
   r.proxy_of.clear();
   r.node_color = -1;

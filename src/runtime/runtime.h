@@ -45,7 +45,7 @@ struct Runtime {
 
   // The machine this rank runs on (runtime/machine.h: same kernel and host name, whatever MPI calls a
   // node): how many of our ranks run there, and how many cores their affinity masks allow together.
-  MachineCount machine;                     // our ranks on this rank's machine and their cores (runtime/machine.h)
+  MachineCount machine;
   bool any_machine_oversubscribed = false;  // some machine of the job runs more of our ranks than it has cores
   long saved_timer_slack_ns = 0;            // the thread's timer slack before ARMCI_WAIT_TIMER_SLACK_NS (0: kept)
 };
