@@ -17,6 +17,7 @@
 #include "runtime/mpi_yield.h"
 #include "runtime/progress_ranks.h"
 #include "runtime/runtime.h"
+#include "runtime/yield_timer.h"
 #include "test_util.h"
 
 namespace {
@@ -750,6 +751,40 @@ TEST(MpiYieldComms, WindowsAndSplitType) {
   MPI_Win_free(&win);
   PMPI_Free_mem(mem);
   MPI_Comm_free(&node);
+}
+
+// ARMCI_MPI_YIELD_TIMER_US (runtime/yield_timer.h): the period follows the setting (auto: 200 us where this
+// machine is oversubscribed), and calls without a non-blocking form (MPI_Comm_split_type, shared window
+// creation and freeing) run under the timer -- signals arrive while they run -- exactly when it is on, with
+// correct results.  tests/manifest.txt runs this at 20 us (4 ranks) and at 0.
+TEST(MpiYieldTimer, FollowsTheSettingAndTimesCallsWithoutANonBlockingForm) {
+  const char* setting = std::getenv("ARMCI_MPI_YIELD_TIMER_US");
+  int expect = armcix::rt().machine.oversubscribed() ? armcix::kYieldTimerUs : 0;
+  if (setting && std::strcmp(setting, "auto") != 0) expect = std::atoi(setting);
+  EXPECT_EQ(armcix::yield_timer_us(), expect);
+  const uint64_t before = armcix::yield_timer_signals();
+  for (int i = 0; i < 20; ++i) {
+    MPI_Comm node;
+    ASSERT_EQ(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me(), MPI_INFO_NULL, &node), MPI_SUCCESS);
+    int* base = nullptr;
+    MPI_Win win;
+    ASSERT_EQ(MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL, node, &base, &win), MPI_SUCCESS);
+    int node_n = 0;
+    PMPI_Comm_size(node, &node_n);
+    MPI_Aint size = 0;
+    int unit = 0;
+    int* first = nullptr;
+    MPI_Win_shared_query(win, 0, &size, &unit, &first);
+    EXPECT_EQ(size, static_cast<MPI_Aint>(sizeof(int)));
+    EXPECT_EQ(unit, static_cast<int>(sizeof(int)));
+    ASSERT_EQ(MPI_Win_free(&win), MPI_SUCCESS);
+    MPI_Comm_free(&node);
+  }
+  const uint64_t signals = armcix::yield_timer_signals() - before;
+  if (expect > 0)  // 20 rounds of calls that take 0.1 ms or more each, even on free cores
+    EXPECT_GT(signals, 0u) << "no timer signal during 20 rounds of communicator and window creation";
+  else
+    EXPECT_EQ(signals, 0u) << "timer signals with the timer off";
 }
 
 }  // namespace
