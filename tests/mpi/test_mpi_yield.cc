@@ -781,10 +781,15 @@ TEST(MpiYieldTimer, FollowsTheSettingAndTimesCallsWithoutANonBlockingForm) {
     MPI_Comm_free(&node);
   }
   const uint64_t signals = armcix::yield_timer_signals() - before;
-  if (expect > 0)  // 20 rounds of calls that take 0.1 ms or more each, even on free cores
+  // A call shorter than the period sees no signal (the timer is armed per call): only a short period
+  // (the manifest's 20 us) is sure to fire during 20 rounds of calls that take 0.1 ms or more each, even on
+  // free cores.  At the automatic 200 us an MPI that yields by itself (Open MPI with
+  // mpi_yield_when_idle) finishes each call sooner.
+  if (expect > 0 && expect <= 50) {
     EXPECT_GT(signals, 0u) << "no timer signal during 20 rounds of communicator and window creation";
-  else
+  } else if (expect == 0) {
     EXPECT_EQ(signals, 0u) << "timer signals with the timer off";
+  }
 }
 
 }  // namespace
