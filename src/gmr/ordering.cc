@@ -87,7 +87,18 @@ bool plain_puts_from_held_copies() {
   return !ordered_puts_by_accumulate();
 }
 
+bool accs_from_held_copies() {
+  const int setting = rt().config.acc_held_copy;
+  return setting < 0 ? ordered_puts_by_accumulate() : setting == 1;
+}
+
 void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes) {
+  void* copy = hold_copy_space(g, wr, bytes);
+  std::memcpy(copy, src, bytes);
+  return copy;
+}
+
+void* hold_copy_space(Gmr* g, int wr, std::size_t bytes) {
   static const bool hooked = (gmr_on_release(&region_released), true);
   (void)hooked;
   const std::size_t need = (bytes + 15) & ~std::size_t{15};
@@ -100,7 +111,6 @@ void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes) {
     pc.used = 0;
   }
   char* copy = pc.blocks.back().get() + pc.used;
-  std::memcpy(copy, src, bytes);
   pc.used += need;
   pc.bytes += need;
   ++pc.count;

@@ -37,6 +37,16 @@ bool ordered_puts_by_accumulate();
 // MPICH's MPI_Win_flush_local returns once an eager put has left (1.8 us).
 bool plain_puts_from_held_copies();
 
+// Whether a blocking accumulate of at most kOrderedPutMaxBytes to another node goes from a held copy
+// (hold_copy_space, filled with the scaled / packed origin) and returns without waiting for its local
+// completion (ARMCI_ACC_HELD_COPY; auto: on except on Open MPI).  On MPICH over UCX an accumulate completes
+// locally only after its active message went through the target's CPU, a round trip that costs 8-15 us
+// between hosts when the target is in MPI and as long as the target computes otherwise; NWChem's CCSD makes
+// ~10^6 such accumulates per rank.  The copies complete, and are freed, with the pair's next flush (a fence,
+// a barrier, a conflicting operation, or the copy bounds above), as ordered puts' are.  Not on Open MPI:
+// its osc ucx completes an accumulate at the target before returning anyway.
+bool accs_from_held_copies();
+
 // Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.
 inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
   const Pending& p = g->pending[wr];
@@ -73,6 +83,8 @@ inline bool prepare_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi, bool across_ne
 constexpr int kOrderedPutCopiesPerTarget = 4096;
 constexpr std::size_t kOrderedPutCopyBytes = 1 << 20;
 void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes);
+// The same space, uninitialised, for the caller to fill (a scaled or packed accumulate origin).
+void* hold_copy_space(Gmr* g, int wr, std::size_t bytes);
 std::size_t held_put_copy_bytes();  // for tests: bytes held in origin copies, all pairs
 
 // After issuing an ordered put on [lo, hi).

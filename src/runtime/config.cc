@@ -204,6 +204,7 @@ Config Config::from_environment() {
     c.wait_timer_slack_ns = slack;
   }
   read_auto_bool("ARMCI_NODE_SYNC", &c.node_sync);
+  read_auto_bool("ARMCI_ACC_HELD_COPY", &c.acc_held_copy);
   read_int("ARMCI_FINALIZE_SETTLE_MS", 0, 10000, &c.finalize_settle_ms);
   read_bool("ARMCI_CHECK_COLLECTIVES", &c.check_collectives);
   read_int("ARMCI_COLLECTIVE_TIMEOUT", 0, 1 << 20, &c.collective_timeout_s);
@@ -245,13 +246,17 @@ std::vector<std::string> Config::describe() const {
       "ARMCI_WAIT_TIMER_SLACK_NS=" + (wait_timer_slack_ns < 0    ? std::string("auto")
                                       : wait_timer_slack_ns == 0 ? std::string("0  (the thread's own)")
                                                                  : std::to_string(wait_timer_slack_ns)),
-      "ARMCI_MPI_YIELD_TIMER_US=" + (mpi_yield_timer_us < 0 ? std::string("auto")
-                                     : mpi_yield_timer_us == 0
-                                         ? std::string("0  (blocking MPI calls keep the core)")
-                                         : std::to_string(mpi_yield_timer_us) + "  (yield timer in blocking MPI calls)"),
+      "ARMCI_MPI_YIELD_TIMER_US=" +
+          (mpi_yield_timer_us < 0    ? std::string("auto")
+           : mpi_yield_timer_us == 0 ? std::string("0  (blocking MPI calls keep the core)")
+                                     : std::to_string(mpi_yield_timer_us) + "  (yield timer in blocking MPI calls)"),
       std::string("ARMCI_NODE_SYNC=") + (node_sync < 0    ? "auto"
                                          : node_sync == 0 ? "0  (barriers and gops through MPI)"
                                                           : "1  (one-node barriers and gops in shared memory)"),
+      std::string("ARMCI_ACC_HELD_COPY=") + (acc_held_copy < 0 ? "auto  (on except on Open MPI)"
+                                             : acc_held_copy == 0
+                                                 ? "0  (blocking accumulates to other nodes wait for local completion)"
+                                                 : "1  (blocking accumulates to other nodes go from held copies)"),
       "ARMCI_FINALIZE_SETTLE_MS=" + std::to_string(finalize_settle_ms),
       "ARMCI_CHECK_COLLECTIVES=" + b(check_collectives),
       "ARMCI_COLLECTIVE_TIMEOUT=" + std::to_string(collective_timeout_s),

@@ -37,13 +37,13 @@ struct Config {
                                       // a request, polls (yielding) this long after the last one (0: never)
   int progress_ranks_meeting_s = 60;  // ARMCI_PROGRESS_RANKS_MEETING_S: how long progress ranks wait for the
                                       // program ranks in MPI_Finalize before finalizing alone
-  int progress_ranks = 0;       // ARMCI_PROGRESS_RANKS: per node, the last k ranks serve RMA (runtime/progress_ranks.h)
-  bool profile = false;         // ARMCI_PROFILE
-  std::string profile_file;     // ARMCI_PROFILE_FILE
-  int wait_backoff_us = -1;     // ARMCI_WAIT_BACKOFF_US: sleep between polls in our waits; -1 = auto (runtime.cc)
+  int progress_ranks = 0;    // ARMCI_PROGRESS_RANKS: per node, the last k ranks serve RMA (runtime/progress_ranks.h)
+  bool profile = false;      // ARMCI_PROFILE
+  std::string profile_file;  // ARMCI_PROFILE_FILE
+  int wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US: sleep between polls in our waits; -1 = auto (runtime.cc)
   long wait_timer_slack_ns = -1;  // ARMCI_WAIT_TIMER_SLACK_NS: the thread's timer slack while waits back off;
                                   // -1 = auto (kBackoffTimerSlackNs when they do), 0 = leave it (runtime.cc)
-  int finalize_settle_ms = 20;  // ARMCI_FINALIZE_SETTLE_MS: pause after the last barrier (runtime.cc)
+  int finalize_settle_ms = 20;    // ARMCI_FINALIZE_SETTLE_MS: pause after the last barrier (runtime.cc)
   bool check_collectives = true;  // ARMCI_CHECK_COLLECTIVES: agree on call and object first (collective_check.h)
   int collective_timeout_s = 0;   // ARMCI_COLLECTIVE_TIMEOUT: give up on a collective check after s (0: never)
 
@@ -57,6 +57,12 @@ struct Config {
   // (runtime/yield_timer.h); -1 = auto (kYieldTimerUs when this process's machine has more ranks than
   // cores, and during ARMCI_Init), 0 = never.  Local: processes need not agree.
   int mpi_yield_timer_us = -1;
+
+  // ARMCI_ACC_HELD_COPY: a blocking accumulate of at most kOrderedPutMaxBytes to another node goes from a copy
+  // the library holds until the pair's next flush instead of waiting for its local completion (gmr/ordering.h,
+  // accs_from_held_copies); -1 = auto (on except on Open MPI), 0 = never, 1 = always.  Local: processes need
+  // not agree.
+  int acc_held_copy = -1;
 
   // ARMCI_NODE_SYNC: armci_msg_barrier and world gops of a job on one node meet in shared memory with a
   // futex wake-up (runtime/node_sync.h); -1 = auto (on when our waits back off), 0 = never, 1 = always (still

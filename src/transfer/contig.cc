@@ -141,7 +141,19 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
     after_local_store();
     return;
   }
-  Staged origin = stage_scaled(t, scale, src, bytes);
+  const bool held_copy = req == nullptr && !on_my_node(proc) && bytes <= kOrderedPutMaxBytes && accs_from_held_copies();
+  // Held copy (gmr/ordering.h, accs_from_held_copies): the scaled origin goes to a copy the library keeps until
+  // the pair's next flush, and the call returns without the accumulate's round trip through the target's CPU.
+  Staged origin;
+  if (held_copy) {
+    origin.ptr = hold_copy_space(r.gmr, r.win_rank, static_cast<std::size_t>(bytes));
+    if (scale_is_one(t, scale))
+      std::memcpy(origin.ptr, src, static_cast<std::size_t>(bytes));
+    else
+      scale_copy(t, scale, src, origin.ptr, static_cast<std::size_t>(bytes));
+  } else {
+    origin = stage_scaled(t, scale, src, bytes);
+  }
   const int n = bytes / t.elem_bytes * t.mpi_per_elem;
   const int piece = acc_piece_mpi_elems(t, bytes, !on_my_node(proc));  // transfer/rma.h
   const int mpi_elem_bytes = t.elem_bytes / t.mpi_per_elem;
@@ -152,6 +164,15 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
             mpi_disp(r.gmr, r.win_rank, r.disp + static_cast<MPI_Aint>(first) * mpi_elem_bytes));
     }
   };
+  if (held_copy) {
+    for_each_piece([&](void* from, int len, MPI_Aint disp) {
+      ARMCIX_MPI(MPI_Accumulate(from, len, t.mpi_elem, mpi_target(r.gmr, r.win_rank), disp, len, t.mpi_elem, MPI_SUM,
+                                r.gmr->win));
+    });
+    note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
+    wake_server(r.gmr, r.win_rank);
+    return;
+  }
   if (completes_by_request(proc, req)) {
     std::vector<MPI_Request> mreqs;
     mreqs.reserve(static_cast<std::size_t>((n + piece - 1) / piece));

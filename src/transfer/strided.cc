@@ -93,6 +93,13 @@ void scatter_after(const StridedShape& s, char* local, std::unique_ptr<char[]> l
   }
 }
 
+// A blocking accumulate to another node small enough to go from a held copy (gmr/ordering.h,
+// accs_from_held_copies).
+bool acc_from_held_copy(const StridedShape& s, const Gmr* g, int wr, const Request* req) {
+  return req == nullptr && s.total_bytes() <= static_cast<std::size_t>(kOrderedPutMaxBytes) &&
+         !on_my_node(g->grp_to_abs[wr]) && accs_from_held_copies();
+}
+
 // One operation, datatypes on both sides.
 void direct_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r,
                    Request* req) {
@@ -106,6 +113,26 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     OwnedType ltype;
     int lcount = 1;
     MPI_Datatype lt;
+    if (acc_from_held_copy(s, g, r.win_rank, req)) {
+      // Packed (and scaled) into a copy held until the pair's next flush (gmr/ordering.h): no wait for the
+      // target's CPU.
+      prepare_op(g, r.win_rank, XferOp::Acc, lo, hi);
+      char* copy = static_cast<char*>(hold_copy_space(g, r.win_rank, s.total_bytes()));
+      char* out = copy;
+      const bool unit = scale_is_one(*t, scale);
+      for_each_segment(s, [&](long loff, long) {
+        if (unit)
+          std::memcpy(out, sd.local + loff, s.count[0]);
+        else
+          scale_copy(*t, scale, sd.local + loff, out, s.count[0]);
+        out += s.count[0];
+      });
+      ARMCIX_MPI(MPI_Accumulate(copy, static_cast<int>(s.nseg) * per_run, elem, mpi_target(g, r.win_rank),
+                                mpi_disp(g, r.win_rank, r.disp), 1, rtype.get(), MPI_SUM, g->win));
+      note_issued(g, r.win_rank, XferOp::Acc, lo, hi);
+      wake_server(g, r.win_rank);
+      return;
+    }
     if (scale_is_one(*t, scale) && !must_stage(sd.local)) {
       ltype = strided_type(elem, per_run, s.count, s.lstride, s.levels);
       origin.ptr = sd.local;
@@ -333,7 +360,10 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
   MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
   const int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
   const bool unit_scale = op == XferOp::Acc && scale_is_one(*t, scale);
-  std::unique_ptr<char[]> buf = new_buffer(in_buffer * seg);
+  // A blocking accumulate of at most kOrderedPutMaxBytes packs into a held copy and waits for nothing.
+  const bool held = op == XferOp::Acc && acc_from_held_copy(s, g, wr, req);
+  std::unique_ptr<char[]> owned = held ? nullptr : new_buffer(in_buffer * seg);
+  char* const buf = held ? static_cast<char*>(hold_copy_space(g, wr, in_buffer * seg)) : owned.get();
   std::vector<long> loffs;  // get: where the window's segments go locally
   if (op == XferOp::Get) loffs.reserve(in_buffer);
   std::vector<MPI_Aint> displs;
@@ -348,7 +378,7 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
   };
   auto issue_chunk = [&] {
     OwnedType rtype = blocks_type(elem, per_seg, displs.data(), static_cast<int>(displs.size()));
-    char* o = buf.get() + chunk_first * seg;
+    char* o = buf + chunk_first * seg;
     const int n = static_cast<int>(displs.size()) * per_seg;
     const MPI_Aint disp = mpi_disp(g, wr, r.disp + chunk_disp);
     switch (op) {
@@ -369,7 +399,7 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
       chunk_first = in_window;
       chunk_disp = roff;
     }
-    char* slot = buf.get() + in_window * seg;
+    char* slot = buf + in_window * seg;
     if (op == XferOp::Put || (op == XferOp::Acc && unit_scale))  // a call per run: memcpy is inlined, scale_copy not
       std::memcpy(slot, sd.local + loff, seg);
     else if (op == XferOp::Acc)
@@ -383,26 +413,31 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
     if (in_window == in_buffer && done < s.nseg) {  // a window full and more to come: complete it, reuse
       ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
       if (op == XferOp::Get) {
-        scatter(loffs, buf.get(), sd.local);
+        scatter(loffs, buf, sd.local);
         loffs.clear();
       }
       in_window = 0;
     }
   });
+  if (held) {
+    note_issued(g, wr, op, lo, hi);
+    wake_server(g, wr);
+    return;
+  }
   complete_local(g, wr, req);
   note_issued(g, wr, op, lo, hi, req != nullptr);
   if (op != XferOp::Get) {
-    if (req) request_keep(req, std::move(buf));
+    if (req) request_keep(req, std::move(owned));
     return;
   }
   if (!req) {
-    scatter(loffs, buf.get(), sd.local);
+    scatter(loffs, buf, sd.local);
     return;
   }
-  const char* from = buf.get();
+  const char* from = buf;
   char* local = sd.local;
   request_on_complete(req, [scatter, offs = std::move(loffs), from, local] { scatter(offs, from, local); });
-  request_keep(req, std::move(buf));
+  request_keep(req, std::move(owned));
 }
 
 }  // namespace

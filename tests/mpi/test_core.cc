@@ -1144,6 +1144,99 @@ TEST(Consistency, ConcurrentAccumulatesSumExactly) {
   ARMCI_Barrier();
 }
 
+// Blocking accumulates of up to 64 KiB to another node go from copies the library holds until the pair's
+// next flush (ARMCI_ACC_HELD_COPY, on by default with MPICH; gmr/ordering.h): the caller may overwrite its
+// source at once, a later get of the same bytes sees the sum without a fence, the copies are held until a
+// flush and all released by a barrier.  Covers the contiguous call, strided calls with short runs (DIRECT
+// engine to another node) and with 2 KiB runs (PACK_STREAM), scaled and unscaled, and a 100000-byte
+// accumulate beside them (above the bound: not from a copy).  Every rank accumulates into its own area of
+// every other rank's slice; values depend on origin, round and position, so misplaced or lost updates show.
+namespace held_acc {
+constexpr int kRuns = 200, kRunDbls = 2, kRunStride = 8;    // strided, short runs: 16-byte runs 64 bytes apart
+constexpr int kRows = 8, kRowDbls = 256, kRowStride = 512;  // strided, 2 KiB runs 4 KiB apart
+constexpr int kContig = 1000, kBig = 12500;                 // contiguous: 8000 and 100000 bytes
+constexpr int kAtShort = kContig, kAtRows = kAtShort + kRuns * kRunStride, kAtBig = kAtRows + kRows * kRowStride;
+constexpr int kArea = kAtBig + kBig;  // doubles per origin
+double value(int origin, int round, int i) {
+  return (origin + 1) * 1000.0 + round * 7.0 + i % 13;
+}
+// The area of `origin` after `rounds` rounds (what apply_round does to a zeroed area).
+std::vector<double> expected(int origin, int rounds) {
+  std::vector<double> a(kArea, 0.0);
+  for (int k = 0; k < rounds; ++k) {
+    for (int i = 0; i < kContig; ++i) a[i] += 2.0 * value(origin, k, i);
+    for (int j = 0; j < kRuns; ++j)
+      for (int e = 0; e < kRunDbls; ++e) a[kAtShort + j * kRunStride + e] += value(origin, k, j * kRunDbls + e);
+    for (int j = 0; j < kRows; ++j)
+      for (int e = 0; e < kRowDbls; ++e) a[kAtRows + j * kRowStride + e] += 3.0 * value(origin, k, j * kRowDbls + e);
+    for (int i = 0; i < kBig; ++i) a[kAtBig + i] += value(origin, k, i);
+  }
+  return a;
+}
+}  // namespace held_acc
+
+TEST(Consistency, BlockingAccumulatesToOtherNodesFromHeldCopies) {
+  using namespace held_acc;
+  const int np = nproc(), r = me();
+  const int rounds = 12;
+  GlobalMem mem(static_cast<armci_size_t>(kArea) * np * sizeof(double));
+  for (long i = 0; i < static_cast<long>(kArea) * np; ++i) mem.mine<double>()[i] = 0.0;
+  ARMCI_Barrier();
+  EXPECT_EQ(armcix::held_put_copy_bytes(), 0u) << "copies held after a barrier";
+  bool other_node = false;
+  int wrong_gets = 0;
+  std::vector<double> src(kBig), back(kAtBig);
+  double one = 1.0, two = 2.0, three = 3.0;
+  for (int k = 1; k < np; ++k) {
+    const int t = (r + k) % np;
+    other_node = other_node || ARMCI_Same_node(t) == 0;
+    double* area = mem.at<double>(t) + static_cast<std::size_t>(kArea) * r;
+    for (int round = 0; round < rounds; ++round) {
+      auto fill = [&](int n) {
+        for (int i = 0; i < n; ++i) src[i] = value(r, round, i);
+      };
+      auto spoil = [&] { std::fill(src.begin(), src.end(), -1.0e300); };  // reusable at once
+      fill(kContig);
+      ARMCI_Acc(ARMCI_ACC_DBL, &two, src.data(), area, kContig * sizeof(double), t);
+      spoil();
+      fill(kRuns * kRunDbls);
+      int short_count[2] = {kRunDbls * 8, kRuns}, short_local[1] = {kRunDbls * 8}, short_remote[1] = {kRunStride * 8};
+      ARMCI_AccS(ARMCI_ACC_DBL, &one, src.data(), short_local, area + kAtShort, short_remote, short_count, 1, t);
+      spoil();
+      fill(kRows * kRowDbls);
+      int row_count[2] = {kRowDbls * 8, kRows}, row_local[1] = {kRowDbls * 8}, row_remote[1] = {kRowStride * 8};
+      ARMCI_AccS(ARMCI_ACC_DBL, &three, src.data(), row_local, area + kAtRows, row_remote, row_count, 1, t);
+      spoil();
+      if (other_node && armcix::accs_from_held_copies()) {
+        EXPECT_GT(armcix::held_put_copy_bytes(), 0u) << "round " << round << ": no copy held for target " << t;
+      }
+      fill(kBig);
+      ARMCI_Acc(ARMCI_ACC_DBL, &one, src.data(), area + kAtBig, kBig * sizeof(double), t);
+      spoil();
+      if (round % 5 == 2) {  // without a fence: the get must see every accumulate before it
+        ARMCI_Get(area, back.data(), kAtBig * sizeof(double), t);
+        std::vector<double> want = expected(r, round + 1);
+        wrong_gets += !std::equal(back.begin(), back.end(), want.begin());
+      }
+    }
+    EXPECT_LE(armcix::held_put_copy_bytes(), armcix::kOrderedPutCopyBytes) << "held copies are bounded";
+  }
+  EXPECT_EQ(wrong_gets, 0) << "gets after blocking accumulates that missed some of them";
+  ARMCI_Barrier();
+  EXPECT_EQ(armcix::held_put_copy_bytes(), 0u) << "copies still held after a barrier";
+  ARMCI_Access_begin(mem.mine());
+  for (int s = 0; s < np; ++s) {
+    if (s == r) continue;
+    std::vector<double> want = expected(s, rounds);
+    const double* got = mem.mine<double>() + static_cast<std::size_t>(kArea) * s;
+    int bad = 0;
+    for (int i = 0; i < kArea; ++i) bad += got[i] != want[i];
+    EXPECT_EQ(bad, 0) << "elements of rank " << s << "'s area that are not the exact sum of its accumulates";
+  }
+  ARMCI_Access_end(mem.mine());
+  ARMCI_Barrier();
+}
+
 // ARMCI_Rmw is atomic with respect to accumulates on the same location (MPI_Fetch_and_op and
 // MPI_Accumulate are, and src/sync/rmw.cc promises it): fetch-and-adds and accumulates of +1 mixed from
 // every rank lose no update.  A lost update needs the two to race, so this runs many operations; it can
