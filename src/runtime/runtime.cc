@@ -244,8 +244,9 @@ void print_banner(const Runtime& r) {
   std::printf("  machine of rank 0: %d of our ranks on %d usable cores%s; blocking MPI calls: %s\n", r.machine.ranks,
               r.machine.cores, r.machine.oversubscribed() ? " (oversubscribed)" : "",
               mpi_yield_on() ? "non-blocking form + back-off (ARMCI_MPI_YIELD)" : "MPI's own");
-  std::printf("  yield timer in blocking MPI calls: %s\n",
-              yield_timer_us() > 0 ? (std::to_string(yield_timer_us()) + " us (ARMCI_MPI_YIELD_TIMER_US)").c_str() : "off");
+  std::printf(
+      "  yield timer in blocking MPI calls: %s\n",
+      yield_timer_us() > 0 ? (std::to_string(yield_timer_us()) + " us (ARMCI_MPI_YIELD_TIMER_US)").c_str() : "off");
   std::printf("  node-local path: %s; progress thread: %s; progress ranks per node: %d\n",
               r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",
               progress_running() ? "running" : "off", r.config.progress_ranks);
