@@ -316,3 +316,24 @@ TEST(ConfigEnvironment, YieldTimerAndTimerSlack) {
     EXPECT_NE(std::string(name).rfind("ARMCI_WAIT_TIMER_SLACK", 0), 0u) << name;
   }
 }
+
+// ARMCI_ACC_HELD_COPY: auto (-1, the default), a boolean, or an error naming the variable; local (not among
+// the settings that must agree).
+TEST(ConfigEnvironment, AccHeldCopy) {
+  EXPECT_EQ(armcix::Config::from_environment().acc_held_copy, -1);
+  const struct {
+    const char* value;
+    int expect;
+  } ok[] = {{"auto", -1}, {"1", 1}, {"on", 1}, {"0", 0}, {"no", 0}};
+  for (const auto& k : ok) {
+    ScopedEnv env("ARMCI_ACC_HELD_COPY", k.value);
+    EXPECT_EQ(armcix::Config::from_environment().acc_held_copy, k.expect) << k.value;
+  }
+  {
+    ScopedEnv env("ARMCI_ACC_HELD_COPY", "sometimes");
+    const std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_ACC_HELD_COPY='sometimes' is not auto, 1 or 0"), std::string::npos) << msg;
+  }
+  for (const auto& [name, value] : armcix::Config().must_agree())
+    EXPECT_NE(std::string(name).rfind("ARMCI_ACC_HELD_COPY", 0), 0u) << name;
+}
