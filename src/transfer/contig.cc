@@ -1,5 +1,4 @@
 // Contiguous put / get / accumulate.
-#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -154,28 +153,14 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
   } else {
     origin = stage_scaled(t, scale, src, bytes);
   }
-  const int n = bytes / t.elem_bytes * t.mpi_per_elem;
-  const int piece = acc_piece_mpi_elems(t, bytes, !on_my_node(proc));  // transfer/rma.h
-  const int mpi_elem_bytes = t.elem_bytes / t.mpi_per_elem;
+  // Equal pieces of at most kAccPieceBytes to another node (transfer/rma.h).
   auto for_each_piece = [&](auto&& issue) {
-    for (int first = 0; first < n; first += piece) {
-      const int len = std::min(piece, n - first);
-      issue(static_cast<char*>(origin.ptr) + static_cast<std::size_t>(first) * mpi_elem_bytes, len,
-            mpi_disp(r.gmr, r.win_rank, r.disp + static_cast<MPI_Aint>(first) * mpi_elem_bytes));
-    }
-  };
-  if (held_copy) {
-    for_each_piece([&](void* from, int len, MPI_Aint disp) {
-      ARMCIX_MPI(MPI_Accumulate(from, len, t.mpi_elem, mpi_target(r.gmr, r.win_rank), disp, len, t.mpi_elem, MPI_SUM,
-                                r.gmr->win));
+    for_each_acc_piece(t, bytes, !on_my_node(proc), [&](MPI_Aint at, int len) {
+      issue(static_cast<char*>(origin.ptr) + at, len, mpi_disp(r.gmr, r.win_rank, r.disp + at));
     });
-    note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
-    wake_server(r.gmr, r.win_rank);
-    return;
-  }
-  if (completes_by_request(proc, req)) {
+  };
+  if (!held_copy && completes_by_request(proc, req)) {
     std::vector<MPI_Request> mreqs;
-    mreqs.reserve(static_cast<std::size_t>((n + piece - 1) / piece));
     for_each_piece([&](void* from, int len, MPI_Aint disp) {
       MPI_Request mreq;
       ARMCIX_MPI(MPI_Raccumulate(from, len, t.mpi_elem, mpi_target(r.gmr, r.win_rank), disp, len, t.mpi_elem, MPI_SUM,
@@ -204,6 +189,10 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
                               r.gmr->win));
   });
   note_issued(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
+  if (held_copy) {  // completes, and is freed, with the pair's next flush
+    wake_server(r.gmr, r.win_rank);
+    return;
+  }
   complete_local(r.gmr, r.win_rank, req);
   origin.hand_to(req);
 }

@@ -31,6 +31,16 @@ inline int acc_piece_mpi_elems(const AccType& t, int bytes, bool other_node) {
   const int pieces = other_node && bytes > kAccPieceBytes ? (bytes + kAccPieceBytes - 1) / kAccPieceBytes : 1;
   return (elems + pieces - 1) / pieces * t.mpi_per_elem;
 }
+// Calls issue(at, len) for each accumulate piece of a run of `bytes`: `at` its byte offset into the run, `len`
+// its length in MPI elements of t.
+template <typename Issue>
+void for_each_acc_piece(const AccType& t, int bytes, bool other_node, Issue&& issue) {
+  const int n = bytes / t.elem_bytes * t.mpi_per_elem;
+  const int piece = acc_piece_mpi_elems(t, bytes, other_node);
+  const int mpi_elem_bytes = t.elem_bytes / t.mpi_per_elem;
+  for (int first = 0; first < n; first += piece)
+    issue(static_cast<MPI_Aint>(first) * mpi_elem_bytes, n - first < piece ? n - first : piece);
+}
 // The flag half of ARMCI_Put_flag / ARMCI_PutS_flag: stores `value` at `flag` on proc once everything
 // issued to proc before is remotely complete, so that a reader who sees the flag sees the data.
 void put_flag(const char* call, int* flag, int value, int proc);

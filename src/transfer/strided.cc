@@ -113,45 +113,35 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     OwnedType ltype;
     int lcount = 1;
     MPI_Datatype lt;
-    if (acc_from_held_copy(s, g, r.win_rank, req)) {
-      // Packed (and scaled) into a copy held until the pair's next flush (gmr/ordering.h): no wait for the
-      // target's CPU.
-      prepare_op(g, r.win_rank, XferOp::Acc, lo, hi);
-      char* copy = static_cast<char*>(hold_copy_space(g, r.win_rank, s.total_bytes()));
-      char* out = copy;
-      const bool unit = scale_is_one(*t, scale);
+    // A held copy (gmr/ordering.h) is taken after prepare_op, whose flush would free the pair's held copies.
+    prepare_op(g, r.win_rank, XferOp::Acc, lo, hi);
+    const bool held = acc_from_held_copy(s, g, r.win_rank, req);
+    if (!held && scale_is_one(*t, scale) && !must_stage(sd.local)) {
+      ltype = strided_type(elem, per_run, s.count, s.lstride, s.levels);
+      origin.ptr = sd.local;
+      lt = ltype.get();
+    } else {  // packed, and scaled while packing: one pass over the source
+      if (!held) origin.owned = new_buffer(s.total_bytes());
+      char* out = held ? static_cast<char*>(hold_copy_space(g, r.win_rank, s.total_bytes())) : origin.owned.get();
+      origin.ptr = out;
+      const bool plain_copy = held && scale_is_one(*t, scale);  // a held copy of unscaled data is a memcpy
       for_each_segment(s, [&](long loff, long) {
-        if (unit)
+        if (plain_copy)
           std::memcpy(out, sd.local + loff, s.count[0]);
         else
           scale_copy(*t, scale, sd.local + loff, out, s.count[0]);
         out += s.count[0];
       });
-      ARMCIX_MPI(MPI_Accumulate(copy, static_cast<int>(s.nseg) * per_run, elem, mpi_target(g, r.win_rank),
-                                mpi_disp(g, r.win_rank, r.disp), 1, rtype.get(), MPI_SUM, g->win));
-      note_issued(g, r.win_rank, XferOp::Acc, lo, hi);
-      wake_server(g, r.win_rank);
-      return;
-    }
-    if (scale_is_one(*t, scale) && !must_stage(sd.local)) {
-      ltype = strided_type(elem, per_run, s.count, s.lstride, s.levels);
-      origin.ptr = sd.local;
-      lt = ltype.get();
-    } else {  // scale while packing: one pass over the source
-      origin.owned = new_buffer(s.total_bytes());
-      char* out = origin.owned.get();
-      for_each_segment(s, [&](long loff, long) {
-        scale_copy(*t, scale, sd.local + loff, out, s.count[0]);
-        out += s.count[0];
-      });
-      origin.ptr = origin.owned.get();
       lcount = static_cast<int>(s.nseg) * per_run;
       lt = elem;
     }
-    prepare_op(g, r.win_rank, XferOp::Acc, lo, hi);
     ARMCIX_MPI(MPI_Accumulate(origin.ptr, lcount, lt, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, r.disp), 1,
                               rtype.get(), MPI_SUM, g->win));
     note_issued(g, r.win_rank, XferOp::Acc, lo, hi);
+    if (held) {  // completes, and is freed, with the pair's next flush
+      wake_server(g, r.win_rank);
+      return;
+    }
     complete_local(g, r.win_rank, req);
     origin.hand_to(req);
     return;
@@ -230,10 +220,7 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   long issued = 0, k = 0;
   const int n = op == XferOp::Acc ? seg / t->elem_bytes * t->mpi_per_elem : seg;
   MPI_Datatype elem = op == XferOp::Acc ? t->mpi_elem : MPI_BYTE;
-  // To another node a run above kAccPieceBytes goes as equal pieces of at most that (transfer/rma.h).
-  const int piece =
-      op == XferOp::Acc ? acc_piece_mpi_elems(*t, static_cast<int>(seg), !on_my_node(g->grp_to_abs[r.win_rank])) : n;
-  const int mpi_elem_bytes = op == XferOp::Acc ? t->elem_bytes / t->mpi_per_elem : 1;
+  const bool other_node = !on_my_node(g->grp_to_abs[r.win_rank]);
   for_each_segment(s, [&](long loff, long roff) {
     MPI_Aint disp = r.disp + roff;
     char* local = packed.owned    ? packed.owned.get() + k * seg
@@ -246,15 +233,12 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
       case XferOp::Get:
         ARMCIX_MPI(MPI_Get(local, n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, disp), n, elem, g->win));
         break;
-      case XferOp::Acc: {
-        for (int first = 0; first < n; first += piece) {
-          const int len = std::min(piece, n - first);
-          const MPI_Aint at = static_cast<MPI_Aint>(first) * mpi_elem_bytes;
+      case XferOp::Acc:  // to another node a run above kAccPieceBytes goes in pieces (transfer/rma.h)
+        for_each_acc_piece(*t, seg, other_node, [&](MPI_Aint at, int len) {
           ARMCIX_MPI(MPI_Accumulate(local + at, len, elem, mpi_target(g, r.win_rank),
                                     mpi_disp(g, r.win_rank, disp + at), len, elem, MPI_SUM, g->win));
-        }
+        });
         break;
-      }
     }
     ++k;
     if (limit > 0 && ++issued == limit) {
