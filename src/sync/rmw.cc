@@ -18,6 +18,32 @@
 
 namespace armcix {
 
+namespace {
+
+// The MPI path of one Rmw: `operand` added to (or swapped with) the target's value, which it returns.
+// Fetch-and-add to another node completes by its own request, as ARMCI-MPI's does on MPICH: over the network
+// MPICH's MPI_Win_flush_local costs more than the wait for the fetched value (the same as for blocking gets,
+// transfer/contig.cc; doc/performance.md).  Swaps keep the flush: a request completes only the fetch
+// (ARMCI-MPI adds a full flush for them).
+template <typename T>
+T mpi_rmw(const char* call, const GmrRef& r, MPI_Datatype type, T operand, bool is_swap, int proc) {
+  T old = 0;
+  if (!is_swap && !on_my_node(proc)) {
+    MPI_Request req;
+    ARMCIX_MPI(MPI_Rget_accumulate(&operand, 1, type, &old, 1, type, mpi_target(r.gmr, r.win_rank),
+                                   mpi_disp(r.gmr, r.win_rank, r.disp), 1, type, MPI_SUM, r.gmr->win, &req));
+    wait_for(call, &req);
+    return old;
+  }
+  ARMCIX_MPI(MPI_Fetch_and_op(&operand, &old, type, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp),
+                              is_swap ? MPI_REPLACE : MPI_SUM, r.gmr->win));
+  wake_server(r.gmr, r.win_rank);
+  ARMCIX_MPI(MPI_Win_flush_local(mpi_target(r.gmr, r.win_rank), r.gmr->win));
+  return old;
+}
+
+}  // namespace
+
 int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
   require_initialized(call);
   check_rank(call, "proc", proc);
@@ -52,43 +78,12 @@ int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
     }
     return 0;
   }
-  if (!is_swap && !on_my_node(proc)) {
-    // Fetch-and-add to another node completes by its own request, as ARMCI-MPI's does on MPICH: over the
-    // network MPICH's MPI_Win_flush_local costs more than the wait for the fetched value (the same as for
-    // blocking gets, transfer/contig.cc).  Between simulated hosts 8.3 -> see doc/performance.md.  Swaps keep
-    // the flush: a request completes only the fetch (ARMCI-MPI adds a full flush for them).
-    MPI_Datatype type = is_long ? MPI_LONG : MPI_INT;
-    long operand_l = value, old_l = 0;
-    int operand_i = value, old_i = 0;
-    void* operand = is_long ? static_cast<void*>(&operand_l) : static_cast<void*>(&operand_i);
-    void* old = is_long ? static_cast<void*>(&old_l) : static_cast<void*>(&old_i);
-    MPI_Request req;
-    ARMCIX_MPI(MPI_Rget_accumulate(operand, 1, type, old, 1, type, mpi_target(r.gmr, r.win_rank),
-                                   mpi_disp(r.gmr, r.win_rank, r.disp), 1, type, MPI_SUM, r.gmr->win, &req));
-    wait_for(call, &req);
-    if (is_long)
-      *static_cast<long*>(ploc) = old_l;
-    else
-      *static_cast<int*>(ploc) = old_i;
-    return 0;
-  }
-  if (is_long) {
-    long operand = is_swap ? *static_cast<long*>(ploc) : static_cast<long>(value);
-    long old = 0;
-    ARMCIX_MPI(MPI_Fetch_and_op(&operand, &old, MPI_LONG, mpi_target(r.gmr, r.win_rank),
-                                mpi_disp(r.gmr, r.win_rank, r.disp), is_swap ? MPI_REPLACE : MPI_SUM, r.gmr->win));
-    wake_server(r.gmr, r.win_rank);
-    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(r.gmr, r.win_rank), r.gmr->win));
-    *static_cast<long*>(ploc) = old;
-  } else {
-    int operand = is_swap ? *static_cast<int*>(ploc) : value;
-    int old = 0;
-    ARMCIX_MPI(MPI_Fetch_and_op(&operand, &old, MPI_INT, mpi_target(r.gmr, r.win_rank),
-                                mpi_disp(r.gmr, r.win_rank, r.disp), is_swap ? MPI_REPLACE : MPI_SUM, r.gmr->win));
-    wake_server(r.gmr, r.win_rank);
-    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(r.gmr, r.win_rank), r.gmr->win));
-    *static_cast<int*>(ploc) = old;
-  }
+  if (is_long)
+    *static_cast<long*>(ploc) =
+        mpi_rmw<long>(call, r, MPI_LONG, is_swap ? *static_cast<long*>(ploc) : static_cast<long>(value), is_swap, proc);
+  else
+    *static_cast<int*>(ploc) =
+        mpi_rmw<int>(call, r, MPI_INT, is_swap ? *static_cast<int*>(ploc) : value, is_swap, proc);
   // The fetched value proves the operation happened at the target: nothing is left pending.
   return 0;
 }
