@@ -7,7 +7,7 @@
 // peer of the same core that the wait is waiting for, and the wait sees the answer as soon as that peer
 // has sent it, where a sleep ends only after the back-off plus the timer slack and a wake-up.  Beside
 // other busy programs a waiter that stays runnable takes their share and its peers', so it sleeps at once
-// (the numbers: runtime/node_sync.cc, kYieldPolls, which makes the same choice before its futex sleep).
+// (the numbers: runtime/node_sync.cc, whose barrier makes the same choice before its futex sleep).
 #pragma once
 
 #include <sched.h>
@@ -24,12 +24,17 @@ constexpr int kBackoffYieldPolls = 100;
 
 class BackoffPause {
  public:
-  // `backoff_us` > 0: the sleep; `ours_runnable`: how many of our processes may be runnable on this
+  // `backoff_us` > 0: the sleep, 0: every pause a sched_yield (ARMCI_Init's own collectives, before the job
+  // has decided whether to back off); `ours_runnable`: how many of our processes may be runnable on this
   // machine (its ranks), for foreign_load.
   BackoffPause(int backoff_us, long ours_runnable) : backoff_us_(backoff_us), ours_runnable_(ours_runnable) {}
 
   void operator()() {
     call_stats_count_pause();
+    if (backoff_us_ <= 0) {
+      sched_yield();
+      return;
+    }
     if (yields_ < kBackoffYieldPolls && !foreign_load(ours_runnable_)) {
       ++yields_;
       sched_yield();

@@ -198,11 +198,7 @@ Config Config::from_environment() {
   read_int("ARMCI_WAIT_BACKOFF_US", 0, 100000, &c.wait_backoff_us);
   read_auto_bool("ARMCI_MPI_YIELD", &c.mpi_yield);
   read_auto_int("ARMCI_MPI_YIELD_TIMER_US", 0, 1000000, &c.mpi_yield_timer_us);
-  {
-    int slack = -1;
-    read_auto_int("ARMCI_WAIT_TIMER_SLACK_NS", 0, 100000000, &slack);
-    c.wait_timer_slack_ns = slack;
-  }
+  read_auto_int("ARMCI_WAIT_TIMER_SLACK_NS", 0, 100000000, &c.wait_timer_slack_ns);
   read_auto_bool("ARMCI_NODE_SYNC", &c.node_sync);
   read_auto_bool("ARMCI_ACC_HELD_COPY", &c.acc_held_copy);
   read_int("ARMCI_FINALIZE_SETTLE_MS", 0, 10000, &c.finalize_settle_ms);

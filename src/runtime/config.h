@@ -41,7 +41,7 @@ struct Config {
   bool profile = false;      // ARMCI_PROFILE
   std::string profile_file;  // ARMCI_PROFILE_FILE
   int wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US: sleep between polls in our waits; -1 = auto (runtime.cc)
-  long wait_timer_slack_ns = -1;  // ARMCI_WAIT_TIMER_SLACK_NS: the thread's timer slack while waits back off;
+  int wait_timer_slack_ns = -1;   // ARMCI_WAIT_TIMER_SLACK_NS: the thread's timer slack while waits back off;
                                   // -1 = auto (kBackoffTimerSlackNs when they do), 0 = leave it (runtime.cc)
   int finalize_settle_ms = 20;    // ARMCI_FINALIZE_SETTLE_MS: pause after the last barrier (runtime.cc)
   bool check_collectives = true;  // ARMCI_CHECK_COLLECTIVES: agree on call and object first (collective_check.h)

@@ -80,26 +80,34 @@ long loadavg_running(const char* text) {
   return running;
 }
 
+long runnable_tasks() {
+  thread_local int fd = -1;  // kept open per thread (no lock); -2: unreadable, never tried again
+  if (fd == -2) return -1;
+  if (fd == -1) fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  char text[128];
+  const ssize_t n = fd >= 0 ? pread(fd, text, sizeof text - 1, 0) : -1;
+  if (n > 0) text[n] = '\0';
+  const long running = n > 0 ? loadavg_running(text) : -1;
+  if (running < 0) {
+    if (fd >= 0) close(fd);
+    fd = -2;
+  }
+  return running;
+}
+
 bool foreign_load(long ours_runnable) {
   constexpr long kSampleNanoseconds = 10 * 1000 * 1000;
-  // Per thread: no lock, and a thread's samples are its own (a sample costs one pread).
-  thread_local int fd = -1;  // -2: unreadable
+  // Per thread: no lock, and a thread's samples are its own.
   thread_local timespec sampled{};
   thread_local long running = -1;
+  thread_local bool read_once = false;
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   const long elapsed = (now.tv_sec - sampled.tv_sec) * 1000000000L + (now.tv_nsec - sampled.tv_nsec);
-  if (fd != -2 && (running < 0 || elapsed >= kSampleNanoseconds)) {
+  if (!read_once || (running >= 0 && elapsed >= kSampleNanoseconds)) {
     sampled = now;
-    if (fd == -1) fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
-    char text[128];
-    const ssize_t n = fd >= 0 ? pread(fd, text, sizeof text - 1, 0) : -1;
-    if (n > 0) text[n] = '\0';
-    running = n > 0 ? loadavg_running(text) : -1;
-    if (running < 0) {
-      if (fd >= 0) close(fd);
-      fd = -2;
-    }
+    running = runnable_tasks();
+    read_once = true;
   }
   return running < 0 || running > ours_runnable + 1;
 }

@@ -49,6 +49,10 @@ MachineCount count_machine(MPI_Comm comm);
 // between yielding and sleeping while a wait lasts, never for correctness.
 bool foreign_load(long ours_runnable);
 
+// The machine's runnable tasks now, the caller included (/proc/loadavg's "R/T" field, read each call), or -1
+// if /proc/loadavg cannot be read.
+long runnable_tasks();
+
 // Parses /proc/loadavg's text: the number of runnable tasks, or -1 if `text` is not in that format.
 long loadavg_running(const char* text);
 

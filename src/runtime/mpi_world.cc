@@ -98,23 +98,10 @@ inline bool yield_collective(MPI_Comm comm) {
   return PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter;
 }
 
-// The pause between polls of one yielding call: with a back-off (an oversubscribed machine) first yields,
-// then sleeps (runtime/backoff.h); without one (ARMCI_Init's own collectives) sched_yield.
-class PollPause {
- public:
-  PollPause()
-      : backoff_us_(armcix::g_pause_us.load(std::memory_order_relaxed)),
-        pause_(backoff_us_, armcix::rt().machine.ranks) {}
-  void operator()() {
-    if (backoff_us_ > 0) return pause_();
-    call_stats_count_pause();
-    sched_yield();
-  }
-
- private:
-  int backoff_us_;
-  armcix::BackoffPause pause_;
-};
+// The pause between polls of one yielding call (runtime/backoff.h): yields, then sleeps the back-off.
+inline armcix::BackoffPause poll_pause() {
+  return armcix::BackoffPause(armcix::g_pause_us.load(std::memory_order_relaxed), armcix::rt().machine.ranks);
+}
 
 inline void count_yielding_call() {
   armcix::g_yield_count.fetch_add(1, std::memory_order_relaxed);
@@ -124,7 +111,7 @@ inline void count_yielding_call() {
 // code of the call that made the request: a failed start is returned as it is.
 int complete(int started, MPI_Request* req, MPI_Status* status) {
   if (started != MPI_SUCCESS) return started;
-  PollPause pause_between_polls;
+  armcix::BackoffPause pause_between_polls = poll_pause();
   for (;;) {
     int done = 0;
     const int rc = PMPI_Test(req, &done, status);
@@ -634,7 +621,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   comm = world_or(comm);
   if (!yield_p2p() || source == MPI_PROC_NULL)
     return with_yield_timer([&] { return PMPI_Probe(source, tag, comm, status); });  // returns at once
-  PollPause pause_between_polls;
+  armcix::BackoffPause pause_between_polls = poll_pause();
   for (;;) {
     int found = 0;
     const int rc = PMPI_Iprobe(source, tag, comm, &found, status);
@@ -722,7 +709,7 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitall", 0);
   if (!yield_p2p()) return with_yield_timer([&] { return PMPI_Waitall(count, requests, statuses); });
-  PollPause pause_between_polls;
+  armcix::BackoffPause pause_between_polls = poll_pause();
   for (;;) {
     int done = 0;
     const int rc = PMPI_Testall(count, requests, &done, statuses);
@@ -737,7 +724,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
 int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitany", 0);
   if (!yield_p2p()) return with_yield_timer([&] { return PMPI_Waitany(count, requests, index, status); });
-  PollPause pause_between_polls;
+  armcix::BackoffPause pause_between_polls = poll_pause();
   for (;;) {
     int done = 0;
     const int rc = PMPI_Testany(count, requests, index, &done, status);
@@ -755,7 +742,7 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitsome", 0);
   if (!yield_p2p())
     return with_yield_timer([&] { return PMPI_Waitsome(incount, requests, outcount, indices, statuses); });
-  PollPause pause_between_polls;
+  armcix::BackoffPause pause_between_polls = poll_pause();
   for (;;) {
     const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
     if (rc != MPI_SUCCESS || *outcount != 0) {

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <string>
 
+#include "runtime/backoff.h"
 #include "runtime/call_stats.h"
 #include "runtime/error.h"
 #include "runtime/machine.h"
@@ -38,8 +39,8 @@ constexpr int kSpinPolls = 64;
 // ranks on 2 cores, quiet machine, 3-4 alternating rounds: 0.83 s sleeping at once, 0.63 s with 20 yields,
 // 0.55-0.62 s with 100.  With other programs running a waiter that stays runnable takes their and its
 // peers' share of the cores (2 busy loops beside it: 1.11 s sleeping at once, 1.22 s with 100 yields, and
-// 1.7-3.3 s when yielding for 50-200 us instead), so then it sleeps at once (foreign_load).
-constexpr int kYieldPolls = 100;
+// 1.7-3.3 s when yielding for 50-200 us instead), so then it sleeps at once (foreign_load).  As many yields
+// as a back-off wait makes (kBackoffYieldPolls, runtime/backoff.h).
 
 // The shared page: the arrival counter and the generation on separate cache lines, then per parity and
 // rank a slot: a header (the barrier sequence number it was written for) and the data.
@@ -139,7 +140,7 @@ void wait_generation_change(Control* c, uint32_t generation) {
   // Our ranks not asleep in the futex may be among the machine's runnable tasks; more than that (and one
   // for noise) is somebody else's.
   if (!foreign_load(g_state.nranks - static_cast<long>(c->sleepers.load(std::memory_order_relaxed)))) {
-    for (int i = 0; i < kYieldPolls; ++i) {
+    for (int i = 0; i < kBackoffYieldPolls; ++i) {
       if (c->generation.load(std::memory_order_acquire) != generation) return;
       sched_yield();
     }

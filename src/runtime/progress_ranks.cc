@@ -174,30 +174,13 @@ class SocketWaker {
 // whole machine, not our job: another job's work counts as wanting the cores too.
 class IdleCores {
  public:
-  IdleCores()
-      : fd_(open("/proc/loadavg", O_RDONLY | O_CLOEXEC)), cores_(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))) {}
-  ~IdleCores() {
-    if (fd_ >= 0) close(fd_);
-  }
-  IdleCores(const IdleCores&) = delete;
-  IdleCores& operator=(const IdleCores&) = delete;
+  IdleCores() : cores_(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))) {}
   bool any() const {
-    if (fd_ < 0 || cores_ <= 0) return false;
-    char buf[128];
-    const ssize_t n = pread(fd_, buf, sizeof buf - 1, 0);
-    if (n <= 0) return false;
-    buf[n] = '\0';
-    // "0.50 0.40 0.30 R/T last-pid"
-    const char* p = buf;
-    for (int field = 0; field < 3 && p; ++field) {
-      p = std::strchr(p, ' ');
-      if (p) ++p;
-    }
-    return p && std::atoi(p) <= cores_;
+    const long running = runnable_tasks();  // runtime/machine.h
+    return running >= 0 && cores_ > 0 && running <= cores_;
   }
 
  private:
-  int fd_;
   int cores_;
 };
 

@@ -125,7 +125,7 @@ void resolve_wait_backoff(Runtime& r) {
 // default), so each pause took ~60 us.  Where the waits back off (auto), the calling thread's slack becomes
 // kBackoffTimerSlackNs; threads it starts later inherit it.  finalize() restores the old value.
 void resolve_timer_slack(Runtime& r) {
-  long slack = r.config.wait_timer_slack_ns;
+  int slack = r.config.wait_timer_slack_ns;
   if (slack < 0) slack = r.config.wait_backoff_us > 0 ? kBackoffTimerSlackNs : 0;
   r.config.wait_timer_slack_ns = slack;
   if (slack == 0) return;

@@ -69,7 +69,7 @@ constexpr int kOversubscribedBackoffUs = 10;
 // sleep then lasts ~20 us rather than ~60.  NWChem water ccsd, 4 ranks on 2 cores, 5 alternating rounds
 // (quiet machine): mpiexec wall median 0.94 s with the default 50 us slack, 0.81 s with 10 us, 0.81 s
 // with 3 us.
-constexpr long kBackoffTimerSlackNs = 10000;
+constexpr int kBackoffTimerSlackNs = 10000;
 
 // The yield timer's period (ARMCI_MPI_YIELD_TIMER_US unset) on a machine with more ranks than cores, µs
 // (runtime/yield_timer.h).  4 ranks on 2 cores, plain MPICH calls, 2 runs each: MPI_Comm_split_type 52-108
