@@ -74,9 +74,19 @@ MachineCount count_machine(MPI_Comm comm) {
 }
 
 long loadavg_running(const char* text) {
-  double a, b, c;
-  long running = -1, total = -1;
-  if (std::sscanf(text, "%lf %lf %lf %ld/%ld", &a, &b, &c, &running, &total) != 5 || running < 0) return -1;
+  // By hand rather than sscanf: the yield timer's signal handler calls this (async-signal-safe).
+  const char* p = text;
+  for (int field = 0; field < 3; ++field) {  // the three load averages
+    while (*p == ' ') ++p;
+    const char* start = p;
+    while ((*p >= '0' && *p <= '9') || *p == '.') ++p;
+    if (p == start || *p != ' ') return -1;
+  }
+  while (*p == ' ') ++p;
+  long running = 0;
+  const char* digits = p;
+  for (; *p >= '0' && *p <= '9'; ++p) running = running * 10 + (*p - '0');
+  if (p == digits || *p != '/' || !(p[1] >= '0' && p[1] <= '9')) return -1;
   return running;
 }
 

@@ -183,14 +183,20 @@ void yield_during_init(const Runtime& r) {
 // creation (MPI_Comm_dup, MPI_Comm_split_type) spins otherwise, and on a free core a yield costs a system
 // call per period of a call that takes ~1 ms.  After the machine count: auto keeps it only where this
 // machine has more ranks than cores.  The timer is local (it changes no MPI call's form), so no agreement.
+// Until the machine count, the world's size stands in for our processes on this machine (an upper bound:
+// the handler then yields unless the load exceeds even that).
 void start_init_yield_timer(const Runtime& r) {
-  if (r.config.mpi_yield_timer_us != 0)
-    set_yield_timer_us(r.config.mpi_yield_timer_us > 0 ? r.config.mpi_yield_timer_us : kYieldTimerUs);
+  if (r.config.mpi_yield_timer_us == 0) return;
+  int world_size = 0;
+  ARMCIX_MPI(PMPI_Comm_size(MPI_COMM_WORLD, &world_size));
+  set_yield_timer_ours(world_size);
+  set_yield_timer_us(r.config.mpi_yield_timer_us > 0 ? r.config.mpi_yield_timer_us : kYieldTimerUs);
 }
 
 void resolve_yield_timer(Runtime& r) {
   int period = r.config.mpi_yield_timer_us;
   if (period < 0) period = r.machine.oversubscribed() ? kYieldTimerUs : 0;
+  set_yield_timer_ours(r.machine.ranks);
   if (!set_yield_timer_us(period)) {
     if (r.config.verbose)
       std::fprintf(stderr, "armci-x: rank %d: ARMCI_MPI_YIELD_TIMER_US: no free real-time signal; timer off\n", r.me);

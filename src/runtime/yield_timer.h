@@ -13,7 +13,8 @@
 // The timer is local: it changes no MPI call's form, so processes need not agree on it (unlike
 // ARMCI_MPI_YIELD).  The handler runs only while a timed call is in progress (armed by YieldTimerScope on
 // entry, disarmed on exit), is installed with SA_RESTART, keeps errno, and takes a real-time signal that
-// has no handler yet; if none is free, or the timer cannot be created, the timer stays off.
+// has no handler yet; if none is free, or the timer cannot be created, the timer stays off.  It does not
+// yield while other programs keep the machine busy (set_yield_timer_ours): the yield would go to them.
 #pragma once
 
 #include <cstdint>
@@ -26,8 +27,15 @@ namespace armcix {
 bool set_yield_timer_us(int period_us);
 int yield_timer_us();
 
-// Signals delivered so far to the threads of this process (tests, profiling).
+// How many of our processes may be runnable on this machine (its ranks): the handler yields only while
+// /proc/loadavg shows no more runnable tasks than these and one more (runtime/machine.h, foreign_load).
+// Until called, the handler always yields.
+void set_yield_timer_ours(long ours_runnable);
+
+// Signals delivered so far to the threads of this process, and how many of them did not yield because
+// other programs loaded the machine (tests, profiling).
 uint64_t yield_timer_signals();
+uint64_t yield_timer_skipped();
 
 // Arms the calling thread's timer for its lifetime, if the timer is on; nests (only the outermost arms).
 class YieldTimerScope {

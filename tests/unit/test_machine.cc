@@ -61,6 +61,9 @@ TEST(Machine, LoadavgRunningAndForeignLoad) {
   EXPECT_EQ(armcix::loadavg_running("0.50 0.40 0.30 250 12345"), -1);
   EXPECT_EQ(armcix::loadavg_running("garbage"), -1);
   EXPECT_EQ(armcix::loadavg_running(""), -1);
+  EXPECT_EQ(armcix::loadavg_running("0.50 0.40 3/250 12345"), -1);  // a load average missing
+  EXPECT_EQ(armcix::loadavg_running("0.50 0.40 0.30 /250 12345"), -1);
+  EXPECT_EQ(armcix::loadavg_running("0.50 0.40 0.30 3/ 12345"), -1);
   EXPECT_FALSE(armcix::foreign_load(1 << 20));
   EXPECT_TRUE(armcix::foreign_load(-2));
 }

@@ -69,3 +69,28 @@ TEST(YieldTimer, SignalsOnlyWhileArmedAndForeignHandlersKept) {
   ASSERT_TRUE(armcix::set_yield_timer_us(0));
   EXPECT_EQ(armcix::yield_timer_us(), 0);
 }
+
+// Beside other programs' busy tasks the handler does not yield (the yield would go to them): with our
+// count below anything /proc/loadavg can show, every signal is a skipped one; with it above, none is.
+TEST(YieldTimer, NoYieldWhileOtherProgramsLoadTheMachine) {
+  ASSERT_TRUE(armcix::set_yield_timer_us(100));
+  armcix::set_yield_timer_ours(-2);  // the reading thread alone exceeds -2 + 1
+  uint64_t signals = armcix::yield_timer_signals(), skipped = armcix::yield_timer_skipped();
+  {
+    armcix::YieldTimerScope scope;
+    spin_ms(20);
+  }
+  const uint64_t got = armcix::yield_timer_signals() - signals;
+  EXPECT_GT(got, 5u);
+  EXPECT_EQ(armcix::yield_timer_skipped() - skipped, got);
+
+  armcix::set_yield_timer_ours(1 << 20);  // never foreign
+  signals = armcix::yield_timer_signals(), skipped = armcix::yield_timer_skipped();
+  {
+    armcix::YieldTimerScope scope;
+    spin_ms(20);
+  }
+  EXPECT_GT(armcix::yield_timer_signals() - signals, 5u);
+  EXPECT_EQ(armcix::yield_timer_skipped(), skipped);
+  ASSERT_TRUE(armcix::set_yield_timer_us(0));
+}
