@@ -12,6 +12,12 @@
 // 3. Profiling (ARMCI_PROFILE=1, runtime/call_stats.h): the blocking calls count their calls, time and
 //    back-off pauses per MPI function (ARMCIX_TIME_CALL), so that the profile says which of the program's
 //    own MPI calls the time went to.  Off, one more load of a flag.
+// 4. The progress thread (ARMCI_PROGRESS_THREAD=1) needs MPI_THREAD_MULTIPLE, and the programs that most
+//    need it start MPI themselves with plain MPI_Init (Global Arrays' programs, NWChem through GA's
+//    tcgmsg-mpi).  With that variable set, MPI_Init and MPI_Init_thread below MPI_THREAD_MULTIPLE ask
+//    MPI for MPI_THREAD_MULTIPLE (MPI may give more than asked; MPI_Init_thread reports what it gave), and
+//    the level the program asked for is kept so that ARMCI does not serialise its calls for a program
+//    that never calls it from two threads.  Open MPI's Fortran MPI_INIT calls PMPI_Init and bypasses this.
 //
 // The list covers the MPI calls that Global Arrays 5.8.2 (Debian's libga-mpich.a: nm -u), ScaLAPACK/BLACS
 // (libscalapack-mpich.so), NWChem and our tests, examples and benchmarks make on a communicator, and the
@@ -36,6 +42,7 @@
 
 #include "runtime/backoff.h"
 #include "runtime/call_stats.h"
+#include "runtime/config.h"
 #include "runtime/mpi_yield.h"
 #include "runtime/progress_ranks.h"
 #include "runtime/runtime.h"
@@ -45,6 +52,7 @@ namespace armcix {
 
 namespace {
 MPI_Comm g_program_world = MPI_COMM_NULL;   // program ranks; set once, kept until MPI_Finalize
+int g_program_thread_request = -1;          // what the program asked MPI_Init* for, if raised (4. above)
 std::atomic<bool> g_yield{false};           // ARMCI_MPI_YIELD in force (same on every process)
 std::atomic<int> g_pause_us{0};             // between polls: sleep this long, or sched_yield if 0
 std::atomic<uint64_t> g_yield_count{0};     // blocking calls completed through the yielding path
@@ -58,6 +66,10 @@ void set_program_world(MPI_Comm program) {
 
 bool program_world_set() {
   return g_program_world != MPI_COMM_NULL;
+}
+
+int program_thread_request() {
+  return g_program_thread_request;
 }
 
 void set_mpi_yield(bool on, int pause_us) {
@@ -751,6 +763,21 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
     }
     pause_between_polls();
   }
+}
+
+int MPI_Init(int* argc, char*** argv) {
+  if (!armcix::Config::progress_thread_requested()) return PMPI_Init(argc, argv);
+  armcix::g_program_thread_request = MPI_THREAD_SINGLE;
+  int provided = MPI_THREAD_SINGLE;
+  return PMPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+}
+
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  if (required < MPI_THREAD_MULTIPLE && armcix::Config::progress_thread_requested()) {
+    armcix::g_program_thread_request = required;
+    required = MPI_THREAD_MULTIPLE;
+  }
+  return PMPI_Init_thread(argc, argv, required, provided);
 }
 
 // With progress ranks: meet them first, so that every process enters MPI_Finalize together

@@ -1,7 +1,8 @@
 // Asynchronous progress (ARMCI_PROGRESS_THREAD=1): a thread that enters MPI's progress engine every
 // ARMCI_PROGRESS_USLEEP microseconds, so that RMA aimed at this process (which MPICH services in the
 // target's progress engine for MPI_Win_create windows) moves while the application computes.
-// Needs MPI_THREAD_MULTIPLE; without it the thread is not started and the verbose banner says so.
+// Needs MPI_THREAD_MULTIPLE, which armci-x's MPI_Init and MPI_Init_thread ask for when the variable is set
+// (runtime/mpi_world.cc); without it the thread is not started and rank 0 says so.
 #pragma once
 
 #include <mpi.h>
@@ -27,5 +28,9 @@ void progress_poke();
 
 // progress_start() / progress_stop(): the last / first entries of the module list (runtime/modules.h).
 bool progress_running();
+
+// The thread level the program passed to MPI_Init_thread (MPI_THREAD_SINGLE for MPI_Init) when armci-x's
+// wrapper raised it to MPI_THREAD_MULTIPLE for the progress thread, else -1 (runtime/mpi_world.cc).
+int program_thread_request();
 
 }  // namespace armcix

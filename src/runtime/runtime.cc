@@ -328,8 +328,11 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   r.init_count = 1;  // from here on errors name the ARMCI call rather than "not initialized"
   // Threads may call ARMCI concurrently only if the application asked for MPI_THREAD_MULTIPLE (from us, or
   // from MPI before us) and got it; the progress thread alone makes no ARMCI calls and needs no lock.
+  // MPI_Init* raised for the progress thread (runtime/progress.h): the program's own request decides.
+  const int program_request = program_thread_request();
   set_calls_serialized(r.thread_level == MPI_THREAD_MULTIPLE &&
-                       (app_requested >= MPI_THREAD_MULTIPLE || !r.we_initialized_mpi));
+                       (r.we_initialized_mpi ? app_requested >= MPI_THREAD_MULTIPLE
+                                             : program_request < 0 || program_request >= MPI_THREAD_MULTIPLE));
   check_settings_agree(r);
   progress_ranks_start(r);  // a progress rank stays in there until the program ranks finalize
   yield_during_init(r);

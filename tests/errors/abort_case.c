@@ -55,8 +55,17 @@ static void limit(int resource, long long value) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   const char* c = argc > 1 ? argv[1] : "";
+  /* How MPI starts: past armci-x's MPI_Init wrapper (as Open MPI's Fortran MPI_INIT does), at a thread level
+     below MPI_THREAD_MULTIPLE, or plainly. */
+  int provided = -1;
+  if (is(c, "progress_thread_off"))
+    PMPI_Init(&argc, &argv);
+  else if (is(c, "progress_thread_funneled"))
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  else
+    MPI_Init(&argc, &argv);
+  if (provided >= 0) printf("abort_case: MPI_Init_thread provided %d\n", provided);
   if (is(c, "not_initialized")) {
     void* ptrs[64];
     ARMCI_Malloc(ptrs, 8); /* before ARMCI_Init */
