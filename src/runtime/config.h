@@ -30,7 +30,10 @@ struct Config {
   int max_outstanding = 1024;                           // ARMCI_MAX_OUTSTANDING: non-blocking ops in flight, in total
   int max_outstanding_per_target = 256;                 // ARMCI_MAX_OUTSTANDING_PER_TARGET
   bool progress_thread = false;                         // ARMCI_PROGRESS_THREAD
-  int progress_usleep = 100;                            // ARMCI_PROGRESS_USLEEP
+  // ARMCI_PROGRESS_USLEEP: 300, not 100: NWChem's water dimer across 2 hosts with the thread took 38.6-39.9
+  // s at 300 and 40.2-42.4 s at 100 (the wake-ups take the computing ranks' cores; 1000: 41.3-44.6 s, the
+  // triples' gets wait longer; tools/nwchem/RESULTS.md).
+  int progress_usleep = 300;
   int progress_ranks_usleep = -1;  // ARMCI_PROGRESS_RANKS_USLEEP: a progress rank's sleep between polls (0: yield);
                                    // -1 = auto (progress_ranks.cc: 0 with a core per process, else kSharedCorePauseUs)
   int progress_ranks_awake_us = 200;  // ARMCI_PROGRESS_RANKS_AWAKE_US: a sleeping progress rank, once woken by
