@@ -57,7 +57,7 @@ bool foreign_load_in_handler() {
 // Yields, unless other programs' busy tasks share the machine: then the yield hands the core to one of
 // them for the rest of its time slice, not to the peer the timed call waits for, and every call took
 // longer than without the timer (Open MPI, 2 hosts x 2 ranks on 2 cores beside 2 busy loops: test_sync
-// 48.6 s with the timer yielding, 14.4 s without it; doc/performance.md).
+// 48.6 s with the timer yielding, 14.4 s without it; doc/design.md).
 void on_timer_signal(int) {
   const int saved = errno;
   g_signals.fetch_add(1, std::memory_order_relaxed);  // lock-free: async-signal-safe
