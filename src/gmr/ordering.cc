@@ -92,6 +92,11 @@ bool accs_from_held_copies() {
   return setting < 0 ? ordered_puts_by_accumulate() : setting == 1;
 }
 
+bool acc_from_held_copy(const Gmr* g, int wr, std::size_t bytes) {
+  return bytes <= static_cast<std::size_t>(kOrderedPutMaxBytes) && accs_from_held_copies() &&
+         (server_of(g, wr) >= 0 || !on_my_node(g->grp_to_abs[wr]));
+}
+
 void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes) {
   void* copy = hold_copy_space(g, wr, bytes);
   std::memcpy(copy, src, bytes);

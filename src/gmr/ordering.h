@@ -47,6 +47,13 @@ bool plain_puts_from_held_copies();
 // its osc ucx completes an accumulate at the target before returning anyway.
 bool accs_from_held_copies();
 
+// Whether this blocking accumulate of `bytes` to window rank wr's slice goes from a held copy: at most
+// kOrderedPutMaxBytes, accs_from_held_copies(), and its MPI target is a process whose CPU the local
+// completion would wait for -- a rank on another node, or the progress rank serving the slice, on this node
+// too (with progress ranks every accumulate to a region spanning nodes goes to it; NWChem's water dimer over
+// 2 hosts x (1 + 1) spent 69 us per AccS waiting for the sleeping progress rank of its own host).
+bool acc_from_held_copy(const Gmr* g, int wr, std::size_t bytes);
+
 // Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.
 inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
   const Pending& p = g->pending[wr];

@@ -140,7 +140,7 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
     after_local_store();
     return;
   }
-  const bool held_copy = req == nullptr && !on_my_node(proc) && bytes <= kOrderedPutMaxBytes && accs_from_held_copies();
+  const bool held_copy = req == nullptr && acc_from_held_copy(r.gmr, r.win_rank, static_cast<std::size_t>(bytes));
   // Held copy (gmr/ordering.h, accs_from_held_copies): the scaled origin goes to a copy the library keeps until
   // the pair's next flush, and the call returns without the accumulate's round trip through the target's CPU.
   Staged origin;

@@ -93,13 +93,6 @@ void scatter_after(const StridedShape& s, char* local, std::unique_ptr<char[]> l
   }
 }
 
-// A blocking accumulate to another node small enough to go from a held copy (gmr/ordering.h,
-// accs_from_held_copies).
-bool acc_from_held_copy(const StridedShape& s, const Gmr* g, int wr, const Request* req) {
-  return req == nullptr && s.total_bytes() <= static_cast<std::size_t>(kOrderedPutMaxBytes) &&
-         !on_my_node(g->grp_to_abs[wr]) && accs_from_held_copies();
-}
-
 // One operation, datatypes on both sides.
 void direct_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r,
                    Request* req) {
@@ -115,7 +108,7 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     MPI_Datatype lt;
     // A held copy (gmr/ordering.h) is taken after prepare_op, whose flush would free the pair's held copies.
     prepare_op(g, r.win_rank, XferOp::Acc, lo, hi);
-    const bool held = acc_from_held_copy(s, g, r.win_rank, req);
+    const bool held = req == nullptr && acc_from_held_copy(g, r.win_rank, s.total_bytes());
     if (!held && scale_is_one(*t, scale) && !must_stage(sd.local)) {
       ltype = strided_type(elem, per_run, s.count, s.lstride, s.levels);
       origin.ptr = sd.local;
@@ -345,7 +338,7 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
   const int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
   const bool unit_scale = op == XferOp::Acc && scale_is_one(*t, scale);
   // A blocking accumulate of at most kOrderedPutMaxBytes packs into a held copy and waits for nothing.
-  const bool held = op == XferOp::Acc && acc_from_held_copy(s, g, wr, req);
+  const bool held = op == XferOp::Acc && req == nullptr && acc_from_held_copy(g, wr, s.total_bytes());
   std::unique_ptr<char[]> owned = held ? nullptr : new_buffer(in_buffer * seg);
   char* const buf = held ? static_cast<char*>(hold_copy_space(g, wr, in_buffer * seg)) : owned.get();
   std::vector<long> loffs;  // get: where the window's segments go locally

@@ -13,6 +13,7 @@
 #include <numeric>
 #include <vector>
 
+#include "gmr/ordering.h"            // accs_from_held_copies, held_put_copy_bytes
 #include "runtime/progress_ranks.h"  // kSharedCorePauseUs
 #include "runtime/runtime.h"         // the resolved ARMCI_PROGRESS_RANKS_USLEEP
 #include "test_util.h"
@@ -115,6 +116,44 @@ TEST(ProgressRanks, ConcurrentMixedAtomicsAreExact) {
     std::sort(mine.begin(), mine.end());
     EXPECT_TRUE(std::adjacent_find(mine.begin(), mine.end()) == mine.end()) << "duplicate fetch on target " << t;
   }
+  ARMCI_Barrier();
+}
+
+// With progress ranks every accumulate to a region spanning nodes goes through MPI to the slice's progress
+// rank, this node's own included; a blocking one then returns from a held copy (gmr/ordering.h,
+// acc_from_held_copy) instead of waiting for a progress rank that may sleep.  The source is overwritten at
+// once, a get without a fence sees every accumulate, the copies go with the barrier, the sums are exact.
+TEST(ProgressRanks, BlockingAccumulatesToServedSlicesFromHeldCopies) {
+  const int n = nproc(), r = me();
+  constexpr int kRounds = 20;
+  Alloc a(8 * sizeof(double));
+  for (int i = 0; i < 8; ++i) a.at<double>(r)[i] = 0;
+  ARMCI_Barrier();
+  const bool served = armcix::rt().config.progress_ranks > 0 && armcix::rt().node_count > 1;
+  for (int round = 0; round < kRounds; ++round) {
+    for (int k = 0; k < n; ++k) {
+      const int t = (r + k) % n;
+      double v[8];
+      for (int i = 0; i < 8; ++i) v[i] = 1.0 + i;
+      double scale = 2.0;
+      ARMCI_Acc(ARMCI_ACC_DBL, &scale, v, a.at<double>(t), static_cast<int>(sizeof v), t);
+      if (served && armcix::accs_from_held_copies() && round == 0) {
+        EXPECT_GT(armcix::held_put_copy_bytes(), 0u) << "no copy held after an accumulate to " << t;
+      }
+      for (int i = 0; i < 8; ++i) v[i] = -1000.0;  // the call returned: the source is the program's again
+    }
+  }
+  // Without a fence: this rank's own accumulates are ordered before its get (location consistency).
+  double own[8];
+  ARMCI_Get(a.at<double>(r), own, static_cast<int>(sizeof own), r);
+  ARMCI_Barrier();
+  EXPECT_EQ(armcix::held_put_copy_bytes(), 0u) << "copies held after a barrier";
+  for (int t = 0; t < n; ++t) {
+    double got[8];
+    ARMCI_Get(a.at<double>(t), got, static_cast<int>(sizeof got), t);
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(got[i], 2.0 * (1.0 + i) * kRounds * n) << "target " << t << " word " << i;
+  }
+  for (int i = 0; i < 8; ++i) EXPECT_GE(own[i], 2.0 * (1.0 + i) * kRounds) << "own accumulates not seen, word " << i;
   ARMCI_Barrier();
 }
 
