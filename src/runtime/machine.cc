@@ -5,6 +5,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -90,35 +92,52 @@ long loadavg_running(const char* text) {
   return running;
 }
 
+namespace {
+
+// /proc/loadavg, opened once per process: -1 not yet, -2 unreadable (never tried again).  Atomics rather
+// than thread_local or a lock: the yield timer's signal handler reads through here (open, pread and
+// lock-free atomics are async-signal-safe; thread_local in a shared library may allocate on first use).
+std::atomic<int> g_loadavg_fd{-1};
+std::atomic<int64_t> g_sampled_ns{-1};  // when sampled_runnable_tasks last read the count
+std::atomic<long> g_sampled_running{-1};
+
+int loadavg_fd() {
+  int fd = g_loadavg_fd.load(std::memory_order_acquire);
+  if (fd != -1) return fd;
+  int opened = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  if (opened < 0) opened = -2;
+  if (g_loadavg_fd.compare_exchange_strong(fd, opened, std::memory_order_acq_rel)) return opened;
+  if (opened >= 0) close(opened);  // another thread was first: use its descriptor
+  return fd;
+}
+
+}  // namespace
+
 long runnable_tasks() {
-  thread_local int fd = -1;  // kept open per thread (no lock); -2: unreadable, never tried again
-  if (fd == -2) return -1;
-  if (fd == -1) fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  const int fd = loadavg_fd();
+  if (fd < 0) return -1;
   char text[128];
-  const ssize_t n = fd >= 0 ? pread(fd, text, sizeof text - 1, 0) : -1;
+  const ssize_t n = pread(fd, text, sizeof text - 1, 0);
   if (n > 0) text[n] = '\0';
   const long running = n > 0 ? loadavg_running(text) : -1;
-  if (running < 0) {
-    if (fd >= 0) close(fd);
-    fd = -2;
-  }
+  if (running < 0) g_loadavg_fd.store(-2, std::memory_order_release);  // the descriptor stays open: harmless
   return running;
 }
 
-bool foreign_load(long ours_runnable) {
-  constexpr long kSampleNanoseconds = 10 * 1000 * 1000;
-  // Per thread: no lock, and a thread's samples are its own.
-  thread_local timespec sampled{};
-  thread_local long running = -1;
-  thread_local bool read_once = false;
+long sampled_runnable_tasks() {
+  constexpr int64_t kSampleNanoseconds = 10 * 1000 * 1000;
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
-  const long elapsed = (now.tv_sec - sampled.tv_sec) * 1000000000L + (now.tv_nsec - sampled.tv_nsec);
-  if (!read_once || (running >= 0 && elapsed >= kSampleNanoseconds)) {
-    sampled = now;
-    running = runnable_tasks();
-    read_once = true;
-  }
+  const int64_t ns = static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+  int64_t last = g_sampled_ns.load(std::memory_order_relaxed);
+  if ((last < 0 || ns - last >= kSampleNanoseconds) &&
+      g_sampled_ns.compare_exchange_strong(last, ns, std::memory_order_relaxed))
+    g_sampled_running.store(runnable_tasks(), std::memory_order_relaxed);
+  return g_sampled_running.load(std::memory_order_relaxed);
+}
+
+bool foreign_load(long ours_runnable) {
+  const long running = sampled_runnable_tasks();
   return running < 0 || running > ours_runnable + 1;
 }
 

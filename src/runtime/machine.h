@@ -44,14 +44,18 @@ MachineCount count_machine(MPI_Comm comm);
 
 // Whether programs other than ours keep this machine's cores busy: the machine's runnable tasks now
 // (/proc/loadavg's fourth field, "running/total") exceed `ours_runnable` (how many of our processes may be
-// among them) by more than one.  Sampled at most every 10 ms per process (cheap enough to ask before
-// every wait); true when /proc/loadavg cannot be read.  A guess, as any such count is: it is for choosing
+// among them) by more than one (sampled_runnable_tasks: cheap enough to ask before every wait); true when
+// /proc/loadavg cannot be read.  A guess, as any such count is: it is for choosing
 // between yielding and sleeping while a wait lasts, never for correctness.
 bool foreign_load(long ours_runnable);
 
 // The machine's runnable tasks now, the caller included (/proc/loadavg's "R/T" field, read each call), or -1
 // if /proc/loadavg cannot be read.
 long runnable_tasks();
+
+// runnable_tasks() read at most every 10 ms per process (the last reading otherwise; -1 before the first
+// or if unreadable).  Async-signal-safe: the yield timer's handler asks it (runtime/yield_timer.cc).
+long sampled_runnable_tasks();
 
 // Parses /proc/loadavg's text: the number of runnable tasks, or -1 if `text` is not in that format.
 long loadavg_running(const char* text);

@@ -1,7 +1,6 @@
 #include "runtime/yield_timer.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <time.h>
@@ -21,37 +20,15 @@ std::atomic<uint64_t> g_signals{0};
 int g_signo = 0;  // chosen and installed once (under g_install), never uninstalled: see install_handler
 std::mutex g_install;
 
-// Whether other programs load the machine, as runtime/machine.h's foreign_load guesses it, but readable
-// from the signal handler: every call is async-signal-safe (clock_gettime, pread on a descriptor opened
-// at install, loadavg_running's hand-made parser, lock-free atomics), and the sample is per process.
 std::atomic<long> g_ours_runnable{1 << 20};  // until set_yield_timer_ours: never foreign
-std::atomic<int> g_loadavg_fd{-1};
-std::atomic<int64_t> g_sampled_ns{-1};
-std::atomic<bool> g_foreign{false};
 std::atomic<uint64_t> g_skipped{0};
 
+// runtime/machine.h's foreign_load, but an unreadable /proc/loadavg counts as no evidence of others, so the
+// handler yields as it would without the check (foreign_load's waits then sleep: sleeping is their safe
+// side, yielding is this one's).  sampled_runnable_tasks is async-signal-safe.
 bool foreign_load_in_handler() {
-  constexpr int64_t kSampleNanoseconds = 10 * 1000 * 1000;
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  const int64_t ns = static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
-  int64_t last = g_sampled_ns.load(std::memory_order_relaxed);
-  if ((last < 0 || ns - last >= kSampleNanoseconds) &&
-      g_sampled_ns.compare_exchange_strong(last, ns, std::memory_order_relaxed)) {
-    const int fd = g_loadavg_fd.load(std::memory_order_relaxed);
-    char text[128];
-    const ssize_t n = fd >= 0 ? pread(fd, text, sizeof text - 1, 0) : -1;
-    long running = -1;
-    if (n > 0) {
-      text[n] = '\0';
-      running = loadavg_running(text);
-    }
-    // Unreadable: no evidence of others, so yield as without the check (unlike foreign_load, whose
-    // waits then sleep: sleeping is their safe side, yielding is this one's).
-    g_foreign.store(running >= 0 && running > g_ours_runnable.load(std::memory_order_relaxed) + 1,
-                    std::memory_order_relaxed);
-  }
-  return g_foreign.load(std::memory_order_relaxed);
+  const long running = sampled_runnable_tasks();
+  return running >= 0 && running > g_ours_runnable.load(std::memory_order_relaxed) + 1;
 }
 
 // Yields, unless other programs' busy tasks share the machine: then the yield hands the core to one of
@@ -85,7 +62,6 @@ bool install_handler() {
     sigemptyset(&sa.sa_mask);
     if (sigaction(s, &sa, nullptr) != 0) continue;
     g_signo = s;
-    g_loadavg_fd.store(open("/proc/loadavg", O_RDONLY | O_CLOEXEC), std::memory_order_relaxed);
     return true;
   }
 #endif
@@ -144,7 +120,6 @@ int yield_timer_us() {
 
 void set_yield_timer_ours(long ours_runnable) {
   g_ours_runnable.store(ours_runnable, std::memory_order_relaxed);
-  g_sampled_ns.store(-1, std::memory_order_relaxed);  // judge afresh with the new count
 }
 
 uint64_t yield_timer_signals() {
