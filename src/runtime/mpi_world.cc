@@ -767,9 +767,8 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
 
 int MPI_Init(int* argc, char*** argv) {
   if (!armcix::Config::progress_thread_requested()) return PMPI_Init(argc, argv);
-  armcix::g_program_thread_request = MPI_THREAD_SINGLE;
   int provided = MPI_THREAD_SINGLE;
-  return PMPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+  return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
 }
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {

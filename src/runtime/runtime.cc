@@ -185,10 +185,8 @@ void yield_during_init(const Runtime& r) {
 // machine has more ranks than cores.  The timer is local (it changes no MPI call's form), so no agreement.
 // Until the machine count, the world's size stands in for our processes on this machine (an upper bound:
 // the handler then yields unless the load exceeds even that).
-void start_init_yield_timer(const Runtime& r) {
+void start_init_yield_timer(const Runtime& r, int world_size) {
   if (r.config.mpi_yield_timer_us == 0) return;
-  int world_size = 0;
-  ARMCIX_MPI(PMPI_Comm_size(MPI_COMM_WORLD, &world_size));
   set_yield_timer_ours(world_size);
   set_yield_timer_us(r.config.mpi_yield_timer_us > 0 ? r.config.mpi_yield_timer_us : kYieldTimerUs);
 }
@@ -305,9 +303,8 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   MPI_Initialized(&mpi_up);
   MPI_Finalized(&mpi_down);
   if (mpi_down) fail("ARMCI_Init", "MPI has already been finalized");
-  const int app_requested = requested;  // before the progress thread raises it
-  // The progress thread needs MPI_THREAD_MULTIPLE, which must be asked for when MPI starts.
-  if (Config::progress_thread_requested() && requested < MPI_THREAD_MULTIPLE) requested = MPI_THREAD_MULTIPLE;
+  // The progress thread needs MPI_THREAD_MULTIPLE, which must be asked for when MPI starts: armci-x's
+  // MPI_Init_thread raises `requested` when ARMCI_PROGRESS_THREAD is set (runtime/mpi_world.cc).
   if (!mpi_up) {
     ARMCIX_MPI(MPI_Init_thread(argc, argv, requested, &r.thread_level));
     r.we_initialized_mpi = true;
@@ -317,22 +314,22 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   }
   if (comm_given && comm == MPI_COMM_NULL) fail("ARMCI_Init_mpi_comm", "argument 'comm' is MPI_COMM_NULL");
   r.config = Config::from_environment();
-  start_init_yield_timer(r);
+  int world_size = 0;  // the real MPI_COMM_WORLD (PMPI: not the program ranks' one of mpi_world.cc)
+  ARMCIX_MPI(PMPI_Comm_size(MPI_COMM_WORLD, &world_size));
+  start_init_yield_timer(r, world_size);
   ARMCIX_MPI(MPI_Comm_dup(comm_given ? comm : MPI_COMM_WORLD, &r.world));
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
   ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));
-  int world_size = 0;  // the real MPI_COMM_WORLD (PMPI: not the program ranks' one of mpi_world.cc)
-  ARMCIX_MPI(PMPI_Comm_size(MPI_COMM_WORLD, &world_size));
   const bool spans_world = r.nproc == world_size;
   r.init_count = 1;  // from here on errors name the ARMCI call rather than "not initialized"
   // Threads may call ARMCI concurrently only if the application asked for MPI_THREAD_MULTIPLE (from us, or
   // from MPI before us) and got it; the progress thread alone makes no ARMCI calls and needs no lock.
-  // MPI_Init* raised for the progress thread (runtime/progress.h): the program's own request decides.
-  const int program_request = program_thread_request();
-  set_calls_serialized(r.thread_level == MPI_THREAD_MULTIPLE &&
-                       (r.we_initialized_mpi ? app_requested >= MPI_THREAD_MULTIPLE
-                                             : program_request < 0 || program_request >= MPI_THREAD_MULTIPLE));
+  // What the program asked for: its request before armci-x's MPI_Init* raised it for the progress thread
+  // (runtime/progress.h), else ARMCI_Init's `requested` if we started MPI, else the level MPI runs at.
+  const int raised_from = program_thread_request();
+  const int program_asked = raised_from >= 0 ? raised_from : r.we_initialized_mpi ? requested : r.thread_level;
+  set_calls_serialized(r.thread_level == MPI_THREAD_MULTIPLE && program_asked >= MPI_THREAD_MULTIPLE);
   check_settings_agree(r);
   progress_ranks_start(r);  // a progress rank stays in there until the program ranks finalize
   yield_during_init(r);
