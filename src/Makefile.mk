@@ -10,7 +10,7 @@ src_libarmci_la_SOURCES = \
 	src/runtime/config.cc src/runtime/config.h \
 	src/runtime/error.cc src/runtime/error.h \
 	src/runtime/progress.cc src/runtime/progress.h src/runtime/thread_lock.h \
-	src/runtime/progress_ranks.cc src/runtime/progress_ranks.h src/runtime/mpi_world.cc src/runtime/mpi_yield.h src/runtime/yield_timer.cc src/runtime/yield_timer.h \
+	src/runtime/progress_ranks.cc src/runtime/progress_ranks.h src/runtime/progress_roles.cc src/runtime/progress_roles.h src/runtime/mpi_world.cc src/runtime/mpi_yield.h src/runtime/yield_timer.cc src/runtime/yield_timer.h \
 	src/runtime/watchdog.cc src/runtime/watchdog.h src/runtime/call_stats.cc src/runtime/call_stats.h \
 	src/runtime/node_sync.cc src/runtime/node_sync.h \
 	src/runtime/window.cc src/runtime/window.h \

@@ -18,6 +18,9 @@
 //    MPI for MPI_THREAD_MULTIPLE (MPI may give more than asked; MPI_Init_thread reports what it gave), and
 //    the level the program asked for is kept so that ARMCI does not serialise its calls for a program
 //    that never calls it from two threads.  Open MPI's Fortran MPI_INIT calls PMPI_Init and bypasses this.
+// 5. Progress ranks are decided in MPI_Init and MPI_Init_thread (runtime/progress_roles.h), so that a program
+//    that reads MPI_COMM_WORLD's size before ARMCI_Init (the classic ARMCI test program) sees the program
+//    ranks only.
 //
 // The list covers the MPI calls that Global Arrays 5.8.2 (Debian's libga-mpich.a: nm -u), ScaLAPACK/BLACS
 // (libscalapack-mpich.so), NWChem and our tests, examples and benchmarks make on a communicator, and the
@@ -45,6 +48,7 @@
 #include "runtime/config.h"
 #include "runtime/mpi_yield.h"
 #include "runtime/progress_ranks.h"
+#include "runtime/progress_roles.h"
 #include "runtime/runtime.h"
 #include "runtime/yield_timer.h"
 
@@ -765,23 +769,32 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
   }
 }
 
+// Both decide the progress ranks' roles once MPI is up (5. above); a progress rank does not return.
 int MPI_Init(int* argc, char*** argv) {
-  if (!armcix::Config::progress_thread_requested()) return PMPI_Init(argc, argv);
-  int provided = MPI_THREAD_SINGLE;
-  return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
+  if (armcix::Config::progress_thread_requested()) {
+    int provided = MPI_THREAD_SINGLE;
+    return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
+  }
+  const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) armcix::progress_roles_at_mpi_init(argc, argv, MPI_THREAD_SINGLE);
+  return rc;
 }
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int asked = required;
   if (required < MPI_THREAD_MULTIPLE && armcix::Config::progress_thread_requested()) {
     armcix::g_program_thread_request = required;
     required = MPI_THREAD_MULTIPLE;
   }
-  return PMPI_Init_thread(argc, argv, required, provided);
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) armcix::progress_roles_at_mpi_init(argc, argv, asked);
+  return rc;
 }
 
-// With progress ranks: meet them first, so that every process enters MPI_Finalize together
-// (runtime/progress_ranks.h).
+// With progress ranks: release them if ARMCI never ran, else meet them, so that every process enters
+// MPI_Finalize together (runtime/progress_ranks.h).
 int MPI_Finalize(void) {
+  armcix::release_unused_progress_ranks();
   armcix::progress_ranks_meet_at_mpi_finalize();
   return with_yield_timer([&] { return PMPI_Finalize(); });
 }

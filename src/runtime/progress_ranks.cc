@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include "runtime/error.h"
 #include "runtime/machine.h"
 #include "runtime/progress.h"
+#include "runtime/progress_roles.h"
 #include "runtime/window.h"
 
 namespace armcix {
@@ -188,6 +190,14 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   return which == ProxyWindow::Exclusive ? r.proxy_excl_win : r.proxy_win;
 }
 
+// Ends the proxy windows' epoch and frees them (collective over r.all: the progress ranks when they stop
+// serving, the program ranks in ARMCI_Finalize).
+void free_proxy_windows(Runtime& r) {
+  ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
+  ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
+  if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
+}
+
 [[noreturn]] void serve(Runtime& r, int program_ranks_served, const OwnWake& wake) {
   const int pause_us = r.config.progress_ranks_usleep;
   // Linux lets a sleep of a normal task overrun by its timer slack, 50 us by default, to batch wake-ups:
@@ -256,8 +266,15 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
         if (fd >= 0 && win != MPI_WIN_NULL) {
           void* p = mmap(nullptr, static_cast<std::size_t>(q.bytes), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
           close(fd);
-          if (p != MAP_FAILED) {
-            ARMCIX_MPI(MPI_Win_attach(win, p, static_cast<MPI_Aint>(q.bytes)));
+          const int rc = p != MAP_FAILED ? MPI_Win_attach(win, p, static_cast<MPI_Aint>(q.bytes)) : MPI_SUCCESS;
+          if (rc != MPI_SUCCESS) {
+            // MPI refuses (Open MPI 4.1's osc ucx attaches at most 32 regions to a dynamic window): the
+            // program rank reports it with MPI's error class, negated.
+            munmap(p, static_cast<std::size_t>(q.bytes));
+            int error_class = MPI_ERR_OTHER;
+            MPI_Error_class(rc, &error_class);
+            disp = -std::max(error_class, 1);
+          } else if (p != MAP_FAILED) {
             MPI_Aint a;
             ARMCIX_MPI(MPI_Get_address(p, &a));
             disp = a;
@@ -287,13 +304,9 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
   }
   // Every program rank has finalized: the window's last collective, then leave without returning to the
   // program (which this process never ran beyond ARMCI_Init).
-  for (auto& [where, m] : attached) {
-    ARMCIX_MPI(MPI_Win_detach(window_of(r, where.first), m.addr));
-    munmap(m.addr, m.bytes);
-  }
-  ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
-  ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
-  if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
+  for (auto& [where, m] : attached) ARMCIX_MPI(MPI_Win_detach(window_of(r, where.first), m.addr));
+  free_proxy_windows(r);
+  for (auto& [where, m] : attached) munmap(m.addr, m.bytes);
   // Then wait, still polling MPI, until the program ranks reach MPI_Finalize (progress_ranks_meet_at_mpi_finalize),
   // so that every process enters it together, as without progress ranks.  Entering at once and then sitting
   // in MPI_Finalize's PMI barrier while the program ranks still ran their code after ARMCI_Finalize left
@@ -460,18 +473,23 @@ uint64_t proxy_wakes_sent() {
 void progress_ranks_start(Runtime& r) {
   const int k = r.config.progress_ranks;
   if (k <= 0) return;
-  // The progress ranks left with the first ARMCI_Finalize (program_world_set: MPI_COMM_WORLD already means
-  // the program ranks).
-  if (program_world_set())
-    fail("ARMCI_Init",
-         "ARMCI_PROGRESS_RANKS=%d: ARMCI cannot be initialized again after ARMCI_Finalize (the progress ranks "
-         "have finalized MPI)",
-         k);
-  if (!r.config.shm)
-    fail("ARMCI_Init",
-         "environment variable ARMCI_PROGRESS_RANKS=%d needs the node-local path (ARMCI_SHM=1): progress ranks "
-         "serve their node's memory through shared-memory segments",
-         k);
+  // Decided in armci-x's MPI_Init (runtime/progress_roles.h), or here when MPI started past it.
+  ProgressRoles roles;
+  const bool decided_at_mpi_init = take_early_roles(&roles);
+  if (!decided_at_mpi_init) {
+    // The progress ranks left with the first ARMCI_Finalize (program_world_set: MPI_COMM_WORLD already
+    // means the program ranks).
+    if (program_world_set())
+      fail("ARMCI_Init",
+           "ARMCI_PROGRESS_RANKS=%d: ARMCI cannot be initialized again after ARMCI_Finalize (the progress ranks "
+           "have finalized MPI)",
+           k);
+    if (!r.config.shm)
+      fail("ARMCI_Init",
+           "environment variable ARMCI_PROGRESS_RANKS=%d needs the node-local path (ARMCI_SHM=1): progress "
+           "ranks serve their node's memory through shared-memory segments",
+           k);
+  }
   r.all = r.world;  // every process; r.world becomes the program's ranks below
   // ARMCI_PROGRESS_RANKS_USLEEP unset: a progress rank with a core of its own polls without sleeping (an
   // operation through it then costs what it costs without progress ranks), one that shares cores with
@@ -479,39 +497,8 @@ void progress_ranks_start(Runtime& r) {
   if (r.config.progress_ranks_usleep < 0) {
     r.config.progress_ranks_usleep = count_machine(r.all).core_per_rank() ? 0 : kSharedCorePauseUs;
   }
-  int all_me = r.me;
-  // The node as discover_topology sees it (MPI's node, cut into blocks by ARMCI_NODE_SIZE), here over
-  // every process: the blocks of ARMCI_NODE_SIZE count progress ranks too.
-  MPI_Comm node;
-  ARMCIX_MPI(MPI_Comm_split_type(r.all, MPI_COMM_TYPE_SHARED, all_me, MPI_INFO_NULL, &node));
-  if (r.config.node_size > 0) {
-    MPI_Comm block;
-    ARMCIX_MPI(MPI_Comm_split(node, all_me / r.config.node_size, all_me, &block));
-    ARMCIX_MPI(MPI_Comm_free(&node));
-    node = block;
-  }
-  int node_size, node_me;
-  ARMCIX_MPI(MPI_Comm_size(node, &node_size));
-  ARMCIX_MPI(MPI_Comm_rank(node, &node_me));
-  // Every node needs a program rank; all processes learn the smallest node, so all fail alike.
-  int fewest[2] = {node_size, 0}, fewest_all[2];
-  ARMCIX_MPI(MPI_Allreduce(fewest, fewest_all, 1, MPI_2INT, MPI_MINLOC, r.all));
-  std::vector<int> node_all_ranks(node_size);
-  ARMCIX_MPI(MPI_Allgather(&all_me, 1, MPI_INT, node_all_ranks.data(), 1, MPI_INT, node));
-  ARMCIX_MPI(MPI_Comm_free(&node));
-  if (k >= fewest_all[0])
-    fail("ARMCI_Init",
-         "environment variable ARMCI_PROGRESS_RANKS=%d: a node has only %d process(es) (ARMCI_NODE_SIZE=%d); "
-         "at least one per node must run the program, so ARMCI_PROGRESS_RANKS must be below %d",
-         k, fewest_all[0], r.config.node_size, fewest_all[0]);
-  const int program_here = node_size - k;
-  const bool progress_rank = node_me >= program_here;
-  r.node_color = node_all_ranks[0];
-  // Program rank i of the node is served by progress rank i mod k: one progress rank per slice, always the
-  // same, so that all MPI atomics on a location meet at one process in one window.
-  const int my_proxy = progress_rank ? -1 : node_all_ranks[program_here + node_me % k];
-  MPI_Comm program;
-  ARMCIX_MPI(MPI_Comm_split(r.all, progress_rank ? MPI_UNDEFINED : 0, all_me, &program));
+  if (!decided_at_mpi_init) roles = decide_progress_roles("ARMCI_Init", r.all, k, r.config.node_size);
+  r.node_color = roles.node_color;
   ARMCIX_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, r.all, &r.proxy_win));
   ARMCIX_MPI(MPI_Win_set_errhandler(r.proxy_win, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, r.proxy_win));
@@ -521,22 +508,19 @@ void progress_ranks_start(Runtime& r) {
     ARMCIX_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, r.all, &r.proxy_excl_win));
     ARMCIX_MPI(MPI_Win_set_errhandler(r.proxy_excl_win, MPI_ERRORS_RETURN));
   }
-  const OwnWake wake = make_wake_channels(r, progress_rank);
-  if (progress_rank) {
-    int served = 0;
-    for (int i = 0; i < program_here; ++i)
-      if (program_here + i % k == node_me) ++served;
-    serve(r, served, wake);
-  }
-  r.world = program;
+  const OwnWake wake = make_wake_channels(r, roles.progress_rank);
+  if (roles.progress_rank) serve(r, roles.served, wake);
+  r.world = roles.program;
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
   ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));
-  MPI_Comm program_world;
-  ARMCIX_MPI(MPI_Comm_dup(r.world, &program_world));
-  set_program_world(program_world);
+  if (!decided_at_mpi_init) {
+    MPI_Comm program_world;
+    ARMCIX_MPI(MPI_Comm_dup(r.world, &program_world));
+    set_program_world(program_world);
+  }
   r.proxy_of.assign(r.nproc, -1);
-  ARMCIX_MPI(MPI_Allgather(&my_proxy, 1, MPI_INT, r.proxy_of.data(), 1, MPI_INT, r.world));
+  ARMCIX_MPI(MPI_Allgather(&roles.my_proxy, 1, MPI_INT, r.proxy_of.data(), 1, MPI_INT, r.world));
 }
 
 void progress_ranks_meet_at_mpi_finalize() {
@@ -557,9 +541,7 @@ void progress_ranks_stop(Runtime& r) {
   Request q{};
   q.kind = kDone;
   ARMCIX_MPI(MPI_Send(&q, sizeof q, MPI_BYTE, r.proxy_of[r.me], kRequestTag, r.all));
-  ARMCIX_MPI(MPI_Win_unlock_all(r.proxy_win));
-  ARMCIX_MPI(MPI_Win_free(&r.proxy_win));
-  if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
+  free_proxy_windows(r);
   // r.all stays for the meeting with the progress ranks in MPI_Finalize, if there is one.
   if (finalize_meeting())
     g_meeting = r.all;
@@ -606,11 +588,21 @@ ProxiedSegment proxy_segment_create(const char* call, const char* what, std::siz
   seg.bytes = bytes;
   seg.window = which;
   seg.disp = proxy_attach(call, n, bytes, which);
-  if (seg.disp == 0) {  // the abort must not leave the segment behind in /dev/shm
+  if (seg.disp <= 0) {  // the abort must not leave the segment behind in /dev/shm
     munmap(p, bytes);
     shm_unlink(n);
-    fail(call, "%s: progress rank %d could not map shared-memory segment %s (%zu bytes)", what, rt().proxy_of[rt().me],
-         n, bytes);
+    if (seg.disp == 0)
+      fail(call, "%s: progress rank %d could not map shared-memory segment %s (%zu bytes)", what,
+           rt().proxy_of[rt().me], n, bytes);
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    MPI_Error_string(static_cast<int>(-seg.disp), text, &len);
+    fail(call, "%s: progress rank %d could not attach %zu bytes to its dynamic window: MPI_Win_attach failed (%s)%s",
+         what, rt().proxy_of[rt().me], bytes, text,
+         mpi_is_open_mpi() ? "; Open MPI 4.1's osc ucx attaches at most 32 regions to a dynamic window, so with "
+                             "ARMCI_PROGRESS_RANKS about 30 allocations spanning nodes can live at once "
+                             "(doc/user-guide.md, \"Known MPI problems\")"
+                           : "");
   }
   if (!name) shm_unlink(n);  // mapped by me and my progress rank: the name is no longer needed
   return seg;

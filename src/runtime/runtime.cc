@@ -21,6 +21,7 @@
 #include "runtime/node_sync.h"
 #include "runtime/progress.h"
 #include "runtime/progress_ranks.h"
+#include "runtime/progress_roles.h"
 #include "runtime/thread_lock.h"
 #include "runtime/watchdog.h"
 #include "runtime/yield_timer.h"
@@ -306,7 +307,9 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   // The progress thread needs MPI_THREAD_MULTIPLE, which must be asked for when MPI starts: armci-x's
   // MPI_Init_thread raises `requested` when ARMCI_PROGRESS_THREAD is set (runtime/mpi_world.cc).
   if (!mpi_up) {
+    set_mpi_started_by_armci(true);  // progress ranks: armci-x's MPI_Init_thread decides the roles for us
     ARMCIX_MPI(MPI_Init_thread(argc, argv, requested, &r.thread_level));
+    set_mpi_started_by_armci(false);
     r.we_initialized_mpi = true;
   } else {
     ARMCIX_MPI(MPI_Query_thread(&r.thread_level));
@@ -317,7 +320,17 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   int world_size = 0;  // the real MPI_COMM_WORLD (PMPI: not the program ranks' one of mpi_world.cc)
   ARMCIX_MPI(PMPI_Comm_size(MPI_COMM_WORLD, &world_size));
   start_init_yield_timer(r, world_size);
-  ARMCIX_MPI(MPI_Comm_dup(comm_given ? comm : MPI_COMM_WORLD, &r.world));
+  // With progress ranks decided in MPI_Init, MPI_COMM_WORLD means the program ranks by now (runtime/
+  // progress_roles.h); ARMCI starts from every process, and releases the progress ranks waiting in MPI_Init.
+  MPI_Comm start_from = comm_given ? comm : MPI_COMM_WORLD;
+  if (const MPI_Comm every_process = early_roles_all(); every_process != MPI_COMM_NULL) {
+    if (comm_given && !is_program_world(comm))
+      fail("ARMCI_Init_mpi_comm",
+           "argument 'comm': with ARMCI_PROGRESS_RANKS, ARMCI runs on MPI_COMM_WORLD (the program ranks) only");
+    early_roles_arrive();
+    start_from = every_process;
+  }
+  ARMCIX_MPI(MPI_Comm_dup(start_from, &r.world));
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
   ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Progress ranks decided in MPI_Init (runtime/progress_roles.h), with ARMCI_PROGRESS_RANKS in the launch
+# environment: 4 processes as 2 simulated nodes (ARMCI_NODE_SIZE=2) of 1 program rank + 1 progress rank.
+# - Before ARMCI_Init MPI_COMM_WORLD already has the 2 program ranks only (size, reduction, barrier), and
+#   ARMCI's world is the same; with ARMCI_Init and with ARMCI_Init_mpi_comm(a duplicate of it).
+# - A program that never calls ARMCI ends normally (the progress ranks waiting in MPI_Init finalize too).
+# - Errors raised in MPI_Init name it: a setting that differs between processes, a node without a program
+#   rank, ARMCI_SHM=0; ARMCI_Init_mpi_comm with a part of MPI_COMM_WORLD names its argument.
+# Every run is bounded: a hang fails.
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+bin="${ARMCIX_BUILDDIR:-$here/../..}/tests/errors/early_roles"
+passed=0 failed=0
+run() {  # extra environment..., then -- and the program's arguments
+  local envs=()
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  env ARMCI_PROGRESS_RANKS=1 ARMCI_NODE_SIZE=2 "${envs[@]}" timeout 120 ${MPIEXEC:-mpiexec.mpich} -n 4 "$bin" "$@" 2>&1
+}
+report() {  # description, verdict (0 = pass), output
+  if [ "$2" = 0 ]; then echo "PASS progress roles: $1"; passed=$((passed + 1))
+  else echo "FAIL progress roles: $1"; echo "$3" | tail -n 20 | sed 's/^/    | /'; failed=$((failed + 1)); fi
+}
+ends_with_error() {  # rc, output, wanted substrings...: non-zero exit (not the timeout), every substring
+  local rc="$1" out="$2"; shift 2
+  [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || return 1
+  local w; for w in "$@"; do grep -qF -- "$w" <<< "$out" || return 1; done
+}
+
+out="$(run -- sizes 2)"; rc=$?
+[ $rc = 0 ] && grep -q "early_roles: ok (2 program ranks)" <<< "$out"
+report "MPI_COMM_WORLD before ARMCI_Init = the 2 program ranks, ARMCI agrees, put/get ring (exit $rc)" $? "$out"
+
+out="$(run -- comm_dup 2)"; rc=$?
+[ $rc = 0 ] && grep -q "early_roles: ok (2 program ranks)" <<< "$out"
+report "ARMCI_Init_mpi_comm(duplicate of MPI_COMM_WORLD) (exit $rc)" $? "$out"
+
+out="$(run -- no_armci 2)"; rc=$?
+[ $rc = 0 ] && grep -q "early_roles: ok (2 processes, no ARMCI)" <<< "$out"
+report "no ARMCI call: the job ends normally (exit $rc)" $? "$out"
+
+out="$(run -- comm_split)"; rc=$?
+ends_with_error $rc "$out" "ARMCI Error" "ARMCI_Init_mpi_comm" "argument 'comm'"
+report "ARMCI_Init_mpi_comm(part of MPI_COMM_WORLD): error naming 'comm' (exit $rc)" $? "$out"
+
+out="$(run ARMCI_PROGRESS_RANKS=0 -- differ)"; rc=$?
+ends_with_error $rc "$out" "ARMCI Error" "MPI_Init" "ARMCI_PROGRESS_RANKS must be the same on every process"
+report "ARMCI_PROGRESS_RANKS on one process only: error in MPI_Init (exit $rc)" $? "$out"
+
+out="$(run ARMCI_PROGRESS_RANKS=2 -- sizes)"; rc=$?
+ends_with_error $rc "$out" "ARMCI Error" "MPI_Init" "ARMCI_PROGRESS_RANKS=2: a node has only 2 process(es)"
+report "as many progress ranks as a node has processes: error in MPI_Init (exit $rc)" $? "$out"
+
+out="$(run ARMCI_SHM=0 -- sizes)"; rc=$?
+ends_with_error $rc "$out" "ARMCI Error" "MPI_Init" "needs the node-local path (ARMCI_SHM=1)"
+report "ARMCI_SHM=0: error in MPI_Init (exit $rc)" $? "$out"
+
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
