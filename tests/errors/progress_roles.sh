@@ -39,21 +39,22 @@ out="$(run -- no_armci 2)"; rc=$?
 [ $rc = 0 ] && grep -q "early_roles: ok (2 processes, no ARMCI)" <<< "$out"
 report "no ARMCI call: the job ends normally (exit $rc)" $? "$out"
 
-out="$(run -- comm_split)"; rc=$?
-ends_with_error $rc "$out" "ARMCI Error" "ARMCI_Init_mpi_comm" "argument 'comm'"
-report "ARMCI_Init_mpi_comm(part of MPI_COMM_WORLD): error naming 'comm' (exit $rc)" $? "$out"
-
-out="$(run ARMCI_PROGRESS_RANKS=0 -- differ)"; rc=$?
-ends_with_error $rc "$out" "ARMCI Error" "MPI_Init" "ARMCI_PROGRESS_RANKS must be the same on every process"
-report "ARMCI_PROGRESS_RANKS on one process only: error in MPI_Init (exit $rc)" $? "$out"
-
-out="$(run ARMCI_PROGRESS_RANKS=2 -- sizes)"; rc=$?
-ends_with_error $rc "$out" "ARMCI Error" "MPI_Init" "ARMCI_PROGRESS_RANKS=2: a node has only 2 process(es)"
-report "as many progress ranks as a node has processes: error in MPI_Init (exit $rc)" $? "$out"
-
-out="$(run ARMCI_SHM=0 -- sizes)"; rc=$?
-ends_with_error $rc "$out" "ARMCI Error" "MPI_Init" "needs the node-local path (ARMCI_SHM=1)"
-report "ARMCI_SHM=0: error in MPI_Init (exit $rc)" $? "$out"
+# Error cases: description, extra environment (words, may be empty), program arguments, wanted substrings.
+error_case() {
+  local desc="$1" envs="$2" args="$3" out rc
+  shift 3
+  # shellcheck disable=SC2086  # words on purpose
+  out="$(run $envs -- $args)"; rc=$?
+  ends_with_error $rc "$out" "ARMCI Error" "$@"
+  report "$desc (exit $rc)" $? "$out"
+}
+error_case "ARMCI_Init_mpi_comm(part of MPI_COMM_WORLD): error naming 'comm'" "" comm_split \
+  "ARMCI_Init_mpi_comm" "argument 'comm'"
+error_case "ARMCI_PROGRESS_RANKS on one process only: error in MPI_Init" "ARMCI_PROGRESS_RANKS=0" differ \
+  "MPI_Init" "ARMCI_PROGRESS_RANKS must be the same on every process"
+error_case "as many progress ranks as a node has processes: error in MPI_Init" "ARMCI_PROGRESS_RANKS=2" sizes \
+  "MPI_Init" "ARMCI_PROGRESS_RANKS=2: a node has only 2 process(es)"
+error_case "ARMCI_SHM=0: error in MPI_Init" "ARMCI_SHM=0" sizes "MPI_Init" "needs the node-local path (ARMCI_SHM=1)"
 
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
