@@ -155,6 +155,13 @@ const char* name_of(MutexMethod m) {
   return name_of(kMutexNames, kMutexValues, m);
 }
 
+int Config::progress_ranks_requested() {
+  long k = 0;
+  if (const char* v = env("ARMCI_PROGRESS_RANKS"))
+    if (!parse_int(v, 0, 1 << 20, &k)) k = 0;
+  return static_cast<int>(k);
+}
+
 bool Config::progress_thread_requested() {
   bool on = Config().progress_thread;
   if (const char* v = env("ARMCI_PROGRESS_THREAD")) parse_bool(v, &on);

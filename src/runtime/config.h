@@ -79,6 +79,8 @@ struct Config {
   // ARMCI_PROGRESS_THREAD alone, for the thread level MPI must be started with (before the rest can be
   // read: errors in it are reported by from_environment once MPI is up).  Malformed values read as false.
   static bool progress_thread_requested();
+  // ARMCI_PROGRESS_RANKS as armci-x's MPI_Init reads it (runtime/progress_roles.h); malformed values read as 0.
+  static int progress_ranks_requested();
   // Reads the environment.  Bad values are reported through fail() naming the variable.
   static Config from_environment();
   // "NAME=value" lines for the verbose banner, in a fixed order.

@@ -484,11 +484,7 @@ void progress_ranks_start(Runtime& r) {
            "ARMCI_PROGRESS_RANKS=%d: ARMCI cannot be initialized again after ARMCI_Finalize (the progress ranks "
            "have finalized MPI)",
            k);
-    if (!r.config.shm)
-      fail("ARMCI_Init",
-           "environment variable ARMCI_PROGRESS_RANKS=%d needs the node-local path (ARMCI_SHM=1): progress "
-           "ranks serve their node's memory through shared-memory segments",
-           k);
+    require_shm_for_progress_ranks("ARMCI_Init", k, r.config.shm);
   }
   r.all = r.world;  // every process; r.world becomes the program's ranks below
   // ARMCI_PROGRESS_RANKS_USLEEP unset: a progress rank with a core of its own polls without sleeping (an

@@ -3,7 +3,6 @@
 #include <sched.h>
 #include <time.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <vector>
 
@@ -30,18 +29,6 @@ bool g_mpi_started_by_armci = false;
 // What the program ranks tell the progress ranks waiting in MPI_Init (a broadcast from process 0, always a
 // program rank: progress ranks are the last processes of their node).
 enum Arrival : int { kArmciInit = 1, kMpiFinalize = 2 };
-
-// ARMCI_PROGRESS_RANKS as MPI_Init reads it: a malformed value counts as 0 here, and ARMCI_Init reports it
-// (Config::from_environment) on every process alike.
-int progress_ranks_in_environment() {
-  const char* v = std::getenv("ARMCI_PROGRESS_RANKS");
-  if (!v || !*v) return 0;
-  char* end = nullptr;
-  errno = 0;
-  const long k = std::strtol(v, &end, 10);
-  if (errno != 0 || *end != '\0' || k <= 0 || k > (1 << 20)) return 0;
-  return static_cast<int>(k);
-}
 
 // The arrival broadcast.  A progress rank waits in it for as long as the program runs before ARMCI_Init, so
 // it sleeps between polls (it must not take a core from the program); a program rank only yields.
@@ -110,12 +97,21 @@ ProgressRoles decide_progress_roles(const char* call, MPI_Comm all, int k, int n
   return roles;
 }
 
+void require_shm_for_progress_ranks(const char* call, int k, bool shm) {
+  if (!shm)
+    fail(call,
+         "environment variable ARMCI_PROGRESS_RANKS=%d needs the node-local path (ARMCI_SHM=1): progress ranks "
+         "serve their node's memory through shared-memory segments",
+         k);
+}
+
 void set_mpi_started_by_armci(bool yes) {
   g_mpi_started_by_armci = yes;
 }
 
 void progress_roles_at_mpi_init(int* argc, char*** argv, int required) {
-  const int k = progress_ranks_in_environment();
+  // A malformed value counts as 0 here; ARMCI_Init reports it (Config::from_environment) everywhere alike.
+  const int k = Config::progress_ranks_requested();
   int range[2] = {k, -k};  // MIN over both: the smallest and the largest value
   ARMCIX_MPI(PMPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
   if (range[0] != -range[1])
@@ -125,11 +121,7 @@ void progress_roles_at_mpi_init(int* argc, char*** argv, int required) {
          range[0], -range[1]);
   if (k == 0) return;
   const Config config = Config::from_environment();
-  if (!config.shm)
-    fail("MPI_Init",
-         "environment variable ARMCI_PROGRESS_RANKS=%d needs the node-local path (ARMCI_SHM=1): progress ranks "
-         "serve their node's memory through shared-memory segments",
-         k);
+  require_shm_for_progress_ranks("MPI_Init", k, config.shm);
   ARMCIX_MPI(PMPI_Comm_dup(MPI_COMM_WORLD, &g_early.all));
   ARMCIX_MPI(PMPI_Comm_set_errhandler(g_early.all, MPI_ERRORS_RETURN));
   g_early.roles = decide_progress_roles("MPI_Init", g_early.all, k, config.node_size);

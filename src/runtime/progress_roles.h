@@ -27,6 +27,9 @@ struct ProgressRoles {
 // served by progress rank i mod k.  Fails naming `call` when a node has no more than k processes.
 ProgressRoles decide_progress_roles(const char* call, MPI_Comm all, int k, int node_size);
 
+// Fails naming `call` unless the node-local path is on (`shm`): progress ranks serve shared-memory segments.
+void require_shm_for_progress_ranks(const char* call, int k, bool shm);
+
 // Called by armci-x's MPI_Init and MPI_Init_thread once MPI is up.  Every process first agrees on
 // ARMCI_PROGRESS_RANKS (one reduction: a process that saw another value would leave the others waiting in
 // the collectives below); with k > 0 the roles are decided and MPI_COMM_WORLD becomes the program ranks'.
