@@ -12,11 +12,13 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
 #include "runtime/call_stats.h"
 #include "runtime/machine.h"
+#include "runtime/progress_ranks.h"
 
 namespace armcix {
 
@@ -28,9 +30,18 @@ class BackoffPause {
   // has decided whether to back off); `ours_runnable`: how many of our processes may be runnable on this
   // machine (its ranks), for foreign_load.
   BackoffPause(int backoff_us, long ours_runnable) : backoff_us_(backoff_us), ours_runnable_(ours_runnable) {}
+  ~BackoffPause() {
+    if (handing_off_) waiting_end();
+  }
+  BackoffPause(const BackoffPause&) = delete;
+  BackoffPause& operator=(const BackoffPause&) = delete;
 
   void operator()() {
     call_stats_count_pause();
+    if (handoff_possible()) {
+      handoff_pause();
+      return;
+    }
     if (backoff_us_ <= 0) {
       sched_yield();
       return;
@@ -45,9 +56,32 @@ class BackoffPause {
   }
 
  private:
+  // Beside progress ranks that share the cores (runtime/progress_ranks.h, "Core hand-off"): for the first
+  // kHandoffAfterUs a pause is a yield (the wait is likely short: a get, a flush); then the wait counts
+  // itself into its node's progress ranks' waiting word and sleeps, kHandoffFirstSleepUs doubling up to
+  // ARMCI_PROGRESS_RANKS_HANDOFF_US, so that they poll on its core.
+  void handoff_pause() {
+    const auto now = std::chrono::steady_clock::now();
+    if (!handing_off_) {
+      if (start_ == std::chrono::steady_clock::time_point{}) start_ = now;
+      if (now - start_ < std::chrono::microseconds(kHandoffAfterUs)) {
+        sched_yield();
+        return;
+      }
+      handing_off_ = true;
+      waiting_begin();
+      sleep_us_ = kHandoffFirstSleepUs;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(sleep_us_));
+    sleep_us_ = std::min(2 * sleep_us_, handoff_sleep_us());
+  }
+
+  std::chrono::steady_clock::time_point start_{};
+  int sleep_us_ = 0;
   int backoff_us_;
   long ours_runnable_;
   int yields_ = 0;
+  bool handing_off_ = false;
 };
 
 }  // namespace armcix

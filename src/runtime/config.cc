@@ -200,6 +200,7 @@ Config Config::from_environment() {
   read_int("ARMCI_PROGRESS_RANKS_USLEEP", 0, 1000000, &c.progress_ranks_usleep);
   read_int("ARMCI_PROGRESS_RANKS_AWAKE_US", 0, 1000000, &c.progress_ranks_awake_us);
   read_int("ARMCI_PROGRESS_RANKS_MEETING_S", 1, 86400, &c.progress_ranks_meeting_s);
+  read_int("ARMCI_PROGRESS_RANKS_HANDOFF_US", 0, 1000000, &c.progress_ranks_handoff_us);
   read_bool("ARMCI_PROFILE", &c.profile);
   if (const char* v = env("ARMCI_PROFILE_FILE")) c.profile_file = v;
   read_int("ARMCI_WAIT_BACKOFF_US", 0, 100000, &c.wait_backoff_us);
@@ -240,6 +241,7 @@ std::vector<std::string> Config::describe() const {
       "ARMCI_PROGRESS_RANKS_USLEEP=" + std::to_string(progress_ranks_usleep),
       "ARMCI_PROGRESS_RANKS_AWAKE_US=" + std::to_string(progress_ranks_awake_us),
       "ARMCI_PROGRESS_RANKS_MEETING_S=" + std::to_string(progress_ranks_meeting_s),
+      "ARMCI_PROGRESS_RANKS_HANDOFF_US=" + std::to_string(progress_ranks_handoff_us),
       "ARMCI_PROFILE=" + b(profile),
       "ARMCI_PROFILE_FILE=" + profile_file,
       "ARMCI_WAIT_BACKOFF_US=" + std::to_string(wait_backoff_us),

@@ -21,6 +21,7 @@
 #include "runtime/error.h"
 #include "runtime/machine.h"
 #include "runtime/progress.h"
+#include "runtime/progress_ranks.h"
 #include "runtime/runtime.h"
 
 namespace armcix {
@@ -146,12 +147,16 @@ void wait_generation_change(Control* c, uint32_t generation) {
     }
   }
   c->sleepers.fetch_add(1, std::memory_order_relaxed);
+  // Asleep, this rank's core is free for the node's progress ranks (runtime/progress_ranks.h, "Core hand-off").
+  const bool handing_off = handoff_possible();
+  if (handing_off) waiting_begin();
   const timespec timeout = {0, kPokeMicroseconds * 1000};
   while (c->generation.load(std::memory_order_acquire) == generation) {
     call_stats_count_pause();
     futex(&c->generation, FUTEX_WAIT, generation, &timeout);  // returns at once if it changed meanwhile
     if (c->generation.load(std::memory_order_acquire) == generation) progress_poke();
   }
+  if (handing_off) waiting_end();
   c->sleepers.fetch_sub(1, std::memory_order_relaxed);
 }
 

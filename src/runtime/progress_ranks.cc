@@ -47,15 +47,24 @@ MPI_Comm g_meeting = MPI_COMM_NULL;
 // A progress rank's own end of its wake channel (progress_ranks.h, "Waking a progress rank").
 struct OwnWake {
   std::atomic<uint32_t>* sleeping = nullptr;  // set while the progress rank sleeps
+  std::atomic<int32_t>* waiting = nullptr;    // program ranks of the node in a yielding wait
   int fifo = -1;
 };
 constexpr std::size_t kWakePageBytes = 4096;
+// The waiting word sits a cache line away from the sleeping word, which the progress rank writes often.
+constexpr std::size_t kWaitingOffset = 64;
+std::atomic<int32_t>* waiting_word(void* page) {
+  return reinterpret_cast<std::atomic<int32_t>*>(static_cast<char*>(page) + kWaitingOffset);
+}
 std::atomic<uint64_t> g_wakes_sent{0};
 
 // Requests from program ranks to their progress rank, on r.all (our own communicator: no application
 // message can match them).
 constexpr int kRequestTag = 7301;
 constexpr int kReplyTag = 7302;
+// How often a hand-off poll asks whether a core is idle (IdleCores reads /proc/loadavg: a few us).  Checking
+// every 8 or every 1024 polls gave the same latencies in back-to-back streams.
+constexpr unsigned kHandoffIdleCheckPolls = 16;
 
 enum RequestKind : int32_t { kAttach = 1, kDetach = 2, kDone = 3 };
 
@@ -212,7 +221,10 @@ void free_proxy_windows(Runtime& r) {
   double awake_until = 0;  // MPI_Wtime until which to poll on without sleeping
   IdleCores idle;
   unsigned awake_polls = 0;
-  bool announced = false;  // the wake word is set and MPI was polled since
+  unsigned handoff_polls = 0;
+  int idle_pause_us = pause_us;  // the pause, lengthened while nothing arrives
+  double handoff_retry_at = 0;   // MPI_Wtime before which no hand-off polling (no idle core was seen)
+  bool announced = false;        // the wake word is set and MPI was polled since
   int remaining = program_ranks_served;
   while (remaining > 0) {
     int flag = 0;
@@ -224,6 +236,17 @@ void free_proxy_windows(Runtime& r) {
         continue;
       }
       const double now = MPI_Wtime();
+      if (wake.waiting && now >= handoff_retry_at && wake.waiting->load(std::memory_order_relaxed) > 0) {
+        // A program rank of this node waits and has given up its core: poll on it (progress_ranks.h, "Core
+        // hand-off"), as long as a core is idle (checked every 8 polls): where ranks still compute, the
+        // waiting rank's core is theirs, and this rank sleeps a pause before it looks again.
+        if (++handoff_polls % kHandoffIdleCheckPolls != 0 || idle.any()) {
+          idle_pause_us = pause_us;
+          sched_yield();
+          continue;
+        }
+        handoff_retry_at = now + pause_us * 1e-6;
+      }
       if (now < awake_until) {
         // Awake after a wake-up: poll on while nobody else wants a core (progress_ranks.h,
         // kContendedYieldUs, and IdleCores every few polls); new data on a socket or the FIFO prolongs it.
@@ -243,7 +266,9 @@ void free_proxy_windows(Runtime& r) {
         announced = true;
         continue;
       }
-      const bool woken = waker.sleep(pause_us);
+      const bool woken = waker.sleep(idle_pause_us);
+      // Nothing woke it: the next pause is longer, up to kIdlePauseGrowth times the pause (progress_ranks.h).
+      idle_pause_us = woken ? pause_us : std::min(2 * idle_pause_us, kIdlePauseGrowth * pause_us);
       if (wake.sleeping) {
         wake.sleeping->store(0, std::memory_order_relaxed);
         announced = false;
@@ -256,6 +281,7 @@ void free_proxy_windows(Runtime& r) {
       continue;
     }
     Request q;
+    idle_pause_us = pause_us;
     ARMCIX_MPI(MPI_Recv(&q, sizeof q, MPI_BYTE, st.MPI_SOURCE, kRequestTag, r.all, MPI_STATUS_IGNORE));
     switch (q.kind) {
       case kAttach: {
@@ -386,6 +412,7 @@ OwnWake make_wake_channels(Runtime& r, bool progress_rank) {
     const int ff = p != MAP_FAILED && mkfifo(fifo, 0600) == 0 ? open(fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC) : -1;
     if (ff >= 0) {
       own.sleeping = new (p) std::atomic<uint32_t>(0);
+      own.waiting = new (waiting_word(p)) std::atomic<int32_t>(0);
       own.fifo = ff;
     } else {
       if (r.config.verbose)
@@ -417,7 +444,7 @@ OwnWake make_wake_channels(Runtime& r, bool progress_rank) {
         munmap(p, kWakePageBytes);
         continue;
       }
-      channels[static_cast<std::size_t>(q)] = WakeChannel{static_cast<std::atomic<uint32_t>*>(p), ff};
+      channels[static_cast<std::size_t>(q)] = WakeChannel{static_cast<std::atomic<uint32_t>*>(p), waiting_word(p), ff};
       any = true;
     }
     if (any) detail::g_wake = std::move(channels);
@@ -445,6 +472,7 @@ void close_wake_channels() {
 
 namespace detail {
 std::vector<WakeChannel> g_wake;
+int g_handoff_sleep_us = 0;
 
 void wake_slow(WakeChannel& c) {
   if (c.sleeping->load(std::memory_order_relaxed) == 0) return;  // awake: it polls
@@ -460,6 +488,23 @@ void wake_slow(WakeChannel& c) {
   if (write(c.fifo, &byte, 1) == 1) g_wakes_sent.fetch_add(1, std::memory_order_relaxed);
 }
 }  // namespace detail
+
+void waiting_begin() {
+  for (WakeChannel& c : detail::g_wake)
+    if (c.waiting) c.waiting->fetch_add(1, std::memory_order_relaxed);
+}
+
+void waiting_end() {
+  for (WakeChannel& c : detail::g_wake)
+    if (c.waiting) c.waiting->fetch_sub(1, std::memory_order_relaxed);
+}
+
+long handoff_waiting_total() {
+  long total = 0;
+  for (const WakeChannel& c : detail::g_wake)
+    if (c.waiting) total += c.waiting->load(std::memory_order_relaxed);
+  return total;
+}
 
 void proxy_wake_all() {
   for (WakeChannel& c : detail::g_wake)
@@ -490,9 +535,13 @@ void progress_ranks_start(Runtime& r) {
   // ARMCI_PROGRESS_RANKS_USLEEP unset: a progress rank with a core of its own polls without sleeping (an
   // operation through it then costs what it costs without progress ranks), one that shares cores with
   // computing ranks sleeps kSharedCorePauseUs between polls (spinning would take their time).
-  if (r.config.progress_ranks_usleep < 0) {
-    r.config.progress_ranks_usleep = count_machine(r.all).core_per_rank() ? 0 : kSharedCorePauseUs;
-  }
+  // The same for the core hand-off (progress_ranks.h): with a core per process the progress rank polls anyway.
+  // Counted over every process here, while the progress ranks still take part in collectives; the program
+  // ranks' waits count the progress ranks too (runtime.cc, resolve_wait_backoff).
+  r.machine_with_progress_ranks = count_machine(r.all);
+  const bool own_cores = r.machine_with_progress_ranks.core_per_rank();
+  if (r.config.progress_ranks_usleep < 0) r.config.progress_ranks_usleep = own_cores ? 0 : kSharedCorePauseUs;
+  if (r.config.progress_ranks_handoff_us < 0) r.config.progress_ranks_handoff_us = own_cores ? 0 : kHandoffSleepUs;
   if (!decided_at_mpi_init) roles = decide_progress_roles("ARMCI_Init", r.all, k, r.config.node_size);
   r.node_color = roles.node_color;
   ARMCIX_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, r.all, &r.proxy_win));
@@ -507,6 +556,7 @@ void progress_ranks_start(Runtime& r) {
   const OwnWake wake = make_wake_channels(r, roles.progress_rank);
   if (roles.progress_rank) serve(r, roles.served, wake);
   r.world = roles.program;
+  detail::g_handoff_sleep_us = r.config.progress_ranks_handoff_us;
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
   ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));
@@ -533,6 +583,7 @@ void progress_ranks_meet_at_mpi_finalize() {
 
 void progress_ranks_stop(Runtime& r) {
   if (r.proxy_win == MPI_WIN_NULL) return;
+  detail::g_handoff_sleep_us = 0;
   close_wake_channels();
   Request q{};
   q.kind = kDone;

@@ -42,6 +42,13 @@ void progress_ranks_meet_at_mpi_finalize();
 // bounds the latency only over shared memory; shorter pauses cost the computing ranks CPU (NWChem TCE water
 // on 2 simulated hosts x (1 + 1), 2 cores: 20 us took twice as long as 100 us; doc/performance.md).
 constexpr int kSharedCorePauseUs = 100;
+// A pause that nothing ended early (no socket data, no wake-up through the FIFO, no request) is followed by
+// a longer one, doubling up to this many times the pause; any of these brings it back.  An idle progress
+// rank then takes a computing rank's core 10x less often, and requests over TCP or from its MPI node still
+// wake it at once (2 simulated hosts x (1 + 1) on 2 cores, back-to-back operations to the other host: the
+// origin's idle progress rank waking every 100 us cost them 20-30%: 8 B get 23.4-24.1 us against 18.6-22.4
+// us with 1000 us pauses, lock + unlock 46-50 against 38-40 us; doc/performance.md).
+constexpr int kIdlePauseGrowth = 10;
 
 inline bool progress_ranks_on() {
   return rt().proxy_win != MPI_WIN_NULL;
@@ -65,6 +72,7 @@ constexpr int kContendedYieldUs = 50;
 // ranks: proxy_wake then tests an empty vector.
 struct WakeChannel {
   std::atomic<uint32_t>* sleeping = nullptr;  // nullptr: no channel to this process (another machine)
+  std::atomic<int32_t>* waiting = nullptr;    // program ranks of the node polling in a wait (hand-off)
   int fifo = -1;
 };
 namespace detail {
@@ -78,6 +86,34 @@ inline void proxy_wake(int server) {
   WakeChannel& c = detail::g_wake[static_cast<std::size_t>(server)];
   if (c.sleeping) detail::wake_slow(c);
 }
+// Core hand-off (doc/design.md, "Core hand-off"), where progress ranks share the cores with the program
+// ranks.  A program rank's wait that has lasted kHandoffAfterUs (BackoffPause, runtime/backoff.h) counts
+// itself into the `waiting` word of every progress rank of its MPI node and from then on sleeps between its
+// polls (kHandoffFirstSleepUs, doubling up to ARMCI_PROGRESS_RANKS_HANDOFF_US); while the word is non-zero
+// and a core is idle, those progress ranks poll MPI instead of sleeping.  A stream of requests to a node
+// whose program rank waits then finds its progress rank running on the core the wait gave up, as it finds
+// the spinning program rank itself without progress ranks, instead of paying a wake-up per request (2
+// simulated hosts x (1 + 1) on 2 cores, back-to-back 8 B gets: 75-82 us without the hand-off, 16-25 us
+// with it, 12 us without progress ranks; doc/performance.md).  A short wait (a get, a flush) spins as
+// before, so the origin of such a stream keeps its core.
+constexpr int kHandoffAfterUs = 50;
+constexpr int kHandoffFirstSleepUs = 20;
+// ARMCI_PROGRESS_RANKS_HANDOFF_US unset, progress ranks sharing the cores: the longest hand-off sleep, us.
+constexpr int kHandoffSleepUs = 500;
+namespace detail {
+extern int g_handoff_sleep_us;  // > 0: this program rank hands off (set by progress_ranks_start)
+}  // namespace detail
+inline bool handoff_possible() {
+  return detail::g_handoff_sleep_us > 0 && !detail::g_wake.empty();
+}
+inline int handoff_sleep_us() {
+  return detail::g_handoff_sleep_us;
+}
+void waiting_begin();
+void waiting_end();
+// The sum of the waiting words of the progress ranks this process can reach (tests).
+long handoff_waiting_total();
+
 // Whether proxy_wake(server) can wake anything (server is a progress rank of this machine).
 inline bool proxy_wake_possible(int server) {
   return !detail::g_wake.empty() && server >= 0 && detail::g_wake[static_cast<std::size_t>(server)].sleeping;

@@ -112,7 +112,10 @@ void discover_topology(Runtime& r) {
 // same on every rank (the maximum), because the msg collectives choose blocking or non-blocking MPI calls
 // by it and those must match.
 void resolve_wait_backoff(Runtime& r) {
+  // Progress ranks share the machine's cores with the program ranks: they count (the program ranks' waits
+  // then poll, which lets them hand their cores to the progress ranks, progress_ranks.h).
   r.machine = count_machine(r.world);
+  if (r.machine_with_progress_ranks.ranks > 0) r.machine = r.machine_with_progress_ranks;
   const bool oversubscribed = r.machine.oversubscribed();
   int mine[2] = {r.config.wait_backoff_us, oversubscribed ? 1 : 0}, job[2];
   if (mine[0] < 0) mine[0] = oversubscribed ? kOversubscribedBackoffUs : 0;

@@ -46,6 +46,9 @@ struct Runtime {
   // The machine this rank runs on (runtime/machine.h: same kernel and host name, whatever MPI calls a
   // node): how many of our ranks run there, and how many cores their affinity masks allow together.
   MachineCount machine;
+  // With progress ranks: this machine's count over every process (progress ranks included), made while they
+  // still take part in collectives (progress_ranks_start); `machine` is then this count.
+  MachineCount machine_with_progress_ranks;
   bool any_machine_oversubscribed = false;  // some machine of the job runs more of our ranks than it has cores
   long saved_timer_slack_ns = 0;            // the thread's timer slack before ARMCI_WAIT_TIMER_SLACK_NS (0: kept)
 };

@@ -314,6 +314,57 @@ TEST(ProgressRanks, PollingPauseFollowsTheCores) {
   }
 }
 
+// Core hand-off (runtime/progress_ranks.h): where progress ranks share the cores, a program rank that waits
+// longer than kHandoffAfterUs counts itself into the waiting word of its MPI node's progress ranks (which
+// then poll on its core) and out again when the wait ends.  Rank 0 waits in ARMCI_Barrier while rank 1
+// sleeps 30 ms, looks at the words, then joins; afterwards, while the others sleep (no wait), the words
+// are back to 0.  Needs every program rank on one MPI node (manifest lines progress-ranks with ARMCI_NODE_SIZE,
+// progress-ranks-1node), where each process reaches every progress rank's word.
+TEST(ProgressRanks, LongWaitsHandTheirCoreToTheProgressRanks) {
+  const armcix::Runtime& rt = armcix::rt();
+  if (rt.proxy_win == MPI_WIN_NULL) {
+    EXPECT_FALSE(armcix::handoff_possible());
+    GTEST_SKIP() << "no progress ranks";
+  }
+  if (std::getenv("ARMCI_PROGRESS_RANKS_HANDOFF_US")) GTEST_SKIP() << "set explicitly";
+  const bool shared_cores = !rt.machine_with_progress_ranks.core_per_rank();
+  EXPECT_EQ(rt.config.progress_ranks_handoff_us, shared_cores ? armcix::kHandoffSleepUs : 0);
+  EXPECT_EQ(armcix::handoff_possible(), shared_cores && rt.config.progress_ranks_usleep > 0);
+  // The program ranks' waits count the progress ranks (runtime.cc, resolve_wait_backoff): they must poll.
+  if (shared_cores) {
+    EXPECT_GT(rt.config.wait_backoff_us, 0);
+  }
+  if (!armcix::handoff_possible()) GTEST_SKIP() << "no hand-off here (a core per process)";
+  MPI_Comm shared;
+  ASSERT_EQ(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared), MPI_SUCCESS);
+  int shared_n = 0;
+  MPI_Comm_size(shared, &shared_n);
+  MPI_Comm_free(&shared);
+  int every_on_my_mpi_node = 0, mine = shared_n == nproc() ? 1 : 0;
+  MPI_Allreduce(&mine, &every_on_my_mpi_node, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!every_on_my_mpi_node || nproc() < 2) GTEST_SKIP() << "needs 2+ program ranks on one MPI node";
+  ARMCI_Barrier();
+  long seen = -1;
+  if (me() == 1) {
+    usleep(30000);
+    seen = armcix::handoff_waiting_total();
+  }
+  ARMCI_Barrier();
+  if (me() == 1) {
+    EXPECT_GE(seen, 1) << "rank 0 waited 30 ms in ARMCI_Barrier without handing off its core";
+  }
+  if (me() != 1) usleep(50000);  // not a wait: nobody else is counted meanwhile
+  if (me() == 1) {
+    long now = -1;
+    for (int i = 0; i < 40 && now != 0; ++i) {
+      now = armcix::handoff_waiting_total();
+      if (now != 0) usleep(1000);
+    }
+    EXPECT_EQ(now, 0) << "a wait that ended is still counted as waiting";
+  }
+  ARMCI_Barrier();
+}
+
 // A sleeping progress rank is woken through its wake channel (runtime/progress_ranks.h, "Waking a progress
 // rank over shared memory") by the program ranks of its MPI node, rather than at the end of its pause.  My
 // own progress rank is always on my MPI node, and on a region spanning nodes my fetch-and-adds on my own

@@ -115,22 +115,29 @@ TEST(ConfigEnvironment, NewSettingsAreParsed) {
   EXPECT_EQ(defaults.wait_backoff_us, -1);  // automatic, resolved at ARMCI_Init
 }
 
-// ARMCI_PROGRESS_RANKS_AWAKE_US: default 200, 0 turns the awake window off, out of range names the variable.
-TEST(ConfigEnvironment, ProgressRanksAwake) {
-  EXPECT_EQ(armcix::Config::from_environment().progress_ranks_awake_us, 200);
-  {
-    ScopedEnv a("ARMCI_PROGRESS_RANKS_AWAKE_US", "0");
-    EXPECT_EQ(armcix::Config::from_environment().progress_ranks_awake_us, 0);
-  }
-  {
-    ScopedEnv a("ARMCI_PROGRESS_RANKS_AWAKE_US", "5000");
-    EXPECT_EQ(armcix::Config::from_environment().progress_ranks_awake_us, 5000);
-  }
-  for (const char* bad : {"-1", "2000000", "long"}) {
-    ScopedEnv a("ARMCI_PROGRESS_RANKS_AWAKE_US", bad);
-    const std::string msg = environment_error();
-    EXPECT_NE(msg.find("ARMCI_PROGRESS_RANKS_AWAKE_US"), std::string::npos) << bad << ": " << msg;
-    EXPECT_NE(msg.find("is not an integer in [0, 1000000]"), std::string::npos) << msg;
+// ARMCI_PROGRESS_RANKS_AWAKE_US (default 200, 0 turns the awake window off) and
+// ARMCI_PROGRESS_RANKS_HANDOFF_US (default -1: automatic, resolved at ARMCI_Init; 0 turns the core hand-off
+// off): values in [0, 1000000] taken, out of range names the variable.
+TEST(ConfigEnvironment, ProgressRanksAwakeAndHandoff) {
+  struct Setting {
+    const char* name;
+    int armcix::Config::*field;
+    int by_default;
+  };
+  for (const Setting& v :
+       {Setting{"ARMCI_PROGRESS_RANKS_AWAKE_US", &armcix::Config::progress_ranks_awake_us, 200},
+        Setting{"ARMCI_PROGRESS_RANKS_HANDOFF_US", &armcix::Config::progress_ranks_handoff_us, -1}}) {
+    EXPECT_EQ(armcix::Config::from_environment().*v.field, v.by_default) << v.name;
+    for (int value : {0, 5000}) {
+      ScopedEnv a(v.name, std::to_string(value).c_str());
+      EXPECT_EQ(armcix::Config::from_environment().*v.field, value) << v.name;
+    }
+    for (const char* bad : {"-1", "2000000", "long"}) {
+      ScopedEnv a(v.name, bad);
+      const std::string msg = environment_error();
+      EXPECT_NE(msg.find(v.name), std::string::npos) << bad << ": " << msg;
+      EXPECT_NE(msg.find("is not an integer in [0, 1000000]"), std::string::npos) << msg;
+    }
   }
 }
 
