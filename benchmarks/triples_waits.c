@@ -9,7 +9,10 @@
  *     mpicc.mpich -O2 -Iinclude -Ibuild/include -o tw benchmarks/triples_waits.c build/src/.libs/libarmci.a \
  *         -lstdc++ -lm -lpthread
  *     mpicc.mpich -O2 -o tw-deb benchmarks/triples_waits.c -larmci-mpich     (Debian's ARMCI-MPI 0.3.1)
- *     tools/simhosts.sh --hosts 2 -n 2 ./tw [C_ms=2] [iters=300] [L=3] [P=1]
+ *     tools/simhosts.sh --hosts 2 -n 2 ./tw [C_ms=2] [iters=300] [L=3] [P=1] [F=0]
+ * A fifth argument F=1 makes each compute block a fixed amount of work instead of a fixed time (C units of
+ * 500,000 dependent multiply-adds, about 1 ms on a free core here), so that the loop time also shows what other
+ * processes of the machine (progress ranks, a progress thread) take from the computing ranks' cores.
  * (ARMCI_USE_WIN_ALLOCATE=0 for ARMCI-MPI on this MPICH.)  See tools/nwchem/RESULTS.md, issue 14 section: the
  * waits vary up to 10x between runs of one build, so compare alternating runs.
  */
@@ -17,9 +20,14 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+static int fixed_work;  /* F: compute blocks of fixed work rather than fixed time */
 static void busy(double ms) {
-  double e = MPI_Wtime() + ms * 1e-3;
   volatile double x = 1;
+  if (fixed_work) {
+    for (long i = (long)(ms * 500000); i > 0; --i) x = x * 1.0000001;
+    return;
+  }
+  double e = MPI_Wtime() + ms * 1e-3;
   while (MPI_Wtime() < e) x = x * 1.0000001;
 }
 int main(int argc, char** argv) {
@@ -30,6 +38,7 @@ int main(int argc, char** argv) {
   int iters = argc > 2 ? atoi(argv[2]) : 300;
   int sz = 41472;
   int nlocal = argc > 3 ? atoi(argv[3]) : 3;
+  fixed_work = argc > 5 && atoi(argv[5]) != 0;
   void** p = malloc(sizeof(void*) * np);
   ARMCI_Malloc(p, 8 * sz);
   char* buf = malloc(8 * sz);

@@ -207,7 +207,8 @@ void free_proxy_windows(Runtime& r) {
   if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
 }
 
-[[noreturn]] void serve(Runtime& r, int program_ranks_served, const OwnWake& wake) {
+// `longest_pause_us`: how long the pause may grow while nothing arrives (progress_ranks.h, kIdlePauseGrowth).
+[[noreturn]] void serve(Runtime& r, int program_ranks_served, const OwnWake& wake, int longest_pause_us) {
   const int pause_us = r.config.progress_ranks_usleep;
   // Linux lets a sleep of a normal task overrun by its timer slack, 50 us by default, to batch wake-ups:
   // usleep(20) then sleeps ~70 us, and every operation through this rank waits that long.  A progress rank
@@ -268,7 +269,7 @@ void free_proxy_windows(Runtime& r) {
       }
       const bool woken = waker.sleep(idle_pause_us);
       // Nothing woke it: the next pause is longer, up to kIdlePauseGrowth times the pause (progress_ranks.h).
-      idle_pause_us = woken ? pause_us : std::min(2 * idle_pause_us, kIdlePauseGrowth * pause_us);
+      idle_pause_us = woken ? pause_us : std::min(2 * idle_pause_us, longest_pause_us);
       if (wake.sleeping) {
         wake.sleeping->store(0, std::memory_order_relaxed);
         announced = false;
@@ -540,6 +541,8 @@ void progress_ranks_start(Runtime& r) {
   // ranks' waits count the progress ranks too (runtime.cc, resolve_wait_backoff).
   r.machine_with_progress_ranks = count_machine(r.all);
   const bool own_cores = r.machine_with_progress_ranks.core_per_rank();
+  // A pause the user chose stays that pause; the automatic one grows while the progress rank idles.
+  const int pause_growth = r.config.progress_ranks_usleep < 0 ? kIdlePauseGrowth : 1;
   if (r.config.progress_ranks_usleep < 0) r.config.progress_ranks_usleep = own_cores ? 0 : kSharedCorePauseUs;
   if (r.config.progress_ranks_handoff_us < 0) r.config.progress_ranks_handoff_us = own_cores ? 0 : kHandoffSleepUs;
   if (!decided_at_mpi_init) roles = decide_progress_roles("ARMCI_Init", r.all, k, r.config.node_size);
@@ -554,7 +557,7 @@ void progress_ranks_start(Runtime& r) {
     ARMCIX_MPI(MPI_Win_set_errhandler(r.proxy_excl_win, MPI_ERRORS_RETURN));
   }
   const OwnWake wake = make_wake_channels(r, roles.progress_rank);
-  if (roles.progress_rank) serve(r, roles.served, wake);
+  if (roles.progress_rank) serve(r, roles.served, wake, pause_growth * r.config.progress_ranks_usleep);
   r.world = roles.program;
   detail::g_handoff_sleep_us = r.config.progress_ranks_handoff_us;
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
