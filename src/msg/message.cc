@@ -373,12 +373,18 @@ bool backoff() {
   return rt().config.wait_backoff_us > 0;
 }
 
+// Small collectives are where ranks wait for others still computing: they may hand their core to the node's
+// progress ranks; large ones move data that needs this process's polls (runtime/backoff.h, HandOff).
+armcix::HandOff collective_handoff(std::size_t bytes) {
+  return bytes <= armcix::kHandoffMaxCollectiveBytes ? armcix::HandOff::Allowed : armcix::HandOff::Never;
+}
+
 void bcast_on(MPI_Comm comm, void* buf, int len, int root) {
   if (comm == MPI_COMM_NULL || len == 0) return;
   if (backoff()) {
     MPI_Request req;
     ARMCIX_MPI(MPI_Ibcast(buf, len, MPI_BYTE, root, comm, &req));
-    armcix::wait_for("armci_msg_brdcst", &req);
+    armcix::wait_for("armci_msg_brdcst", &req, collective_handoff(len));
     return;
   }
   ARMCIX_MPI(MPI_Bcast(buf, len, MPI_BYTE, root, comm));
@@ -414,7 +420,8 @@ void reduce_on(MPI_Comm comm, void* x, int n, Op op, int type, int root) {
       ARMCIX_MPI(MPI_Iallreduce(MPI_IN_PLACE, x, n, dt, mop, comm, &req));
     else
       ARMCIX_MPI(MPI_Ireduce(send, gets_result ? x : nullptr, n, dt, mop, root, comm, &req));
-    armcix::wait_for("armci_msg_gop", &req);
+    armcix::wait_for("armci_msg_gop", &req,
+                     collective_handoff(static_cast<std::size_t>(n) * armcix::msg::type_size(type)));
   } else if (root < 0) {
     ARMCIX_MPI(MPI_Allreduce(MPI_IN_PLACE, x, n, dt, mop, comm));
   } else {

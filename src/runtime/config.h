@@ -38,10 +38,10 @@ struct Config {
                                    // -1 = auto (progress_ranks.cc: 0 with a core per process, else kSharedCorePauseUs)
   int progress_ranks_awake_us = 200;  // ARMCI_PROGRESS_RANKS_AWAKE_US: a sleeping progress rank, once woken by
                                       // a request, polls (yielding) this long after the last one (0: never)
-  // ARMCI_PROGRESS_RANKS_HANDOFF_US: the longest sleep between polls of a program rank's wait that has handed
-  // its core to its node's progress ranks (runtime/progress_ranks.h, "Core hand-off"); 0: no hand-off;
-  // -1 = auto (progress_ranks.cc: kHandoffSleepUs where progress ranks share the cores, else 0)
-  int progress_ranks_handoff_us = -1;
+  // ARMCI_PROGRESS_RANKS_HANDOFF_US: > 0 turns the core hand-off on where progress ranks share the cores
+  // (runtime/progress_ranks.h, "Core hand-off"): the longest sleep between polls of a program rank's wait that
+  // has handed its core to its node's progress ranks; 0 (default): off
+  int progress_ranks_handoff_us = 0;
   int progress_ranks_meeting_s = 60;  // ARMCI_PROGRESS_RANKS_MEETING_S: how long progress ranks wait for the
                                       // program ranks in MPI_Finalize before finalizing alone
   int progress_ranks = 0;    // ARMCI_PROGRESS_RANKS: per node, the last k ranks serve RMA (runtime/progress_ranks.h)

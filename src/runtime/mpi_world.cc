@@ -115,8 +115,10 @@ inline bool yield_collective(MPI_Comm comm) {
 }
 
 // The pause between polls of one yielding call (runtime/backoff.h): yields, then sleeps the back-off.
-inline armcix::BackoffPause poll_pause() {
-  return armcix::BackoffPause(armcix::g_pause_us.load(std::memory_order_relaxed), armcix::rt().machine.ranks);
+// `handoff`: only MPI_Barrier, a pure wait for the others, hands the core to the node's progress ranks;
+// the program's other calls may move data that needs this process's polls (runtime/backoff.h, HandOff).
+inline armcix::BackoffPause poll_pause(armcix::HandOff handoff = armcix::HandOff::Never) {
+  return armcix::BackoffPause(armcix::g_pause_us.load(std::memory_order_relaxed), armcix::rt().machine.ranks, handoff);
 }
 
 inline void count_yielding_call() {
@@ -125,9 +127,9 @@ inline void count_yielding_call() {
 
 // Completes *req as MPI_Wait would (the status included), polling with pauses.  `started` is the return
 // code of the call that made the request: a failed start is returned as it is.
-int complete(int started, MPI_Request* req, MPI_Status* status) {
+int complete(int started, MPI_Request* req, MPI_Status* status, armcix::HandOff handoff = armcix::HandOff::Never) {
   if (started != MPI_SUCCESS) return started;
-  armcix::BackoffPause pause_between_polls = poll_pause();
+  armcix::BackoffPause pause_between_polls = poll_pause(handoff);
   for (;;) {
     int done = 0;
     const int rc = PMPI_Test(req, &done, status);
@@ -356,7 +358,7 @@ int MPI_Barrier(MPI_Comm comm) {
   comm = world_or(comm);
   if (!yield_collective(comm)) return with_yield_timer([&] { return PMPI_Barrier(comm); });
   MPI_Request req;
-  return complete(PMPI_Ibarrier(comm, &req), &req, MPI_STATUS_IGNORE);
+  return complete(PMPI_Ibarrier(comm, &req), &req, MPI_STATUS_IGNORE, armcix::HandOff::Allowed);
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {

@@ -82,8 +82,8 @@ namespace {
 // Polls until `done()` says so, calling `between()` after every unsuccessful poll and pausing (backing off)
 // after it when `backoff_us` > 0.
 template <typename Done, typename Between>
-void poll_until(int backoff_us, Done done, Between between) {
-  BackoffPause pause(backoff_us, rt().machine.ranks);
+void poll_until(int backoff_us, HandOff handoff, Done done, Between between) {
+  BackoffPause pause(backoff_us, rt().machine.ranks, handoff);
   while (!done()) {
     between();
     if (backoff_us > 0) pause();
@@ -92,7 +92,7 @@ void poll_until(int backoff_us, Done done, Between between) {
 
 }  // namespace
 
-void wait_for(const char* call, MPI_Request* req) {
+void wait_for(const char* call, MPI_Request* req, HandOff handoff) {
   CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
   const int backoff_us = rt().config.wait_backoff_us;
   // Other threads of this process keep running while we wait for other processes (thread_lock.h).
@@ -102,7 +102,7 @@ void wait_for(const char* call, MPI_Request* req) {
     return;
   }
   poll_until(
-      backoff_us,
+      backoff_us, handoff,
       [&] {
         int done = 0;
         ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
@@ -118,7 +118,7 @@ void wait_for_served(const char* call, MPI_Request* req, int server) {
   ApiUnlocked unlocked;
   // Polled even without back-off: the wake-up is repeated between polls.
   poll_until(
-      rt().config.wait_backoff_us,
+      rt().config.wait_backoff_us, HandOff::Never,
       [&] {
         int done = 0;
         ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
@@ -136,7 +136,7 @@ void wait_all_for(const char* call, int n, MPI_Request* reqs) {
     return;
   }
   poll_until(
-      backoff_us,
+      backoff_us, HandOff::Never,
       [&] {
         int done = 0;
         ARMCIX_MPI(MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE));

@@ -7,13 +7,17 @@
 
 #include <mpi.h>
 
+#include "runtime/backoff.h"
+
 namespace armcix {
 
 // Completes `req` (a barrier, a hand-off receive: waits where this process has nothing to do but wait).
 // ARMCI_WAIT_BACKOFF_US=0 (default): MPI_Wait, which MPICH implements as a busy poll.  > 0: MPI_Test,
 // then sleep that long between polls, so that on an oversubscribed node (more ranks than cores) a waiting
 // rank gives its core to the ranks that still compute instead of spinning against them.
-void wait_for(const char* call, MPI_Request* req);
+// `handoff`: whether the wait may hand its core to the node's progress ranks (runtime/backoff.h, HandOff):
+// waits for other processes do; pass HandOff::Never for one that completes this process's own data transfer.
+void wait_for(const char* call, MPI_Request* req, HandOff handoff = HandOff::Allowed);
 // wait_for for an operation served by progress rank `server` (rank in Runtime::all; -1: none): when the
 // server is on this MPI node it polls with MPI_Test (and the same back-off) and between polls wakes the
 // server if that went to sleep meanwhile (runtime/progress_ranks.h, proxy_wake), since MPI may send the

@@ -98,9 +98,9 @@ inline void proxy_wake(int server) {
 // with it, 12 us without progress ranks; doc/performance.md).  A short wait (a get, a flush) spins as
 // before, so the origin of such a stream keeps its core.
 constexpr int kHandoffAfterUs = 50;
+// armci_msg_gop / _brdcst of more than this many bytes do not hand off (runtime/backoff.h, HandOff).
+constexpr std::size_t kHandoffMaxCollectiveBytes = 64 * 1024;
 constexpr int kHandoffFirstSleepUs = 20;
-// ARMCI_PROGRESS_RANKS_HANDOFF_US unset, progress ranks sharing the cores: the longest hand-off sleep, us.
-constexpr int kHandoffSleepUs = 500;
 namespace detail {
 extern int g_handoff_sleep_us;  // > 0: this program rank hands off (set by progress_ranks_start)
 }  // namespace detail

@@ -32,7 +32,7 @@ T mpi_rmw(const char* call, const GmrRef& r, MPI_Datatype type, T operand, bool 
     MPI_Request req;
     ARMCIX_MPI(MPI_Rget_accumulate(&operand, 1, type, &old, 1, type, mpi_target(r.gmr, r.win_rank),
                                    mpi_disp(r.gmr, r.win_rank, r.disp), 1, type, MPI_SUM, r.gmr->win, &req));
-    wait_for(call, &req);
+    wait_for(call, &req, HandOff::Never);  // my own operation, not a wait for others
     return old;
   }
   ARMCIX_MPI(MPI_Fetch_and_op(&operand, &old, type, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp),

@@ -116,17 +116,16 @@ TEST(ConfigEnvironment, NewSettingsAreParsed) {
 }
 
 // ARMCI_PROGRESS_RANKS_AWAKE_US (default 200, 0 turns the awake window off) and
-// ARMCI_PROGRESS_RANKS_HANDOFF_US (default -1: automatic, resolved at ARMCI_Init; 0 turns the core hand-off
-// off): values in [0, 1000000] taken, out of range names the variable.
+// ARMCI_PROGRESS_RANKS_HANDOFF_US (default 0: no core hand-off): values in [0, 1000000] taken, out of range names the
+// variable.
 TEST(ConfigEnvironment, ProgressRanksAwakeAndHandoff) {
   struct Setting {
     const char* name;
     int armcix::Config::*field;
     int by_default;
   };
-  for (const Setting& v :
-       {Setting{"ARMCI_PROGRESS_RANKS_AWAKE_US", &armcix::Config::progress_ranks_awake_us, 200},
-        Setting{"ARMCI_PROGRESS_RANKS_HANDOFF_US", &armcix::Config::progress_ranks_handoff_us, -1}}) {
+  for (const Setting& v : {Setting{"ARMCI_PROGRESS_RANKS_AWAKE_US", &armcix::Config::progress_ranks_awake_us, 200},
+                           Setting{"ARMCI_PROGRESS_RANKS_HANDOFF_US", &armcix::Config::progress_ranks_handoff_us, 0}}) {
     EXPECT_EQ(armcix::Config::from_environment().*v.field, v.by_default) << v.name;
     for (int value : {0, 5000}) {
       ScopedEnv a(v.name, std::to_string(value).c_str());
