@@ -113,7 +113,7 @@ void wait_for(const char* call, MPI_Request* req, HandOff handoff) {
 }
 
 void wait_for_served(const char* call, MPI_Request* req, int server) {
-  if (!proxy_wake_possible(server)) return wait_for(call, req);
+  if (!proxy_wake_possible(server)) return wait_for(call, req, HandOff::Never);
   CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
   ApiUnlocked unlocked;
   // Polled even without back-off: the wake-up is repeated between polls.

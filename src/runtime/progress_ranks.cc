@@ -207,8 +207,7 @@ void free_proxy_windows(Runtime& r) {
   if (r.proxy_excl_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&r.proxy_excl_win));
 }
 
-// `longest_pause_us`: how long the pause may grow while nothing arrives (progress_ranks.h, kIdlePauseGrowth).
-[[noreturn]] void serve(Runtime& r, int program_ranks_served, const OwnWake& wake, int longest_pause_us) {
+[[noreturn]] void serve(Runtime& r, int program_ranks_served, const OwnWake& wake) {
   const int pause_us = r.config.progress_ranks_usleep;
   // Linux lets a sleep of a normal task overrun by its timer slack, 50 us by default, to batch wake-ups:
   // usleep(20) then sleeps ~70 us, and every operation through this rank waits that long.  A progress rank
@@ -223,9 +222,8 @@ void free_proxy_windows(Runtime& r) {
   IdleCores idle;
   unsigned awake_polls = 0;
   unsigned handoff_polls = 0;
-  int idle_pause_us = pause_us;  // the pause, lengthened while nothing arrives
-  double handoff_retry_at = 0;   // MPI_Wtime before which no hand-off polling (no idle core was seen)
-  bool announced = false;        // the wake word is set and MPI was polled since
+  double handoff_retry_at = 0;  // MPI_Wtime before which no hand-off polling (no idle core was seen)
+  bool announced = false;       // the wake word is set and MPI was polled since
   int remaining = program_ranks_served;
   while (remaining > 0) {
     int flag = 0;
@@ -239,10 +237,9 @@ void free_proxy_windows(Runtime& r) {
       const double now = MPI_Wtime();
       if (wake.waiting && now >= handoff_retry_at && wake.waiting->load(std::memory_order_relaxed) > 0) {
         // A program rank of this node waits and has given up its core: poll on it (progress_ranks.h, "Core
-        // hand-off"), as long as a core is idle (checked every 8 polls): where ranks still compute, the
+        // hand-off"), as long as a core is idle (checked every kHandoffIdleCheckPolls polls): where ranks compute, the
         // waiting rank's core is theirs, and this rank sleeps a pause before it looks again.
         if (++handoff_polls % kHandoffIdleCheckPolls != 0 || idle.any()) {
-          idle_pause_us = pause_us;
           sched_yield();
           continue;
         }
@@ -267,9 +264,7 @@ void free_proxy_windows(Runtime& r) {
         announced = true;
         continue;
       }
-      const bool woken = waker.sleep(idle_pause_us);
-      // Nothing woke it: the next pause is longer, up to kIdlePauseGrowth times the pause (progress_ranks.h).
-      idle_pause_us = woken ? pause_us : std::min(2 * idle_pause_us, longest_pause_us);
+      const bool woken = waker.sleep(pause_us);
       if (wake.sleeping) {
         wake.sleeping->store(0, std::memory_order_relaxed);
         announced = false;
@@ -282,7 +277,6 @@ void free_proxy_windows(Runtime& r) {
       continue;
     }
     Request q;
-    idle_pause_us = pause_us;
     ARMCIX_MPI(MPI_Recv(&q, sizeof q, MPI_BYTE, st.MPI_SOURCE, kRequestTag, r.all, MPI_STATUS_IGNORE));
     switch (q.kind) {
       case kAttach: {
@@ -544,10 +538,6 @@ void progress_ranks_start(Runtime& r) {
   // The hand-off only where the progress ranks share the cores (with a core each they poll anyway).
   if (own_cores) r.config.progress_ranks_handoff_us = 0;
   const bool handoff = r.config.progress_ranks_handoff_us > 0;
-  // With the hand-off, the automatic pause grows while the progress rank idles (a pause the user chose stays
-  // as chosen).  Not without it: a progress rank that sends a large transfer sees no socket data while the
-  // socket is full and slept through the longer pauses (1 MiB put 2.4 -> 4.5 ms, accumulate 1.7 -> 4.2 ms).
-  const int pause_growth = handoff && r.config.progress_ranks_usleep < 0 ? kIdlePauseGrowth : 1;
   // The program ranks' waits count the progress ranks only with the hand-off (runtime.cc, resolve_wait_backoff):
   // they must poll to hand off.
   if (!handoff) r.machine_with_progress_ranks = MachineCount{};
@@ -564,7 +554,7 @@ void progress_ranks_start(Runtime& r) {
     ARMCIX_MPI(MPI_Win_set_errhandler(r.proxy_excl_win, MPI_ERRORS_RETURN));
   }
   const OwnWake wake = make_wake_channels(r, roles.progress_rank);
-  if (roles.progress_rank) serve(r, roles.served, wake, pause_growth * r.config.progress_ranks_usleep);
+  if (roles.progress_rank) serve(r, roles.served, wake);
   r.world = roles.program;
   detail::g_handoff_sleep_us = r.config.progress_ranks_handoff_us;
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));

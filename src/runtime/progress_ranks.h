@@ -42,14 +42,6 @@ void progress_ranks_meet_at_mpi_finalize();
 // bounds the latency only over shared memory; shorter pauses cost the computing ranks CPU (NWChem TCE water
 // on 2 simulated hosts x (1 + 1), 2 cores: 20 us took twice as long as 100 us; doc/performance.md).
 constexpr int kSharedCorePauseUs = 100;
-// An automatic pause (ARMCI_PROGRESS_RANKS_USLEEP unset) that nothing ended early (no socket data, no wake-up
-// through the FIFO, no request) is followed by a longer one, doubling up to this many times the pause; any
-// of these brings it back.  An idle progress
-// rank then takes a computing rank's core 10x less often, and requests over TCP or from its MPI node still
-// wake it at once (2 simulated hosts x (1 + 1) on 2 cores, back-to-back operations to the other host: the
-// origin's idle progress rank waking every 100 us cost them 20-30%: 8 B get 23.4-24.1 us against 18.6-22.4
-// us with 1000 us pauses, lock + unlock 46-50 against 38-40 us; doc/performance.md).
-constexpr int kIdlePauseGrowth = 10;
 
 inline bool progress_ranks_on() {
   return rt().proxy_win != MPI_WIN_NULL;
