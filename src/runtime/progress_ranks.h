@@ -79,16 +79,15 @@ inline void proxy_wake(int server) {
   WakeChannel& c = detail::g_wake[static_cast<std::size_t>(server)];
   if (c.sleeping) detail::wake_slow(c);
 }
-// Core hand-off (doc/design.md, "Core hand-off"), where progress ranks share the cores with the program
-// ranks.  A program rank's wait that has lasted kHandoffAfterUs (BackoffPause, runtime/backoff.h) counts
-// itself into the `waiting` word of every progress rank of its MPI node and from then on sleeps between its
-// polls (kHandoffFirstSleepUs, doubling up to ARMCI_PROGRESS_RANKS_HANDOFF_US); while the word is non-zero
-// and a core is idle, those progress ranks poll MPI instead of sleeping.  A stream of requests to a node
-// whose program rank waits then finds its progress rank running on the core the wait gave up, as it finds
-// the spinning program rank itself without progress ranks, instead of paying a wake-up per request (2
-// simulated hosts x (1 + 1) on 2 cores, back-to-back 8 B gets: 75-82 us without the hand-off, 16-25 us
-// with it, 12 us without progress ranks; doc/performance.md).  A short wait (a get, a flush) spins as
-// before, so the origin of such a stream keeps its core.
+// Core hand-off (ARMCI_PROGRESS_RANKS_HANDOFF_US > 0, off by default; doc/design.md, "Core hand-off"), where
+// progress ranks share the cores with the program ranks.  A program rank's wait for other processes
+// (BackoffPause with HandOff::Allowed, runtime/backoff.h) that has lasted kHandoffAfterUs counts itself into
+// the `waiting` word of every progress rank of its MPI node and from then on sleeps between its polls
+// (kHandoffFirstSleepUs, doubling up to the setting); while the word is non-zero and a core is idle, those
+// progress ranks poll MPI instead of sleeping.  A stream of requests to a node whose program rank waits then
+// finds its progress rank running on the core the wait gave up, as it finds the spinning program rank itself
+// without progress ranks, instead of paying a wake-up per request (doc/performance.md, "The core hand-off").
+// The waits that complete this process's own operations never hand off: they need its polls.
 constexpr int kHandoffAfterUs = 50;
 // armci_msg_gop / _brdcst of more than this many bytes do not hand off (runtime/backoff.h, HandOff).
 constexpr std::size_t kHandoffMaxCollectiveBytes = 64 * 1024;
