@@ -202,9 +202,12 @@ Op check_op(const char* call, const char* op, int type) {
   ARMCIX_REQUIRE(op != nullptr, call, "argument 'op' is NULL");
   Op parsed;
   ARMCIX_REQUIRE(armcix::msg::parse_op(op, &parsed), call,
-                 "argument 'op' = \"%s\" is not a known operation (+ * max min absmax absmin or and && ||)", op);
+                 // At most 16 characters: a Fortran caller's string has no terminating NUL (reduce_ops.h).
+                 "argument 'op' = \"%.16s\" does not start with a known operation (+ * max min absmax absmin or and "
+                 "&& ||)",
+                 op);
   ARMCIX_REQUIRE(!armcix::msg::integer_only(parsed) || armcix::msg::is_integer_type(type), call,
-                 "argument 'op' = \"%s\" is defined for integer types only, not for type %s", op,
+                 "argument 'op' = \"%.16s\" is defined for integer types only, not for type %s", op,
                  armcix::msg::type_name(type));
   return parsed;
 }
@@ -483,9 +486,11 @@ void sel_scope(const char* call, int scope, void* x, int n, const char* op, int 
   check_type(call, type);
   check_buffer(call, "x", x, "n", n);
   ARMCIX_REQUIRE(op != nullptr, call, "argument 'op' is NULL");
-  const bool want_max = std::strcmp(op, "max") == 0;
-  ARMCIX_REQUIRE(want_max || std::strcmp(op, "min") == 0, call,
-                 "argument 'op' = \"%s\" is not a selection (\"min\" or \"max\")", op);
+  // As prefixes, as for the gops: GA's Fortran and its C string literals pass op without a terminating NUL
+  // of its own (GA's bin.x and scan.x handed us "maxmin..." and "minmax").
+  const bool want_max = std::strncmp(op, "max", 3) == 0;
+  ARMCIX_REQUIRE(want_max || std::strncmp(op, "min", 3) == 0, call,
+                 "argument 'op' = \"%.16s\" does not start with a selection (\"min\" or \"max\")", op);
   // n is the record length in bytes (GA passes sizeof its record); the key is the record's first element.
   const std::size_t key = armcix::msg::type_size(type);
   ARMCIX_REQUIRE(static_cast<std::size_t>(n) >= key, call,

@@ -25,7 +25,7 @@ struct OpSpelling {
   Op op;
 };
 
-// Accepted spellings, matched exactly.  "+ * max min absmax absmin or" are ARMCI's; "&&" and "||" are
+// Accepted spellings (parse_op: as prefixes).  "+ * max min absmax absmin or" are ARMCI's; "&&" and "||" are
 // ARMCI-MPI's logical operations (Debian's Global Arrays passes "&&" through pnga_gop, e.g. in matrix.c);
 // "and" is the bitwise counterpart of ARMCI's bitwise "or"; band/bor/land/lor are the names GA's TCGMSG
 // layer uses.
@@ -35,17 +35,25 @@ inline constexpr OpSpelling kOpSpellings[] = {
     {"||", Op::kLogOr},      {"&&", Op::kLogAnd}, {"lor", Op::kLogOr},  {"land", Op::kLogAnd},
 };
 
-// Parses an ARMCI operation string.  Exact match: ARMCI-MPI's prefix matching accepted "maximum" as
-// "max" and "+garbage" as "+", which hides typos.  Returns false for NULL or an unknown string.
+// Parses an ARMCI operation string: the longest spelling the text starts with, as ARMCI-MPI and classic
+// ARMCI match.  Prefixes, not whole strings, because Global Arrays' Fortran wrappers (ga_igop_, ga_dgop_,
+// ... in GA's fapi.c) pass the Fortran CHARACTER argument unchanged, without a terminating NUL: GA's own
+// test.x, built from source on Open MPI, handed us "+'" and died in its ga_igop check when this parser
+// matched whole strings.  Returns false for NULL or a text that starts with no spelling.
 inline bool parse_op(const char* text, Op* out) {
   if (text == nullptr) return false;
+  const OpSpelling* best = nullptr;
+  std::size_t best_len = 0;
   for (const OpSpelling& s : kOpSpellings) {
-    if (std::strcmp(text, s.text) == 0) {
-      *out = s.op;
-      return true;
+    const std::size_t len = std::strlen(s.text);
+    if (len > best_len && std::strncmp(text, s.text, len) == 0) {
+      best = &s;
+      best_len = len;
     }
   }
-  return false;
+  if (!best) return false;
+  *out = best->op;
+  return true;
 }
 
 // Bitwise and logical operations are defined for integers only (MPI has no MPI_BOR/MPI_LAND for floats).

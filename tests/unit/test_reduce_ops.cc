@@ -34,10 +34,25 @@ TEST(ReduceOps, ParsesEveryArmciSpelling) {
   }
 }
 
-TEST(ReduceOps, RejectsUnknownAndPrefixSpellings) {
-  // ARMCI-MPI matched prefixes; we do not, so typos are reported instead of silently reinterpreted.
-  for (const char* text :
-       {"", "maximum", "ma", "MAX", "+ ", " +", "sum", "abs", "absmaxx", "xor", "&", "|", "-", "mult"}) {
+// Global Arrays' Fortran wrappers pass Fortran strings without a terminating NUL, so what follows a spelling
+// is garbage: the longest spelling the text starts with counts, as in ARMCI-MPI.
+TEST(ReduceOps, MatchesTheLongestSpellingAtTheStart) {
+  struct Case {
+    const char* text;
+    Op op;
+  } cases[] = {{"+'", Op::kSum},           {"+ ", Op::kSum},         {"*x", Op::kProd},        {"max'", Op::kMax},
+               {"maximum", Op::kMax},      {"absmax'", Op::kAbsMax}, {"absminx", Op::kAbsMin}, {"min\x01", Op::kMin},
+               {"andy", Op::kBitAnd},      {"or ", Op::kBitOr},      {"&&&", Op::kLogAnd},     {"||x", Op::kLogOr},
+               {"bandwidth", Op::kBitAnd}, {"lord", Op::kLogOr}};
+  for (const Case& c : cases) {
+    Op op = Op::kProd == c.op ? Op::kSum : Op::kProd;
+    EXPECT_TRUE(parse_op(c.text, &op)) << c.text;
+    EXPECT_EQ(op, c.op) << c.text;
+  }
+}
+
+TEST(ReduceOps, RejectsTextsThatStartWithNoSpelling) {
+  for (const char* text : {"", "ma", "MAX", " +", "sum", "abs", "xor", "&", "|", "-", "mult", "o", "an"}) {
     Op op = Op::kProd;
     EXPECT_FALSE(parse_op(text, &op)) << "'" << text << "'";
     EXPECT_EQ(op, Op::kProd) << "output written for '" << text << "'";
