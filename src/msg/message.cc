@@ -486,10 +486,12 @@ void sel_scope(const char* call, int scope, void* x, int n, const char* op, int 
   check_type(call, type);
   check_buffer(call, "x", x, "n", n);
   ARMCIX_REQUIRE(op != nullptr, call, "argument 'op' is NULL");
-  // As prefixes, as for the gops: GA's Fortran and its C string literals pass op without a terminating NUL
-  // of its own (GA's bin.x and scan.x handed us "maxmin..." and "minmax").
-  const bool want_max = std::strncmp(op, "max", 3) == 0;
-  ARMCIX_REQUIRE(want_max || std::strncmp(op, "min", 3) == 0, call,
+  // Parsed as the gops' op, a prefix (reduce_ops.h): GA passes op without a terminating NUL of its own (its
+  // bin.x and scan.x handed us "maxmin..." and "minmax"); "absmax..." parses as absmax and is refused here.
+  Op parsed = Op::kSum;
+  const bool known = armcix::msg::parse_op(op, &parsed);
+  const bool want_max = known && parsed == Op::kMax;
+  ARMCIX_REQUIRE(want_max || (known && parsed == Op::kMin), call,
                  "argument 'op' = \"%.16s\" does not start with a selection (\"min\" or \"max\")", op);
   // n is the record length in bytes (GA passes sizeof its record); the key is the record's first element.
   const std::size_t key = armcix::msg::type_size(type);

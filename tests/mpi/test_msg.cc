@@ -903,6 +903,7 @@ TEST(MsgErrors, UnknownOp) {
   double d = 1;
   EXPECT_ARMCI_ERROR(armci_msg_dgop(&d, 1, op("&&")), "armci_msg_dgop", "'op'");
   EXPECT_ARMCI_ERROR(armci_msg_sel(&d, sizeof d, op("+"), ARMCI_DOUBLE, 1), "armci_msg_sel", "'op'");
+  EXPECT_ARMCI_ERROR(armci_msg_sel(&d, sizeof d, op("absmax"), ARMCI_DOUBLE, 1), "armci_msg_sel", "'op'", "selection");
   EXPECT_EQ(x[0], 1);
   EXPECT_EQ(x[1], 2);
 }
