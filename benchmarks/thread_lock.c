@@ -1,5 +1,5 @@
 /*
- * thread_lock.c -- the cost of armci-x's thread serialisation (src/runtime/thread_lock.h) on the smallest
+ * thread_lock.c -- the cost of armci-x's thread serialisation (src/base/thread_lock.h) on the smallest
  * operations: 8-byte ARMCI_Put and ARMCI_Get from rank 0 to the last rank, per operation.
  *
  *   thread_lock [--multiple] [--threads T] [--iters N]

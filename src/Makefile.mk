@@ -3,19 +3,22 @@ lib_LTLIBRARIES += src/libarmci.la
 include_HEADERS += include/armci.h include/armcix.h include/message.h include/mp3.h
 nodist_include_HEADERS += include/armciconf.h
 src_libarmci_la_LDFLAGS = -version-info 0:0:0 $(SAN_FLAGS)
+# Folders lowest first (doc/design.md, "Layers"; tools/check-layering.sh).
 src_libarmci_la_SOURCES = \
+	src/base/config.cc src/base/config.h src/base/error.cc src/base/error.h \
+	src/base/state.cc src/base/state.h src/base/machine_count.h src/base/thread_lock.h \
+	src/base/window.cc src/base/window.h \
+	src/topo/machine.cc src/topo/machine.h src/topo/nodes.cc src/topo/nodes.h \
+	src/wait/backoff.h src/wait/call_stats.cc src/wait/call_stats.h src/wait/handoff.cc src/wait/handoff.h \
+	src/wait/mpi_yield.cc src/wait/mpi_yield.h src/wait/node_sync.cc src/wait/node_sync.h \
+	src/wait/wait.cc src/wait/wait.h src/wait/yield_timer.cc src/wait/yield_timer.h \
+	src/checks/collective_check.cc src/checks/collective_check.h src/checks/watchdog.cc src/checks/watchdog.h \
+	src/progress/progress_ranks.cc src/progress/progress_ranks.h src/progress/progress_roles.cc \
+	src/progress/progress_roles.h src/progress/protocol.h src/progress/thread.cc src/progress/thread.h \
+	src/runtime/runtime.cc src/runtime/runtime.h src/runtime/modules.cc src/runtime/modules.h \
+	src/runtime/mpi_hooks.cc src/runtime/mpi_hooks.h \
 	src/api/armci_api.cc \
-	src/runtime/runtime.cc src/runtime/runtime.h \
-	src/runtime/modules.cc src/runtime/modules.h \
-	src/runtime/config.cc src/runtime/config.h \
-	src/runtime/error.cc src/runtime/error.h \
-	src/runtime/progress.cc src/runtime/progress.h src/runtime/thread_lock.h \
-	src/runtime/progress_ranks.cc src/runtime/progress_ranks.h src/runtime/progress_roles.cc src/runtime/progress_roles.h src/runtime/mpi_world.cc src/runtime/mpi_yield.h src/runtime/yield_timer.cc src/runtime/yield_timer.h \
-	src/runtime/watchdog.cc src/runtime/watchdog.h src/runtime/call_stats.cc src/runtime/call_stats.h \
-	src/runtime/node_sync.cc src/runtime/node_sync.h \
-	src/runtime/window.cc src/runtime/window.h \
-	src/runtime/machine.cc src/runtime/machine.h \
-	src/runtime/collective_check.cc src/runtime/collective_check.h \
+	src/mpiwrap/mpi_world.cc \
 	src/groups/group.cc src/groups/group.h \
 	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/pending.h src/gmr/shm_cache.cc src/gmr/shm_cache.h \
 	src/acc/acc_types.cc src/acc/acc_types.h \

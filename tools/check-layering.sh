@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Checks the layering of src/ (doc/design.md, "Layering"): a file in folder F may include the headers of
-# its own folder and of folders below F in the order below, never of a folder above it.  Every folder of
-# src/ must appear in the order.  Prints each violation; exits 1 if there is one.
+# Checks the layering of src/ (doc/design.md, "Layers"): a file in folder F may include the headers of its
+# own folder and of folders below F in the order below, never of a folder above it.  Every quoted include is
+# checked: "folder/name.h" against the order, a bare "name.h" as a header of the including file's own folder
+# (where the compiler finds it first); either must name a header that exists under src/.  Angle includes
+# (<mpi.h>, <armci.h>, the public headers) are outside the layering.  Every folder of src/ must appear in the
+# order.  Prints each violation; exits 1 if there is one.
 #
 # Usage: tools/check-layering.sh [SRC_DIR]   (default: the src/ next to this script)
 set -u
 src="${1:-$(cd "$(dirname "$0")/../src" && pwd)}"
 # Lowest first.
-order=(runtime acc profile groups gmr shm nb transfer sync msg api)
+order=(base topo wait checks progress runtime acc profile groups gmr shm nb transfer sync msg api mpiwrap)
 
 rank_of() {
   local i
@@ -26,26 +29,37 @@ for dir in "$src"/*/; do
   fi
 done
 files=0
+includes=0
 while IFS= read -r file; do
   files=$((files + 1))
   rel="${file#"$src"/}"
   folder="${rel%%/*}"
   mine="$(rank_of "$folder")"
-  while IFS=: read -r line target; do
+  while IFS=: read -r line path; do
+    includes=$((includes + 1))
+    case "$path" in
+      */*) target="${path%%/*}" resolved="$path" ;;
+      *) target="$folder" resolved="$folder/$path" ;;
+    esac
+    if [ ! -f "$src/$resolved" ]; then
+      echo "src/$rel:$line includes \"$path\", which is not a header under src/ ($resolved)"
+      bad=1
+      continue
+    fi
     theirs="$(rank_of "$target")"
     if [ "$theirs" = -1 ]; then
-      echo "src/$rel:$line includes \"$target/...\", a folder not in the layering order"
+      echo "src/$rel:$line includes \"$path\", a folder not in the layering order"
       bad=1
     elif [ "$theirs" -gt "$mine" ]; then
       echo "src/$rel:$line: $folder/ includes a header of $target/, which is above it (${order[*]})"
       bad=1
     fi
-  done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"/]*/' "$file" |
-           sed -E 's/^([0-9]+):[^"]*"([^"/]*)\/.*/\1:\2/')
+  done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" |
+           sed -E 's/^([0-9]+):[^"]*"([^"]*)".*/\1:\2/')
 done < <(find "$src" -mindepth 2 -type f \( -name '*.h' -o -name '*.cc' -o -name '*.c' \) | sort)
 if [ "$files" = 0 ]; then
   echo "check-layering: no sources under $src"
   exit 1
 fi
-if [ "$bad" = 0 ]; then echo "layering ok: $files files, order ${order[*]}"; fi
+if [ "$bad" = 0 ]; then echo "layering ok: $files files, $includes includes, order ${order[*]}"; fi
 exit "$bad"

@@ -9,7 +9,7 @@
  * create 6 failed, allocate 1, dynamic 5 ("unlink(2) /dev/shm/osc_rdma...: No such file or directory",
  * then MPI_ERR_WIN or a crash in MPI_Win_free); duplicate: 0 of 10 for each kind.  With
  * OMPI_MCA_osc=pt2pt, split create: 0 of 10.  armci-x avoids it with ARMCI_WINDOW_GATE
- * (src/runtime/window.h). */
+ * (src/base/window.h). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

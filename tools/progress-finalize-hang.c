@@ -7,7 +7,7 @@
  *       --env UCX_TLS=tcp,self -n 4 /tmp/pfh > /tmp/pfh.$i 2>&1 || echo "run $i: exit $? (124: hung)"; done
  * A hung job prints "before MPI_Finalize" and nothing after; attach gdb to its processes (pgrep -x pfh) for
  * the backtraces.  Measured 2026-11-24 (2 cores): 10 of 20 runs hung before the fixes in
- * runtime/progress_ranks.cc, 2 of 52 with the settle pause on the progress ranks, 0 of 60 with the meeting
+ * progress/progress_ranks.cc, 2 of 52 with the settle pause on the progress ranks, 0 of 60 with the meeting
  * in MPI_Finalize; the default mode (4 program ranks) 0 of 30. */
 #include <armci.h>
 #include <mpi.h>

@@ -5,7 +5,7 @@
 #include <complex>
 #include <cstring>
 
-#include "runtime/error.h"
+#include "base/error.h"
 
 namespace armcix {
 

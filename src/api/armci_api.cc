@@ -2,26 +2,27 @@
 // in ARMCI-MPI: a tool (or the application) may define ARMCI_x itself and call PARMCI_x underneath.
 // This layer only translates arguments (and times calls for the profiler); validation and work happen in
 // the modules it calls.  Every armci.h and armcix.h entry point is here except ARMCI_Error and
-// ARMCIX_Set_error_handler (runtime/error.cc: every layer's errors end there); message.h's are in
+// ARMCIX_Set_error_handler (base/error.cc: every layer's errors end there); message.h's are in
 // msg/message.cc (README, "Layout").
 #include <armci.h>
 #include <armcix.h>
 
 #include <cstring>
 
+#include "base/error.h"
+#include "base/state.h"
+#include "base/thread_lock.h"
+#include "checks/collective_check.h"
 #include "gmr/gmr.h"
 #include "groups/group.h"
 #include "nb/request.h"
 #include "profile/profiler.h"
-#include "runtime/collective_check.h"
-#include "runtime/error.h"
-#include "runtime/progress.h"
 #include "runtime/runtime.h"
-#include "runtime/thread_lock.h"
 #include "sync/fence.h"
 #include "sync/mutex.h"
 #include "sync/rmw.h"
 #include "transfer/rma.h"
+#include "wait/wait.h"
 
 #define ARMCIX_WEAK_ALIAS(name) __attribute__((weak, alias("P" #name)))
 

@@ -12,16 +12,17 @@
 #include <set>
 #include <utility>
 
+#include "base/error.h"
+#include "base/state.h"
+#include "base/window.h"
+#include "checks/collective_check.h"
 #include "gmr/ordering.h"
 #include "gmr/shm_cache.h"
 #include "groups/group.h"
-#include "runtime/collective_check.h"
-#include "runtime/error.h"
+#include "progress/progress_ranks.h"
 #include "runtime/modules.h"
-#include "runtime/progress.h"
-#include "runtime/progress_ranks.h"
-#include "runtime/runtime.h"
-#include "runtime/window.h"
+#include "topo/nodes.h"
+#include "wait/wait.h"
 
 namespace armcix {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "gmr/pending.h"
-#include "runtime/progress_ranks.h"
+#include "progress/progress_ranks.h"
 
 namespace armcix {
 
@@ -38,7 +38,7 @@ struct Gmr {
   // is rank r's slice in r's address space.  Empty: released at ARMCI_Free.
   std::vector<MPI_Aint> capacity;
   std::vector<char*> owner_base;
-  // Progress ranks (runtime/progress_ranks.h), region spanning nodes: `win` is the runtime's proxy window
+  // Progress ranks (progress/progress_ranks.h), region spanning nodes: `win` is the runtime's proxy window
   // (borrowed, not freed with the region), and window rank r's slice is reached at process proxy_rank[r]
   // of that window, displacement proxy_base[r] + offset.  Empty otherwise: MPI targets are window ranks.
   std::vector<int> proxy_rank;
@@ -64,7 +64,7 @@ inline MPI_Aint mpi_disp(const Gmr* g, int wr, MPI_Aint disp) {
   return g->proxy_rank.empty() ? disp : g->proxy_base[wr] + disp;
 }
 // After issuing an operation on window rank wr's slice and before waiting for it: wakes the progress rank
-// serving the slice if it sleeps and is reached through shared memory (runtime/progress_ranks.h).
+// serving the slice if it sleeps and is reached through shared memory (progress/progress_ranks.h).
 inline void wake_server(const Gmr* g, int wr) {
   if (!g->proxy_rank.empty()) proxy_wake(g->proxy_rank[wr]);
 }

@@ -5,9 +5,10 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/error.h"
-#include "runtime/runtime.h"
-#include "runtime/window.h"
+#include "base/error.h"
+#include "base/state.h"
+#include "base/window.h"
+#include "topo/nodes.h"
 
 namespace armcix {
 

@@ -6,7 +6,7 @@
 #include <map>
 #include <numeric>
 
-#include "runtime/error.h"
+#include "base/error.h"
 
 namespace armcix {
 

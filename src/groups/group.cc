@@ -6,10 +6,10 @@
 #include <set>
 #include <vector>
 
-#include "runtime/collective_check.h"
-#include "runtime/error.h"
+#include "base/error.h"
+#include "base/state.h"
+#include "checks/collective_check.h"
 #include "runtime/modules.h"
-#include "runtime/runtime.h"
 
 namespace armcix {
 

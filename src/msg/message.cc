@@ -22,14 +22,14 @@
 #include <memory>
 #include <vector>
 
+#include "base/error.h"
+#include "base/state.h"
 #include "groups/group.h"
 #include "msg/reduce_ops.h"
-#include "runtime/call_stats.h"
-#include "runtime/error.h"
 #include "runtime/modules.h"
-#include "runtime/node_sync.h"
-#include "runtime/progress.h"
-#include "runtime/runtime.h"
+#include "wait/call_stats.h"
+#include "wait/node_sync.h"
+#include "wait/wait.h"
 
 namespace {
 
@@ -377,7 +377,7 @@ bool backoff() {
 }
 
 // Small collectives are where ranks wait for others still computing: they may hand their core to the node's
-// progress ranks; large ones move data that needs this process's polls (runtime/backoff.h, HandOff).
+// progress ranks; large ones move data that needs this process's polls (wait/backoff.h, HandOff).
 armcix::HandOff collective_handoff(std::size_t bytes) {
   return bytes <= armcix::kHandoffMaxCollectiveBytes ? armcix::HandOff::Allowed : armcix::HandOff::Never;
 }

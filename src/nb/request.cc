@@ -4,12 +4,13 @@
 #include <memory>
 #include <vector>
 
+#include "base/error.h"
+#include "base/state.h"
+#include "base/thread_lock.h"
 #include "gmr/ordering.h"
-#include "runtime/error.h"
 #include "runtime/modules.h"
-#include "runtime/progress.h"
-#include "runtime/runtime.h"
-#include "runtime/thread_lock.h"
+#include "topo/nodes.h"
+#include "wait/wait.h"
 
 namespace armcix {
 

@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/call_stats.h"
-#include "runtime/error.h"
+#include "base/error.h"
+#include "base/state.h"
 #include "runtime/modules.h"
-#include "runtime/runtime.h"
+#include "wait/call_stats.h"
 
 namespace armcix {
 
@@ -107,7 +107,7 @@ void write_file(FILE* f, const std::vector<Counters>& all, const Counters& sum, 
   emit("all", sum);
 }
 
-// ---- MPI calls and waits (runtime/call_stats.h) ----------------------------------------------------------
+// ---- MPI calls and waits (wait/call_stats.h) ----------------------------------------------------------
 // Each rank's slots are registered in the order its calls first happened, which differs between ranks, so
 // they travel as text lines "kind<TAB>name<TAB>calls<TAB>pauses<TAB>seconds" and are matched by name.
 

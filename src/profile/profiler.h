@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/watchdog.h"
+#include "checks/watchdog.h"
 
 namespace armcix {
 
@@ -56,7 +56,7 @@ void prof_record(ProfKind k, std::size_t bytes, double seconds);
 double prof_now();
 
 // Times the enclosing entry point when profiling is on, and tells the watchdog (ARMCI_WATCHDOG_S,
-// runtime/watchdog.h) when it is on; one predictable branch each when they are off.
+// checks/watchdog.h) when it is on; one predictable branch each when they are off.
 class ProfScope {
  public:
   ProfScope(ProfKind k, std::size_t bytes) : kind_(k), bytes_(bytes), start_(g_profiling ? prof_now() : 0.0) {

@@ -2,6 +2,8 @@
 
 #include <cstddef>
 
+#include "progress/thread.h"
+
 namespace armcix {
 
 namespace {

@@ -28,9 +28,8 @@ void requests_initialize();
 void requests_finalize();
 // msg/: cached communicators, reduction operators and datatypes of message.h.
 void msg_finalize();
-// runtime/progress.h: the progress thread starts after everything else and stops before anything else.
-void progress_start();
-void progress_stop();
+// progress/thread.h: the progress thread starts after everything else and stops before anything else (its
+// hooks are declared there: progress/ sits below runtime/).
 
 // Called by initialize() / the final finalize() in runtime.cc.
 void initialize_modules();

@@ -13,95 +13,25 @@
 #include <cstdlib>
 #include <limits>
 
-#include "runtime/collective_check.h"
-#include "runtime/error.h"
-#include "runtime/machine.h"
+#include "base/error.h"
+#include "base/state.h"
+#include "base/thread_lock.h"
+#include "checks/collective_check.h"
+#include "checks/watchdog.h"
+#include "progress/progress_ranks.h"
+#include "progress/progress_roles.h"
+#include "progress/thread.h"
 #include "runtime/modules.h"
-#include "runtime/mpi_yield.h"
-#include "runtime/node_sync.h"
-#include "runtime/progress.h"
-#include "runtime/progress_ranks.h"
-#include "runtime/progress_roles.h"
-#include "runtime/thread_lock.h"
-#include "runtime/watchdog.h"
-#include "runtime/yield_timer.h"
+#include "topo/machine.h"
+#include "topo/nodes.h"
+#include "wait/mpi_yield.h"
+#include "wait/node_sync.h"
+#include "wait/wait.h"
+#include "wait/yield_timer.h"
 
 namespace armcix {
 
 namespace {
-
-Runtime g_runtime;
-
-// What armci_domain_* and ARMCI_Same_node report: each node cut into maximal runs of consecutive world
-// ranks.  Global Arrays 5.8 assumes every domain is such a run (it lists domain d's ranks as
-// armci_domain_glob_proc_id(d, 0) + i and, when all domains have one size n, domain d as d*n .. d*n+n-1),
-// so a node whose ranks are not consecutive (round-robin placement) is reported as several domains.  With
-// blocked placement domains and nodes coincide.  Numbered by their first rank, so ascending.
-void discover_domains(Runtime& r) {
-  r.domain_of.assign(r.nproc, -1);
-  r.domain_members.clear();
-  for (int p = 0; p < r.nproc; ++p) {
-    if (p == 0 || r.node_of[p] != r.node_of[p - 1]) r.domain_members.emplace_back();
-    r.domain_members.back().push_back(p);
-    r.domain_of[p] = static_cast<int>(r.domain_members.size()) - 1;
-  }
-  r.domain_count = static_cast<int>(r.domain_members.size());
-  r.domain_id = r.domain_of[r.me];
-}
-
-// Node layout.  Real nodes come from MPI_COMM_TYPE_SHARED.  ARMCI_NODE_SIZE=k refines them: a simulated
-// node is the intersection of a real node with a block of k consecutive world ranks, so that two ranks
-// MPI placed on different nodes never share a simulated one (they share no memory).  Where a block spans
-// real nodes the setting cannot be honoured as asked; rank 0 says so once.
-void discover_topology(Runtime& r) {
-  MPI_Comm real_node;
-  if (r.node_color >= 0) {
-    // Progress ranks: the nodes were found over every process (progress_ranks_start), ARMCI_NODE_SIZE
-    // included; the program ranks of each keep them.
-    ARMCIX_MPI(MPI_Comm_split(r.world, r.node_color, r.me, &real_node));
-  } else {
-    ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, &real_node));
-  }
-  ARMCIX_MPI(MPI_Comm_set_errhandler(real_node, MPI_ERRORS_RETURN));
-  if (r.config.node_size > 0 && r.node_color < 0) {
-    ARMCIX_MPI(MPI_Comm_split(real_node, r.me / r.config.node_size, r.me, &r.node_comm));
-    ARMCIX_MPI(MPI_Comm_free(&real_node));
-    ARMCIX_MPI(MPI_Comm_set_errhandler(r.node_comm, MPI_ERRORS_RETURN));
-  } else {
-    r.node_comm = real_node;
-  }
-  int color_rank;  // the lowest world rank of my node identifies it
-  ARMCIX_MPI(MPI_Allreduce(&r.me, &color_rank, 1, MPI_INT, MPI_MIN, r.node_comm));
-  std::vector<int> leader(r.nproc);
-  ARMCIX_MPI(MPI_Allgather(&color_rank, 1, MPI_INT, leader.data(), 1, MPI_INT, r.world));
-  std::vector<int> leaders(leader);
-  std::sort(leaders.begin(), leaders.end());
-  leaders.erase(std::unique(leaders.begin(), leaders.end()), leaders.end());
-  r.node_count = static_cast<int>(leaders.size());
-  r.node_of.assign(r.nproc, -1);
-  r.node_members.assign(r.node_count, {});
-  for (int p = 0; p < r.nproc; ++p) {
-    int idx = static_cast<int>(std::lower_bound(leaders.begin(), leaders.end(), leader[p]) - leaders.begin());
-    r.node_of[p] = idx;
-    r.node_members[idx].push_back(p);
-  }
-  r.node_id = r.node_of[r.me];
-  if (r.config.node_size > 0 && r.node_color < 0 && r.me == 0) {
-    // Honoured exactly when every block of k consecutive ranks is one node.
-    for (int first = 0; first < r.nproc; first += r.config.node_size) {
-      int last = std::min(first + r.config.node_size, r.nproc) - 1;
-      if (r.node_of[first] != r.node_of[last] ||
-          static_cast<int>(r.node_members[r.node_of[first]].size()) != last - first + 1) {
-        std::fprintf(stderr,
-                     "armci-x: ARMCI_NODE_SIZE=%d: ranks %d..%d are not on one MPI node; simulated nodes are "
-                     "MPI's nodes intersected with blocks of %d consecutive ranks (%d node(s))\n",
-                     r.config.node_size, first, last, r.config.node_size, r.node_count);
-        break;
-      }
-    }
-  }
-  discover_domains(r);
-}
 
 // ARMCI_WAIT_BACKOFF_US.  Unset: back off (kOversubscribedBackoffUs) when this machine runs more of our ranks
 // than their affinity masks give cores, where busy-polling waits starve the ranks that still compute
@@ -141,7 +71,7 @@ void resolve_timer_slack(Runtime& r) {
   r.saved_timer_slack_ns = old;
 }
 
-// ARMCI_MPI_YIELD (runtime/mpi_yield.h).  Every input is the same on every process -- the setting
+// ARMCI_MPI_YIELD (wait/mpi_yield.h).  Every input is the same on every process -- the setting
 // (Config::must_agree), whether any machine is oversubscribed and the back-off (both reduced over the job
 // in resolve_wait_backoff), and whether ARMCI spans MPI_COMM_WORLD (the size of the communicator all of
 // them were initialized on) -- so every process decides alike, and switches at this same point of
@@ -163,7 +93,7 @@ void resolve_mpi_yield(Runtime& r, bool spans_world) {
   set_mpi_yield(on, r.config.wait_backoff_us);
 }
 
-// ARMCI_NODE_SYNC (runtime/node_sync.h).  Auto: on when our waits back off (an oversubscribed machine), where
+// ARMCI_NODE_SYNC (wait/node_sync.h).  Auto: on when our waits back off (an oversubscribed machine), where
 // an MPI barrier costs several back-off periods; off on dedicated cores, where MPI's polled barrier answers
 // in microseconds.  The inputs are the same on every process (the setting: Config::must_agree; the
 // back-off: reduced in resolve_wait_backoff), so is the result; msg/node_sync.cc also needs one node.
@@ -182,7 +112,7 @@ void yield_during_init(const Runtime& r) {
   if (r.thread_level < MPI_THREAD_MULTIPLE && !mpi_yield_on()) set_mpi_yield(true, 0);
 }
 
-// ARMCI_MPI_YIELD_TIMER_US (runtime/yield_timer.h), in two steps.  During ARMCI_Init, before this process
+// ARMCI_MPI_YIELD_TIMER_US (wait/yield_timer.h), in two steps.  During ARMCI_Init, before this process
 // knows how many ranks share its machine, the timer is on unless set to 0: ARMCI_Init's own communicator
 // creation (MPI_Comm_dup, MPI_Comm_split_type) spins otherwise, and on a free core a yield costs a system
 // call per period of a call that takes ~1 ms.  After the machine count: auto keeps it only where this
@@ -230,16 +160,6 @@ void check_settings_agree(const Runtime& r) {
        settings[bad].first, all[0], all[other], other);
 }
 
-}  // namespace
-
-bool group_is_node_local(const int* abs_ranks, int n) {
-  const Runtime& r = g_runtime;
-  if (!r.config.shm) return false;
-  return std::all_of(abs_ranks, abs_ranks + n, on_my_node);
-}
-
-namespace {
-
 void print_banner(const Runtime& r) {
   char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
   int len = 0;
@@ -264,41 +184,8 @@ void print_banner(const Runtime& r) {
 
 }  // namespace
 
-MPI_Aint node_memory_limit(bool shared) {
-  const MPI_Aint kMax = std::numeric_limits<MPI_Aint>::max();
-  MPI_Aint cap = kMax;
-  struct sysinfo si;
-  if (sysinfo(&si) == 0) {
-    unsigned long long units = static_cast<unsigned long long>(si.totalram) + si.totalswap;
-    unsigned long long bytes = units * (si.mem_unit ? si.mem_unit : 1);
-    if (bytes > 0 && bytes < static_cast<unsigned long long>(kMax)) cap = static_cast<MPI_Aint>(bytes);
-  }
-  struct statvfs vfs;
-  if (shared && statvfs("/dev/shm", &vfs) == 0) {
-    unsigned long long bytes = static_cast<unsigned long long>(vfs.f_blocks) * vfs.f_frsize;
-    if (bytes > 0 && bytes < static_cast<unsigned long long>(cap)) cap = static_cast<MPI_Aint>(bytes);
-  }
-  return cap;
-}
-
-Runtime& rt() {
-  return g_runtime;
-}
-bool initialized() {
-  return g_runtime.init_count > 0;
-}
-
-void require_initialized(const char* call) {
-  if (__builtin_expect(g_runtime.init_count <= 0, 0)) fail(call, "ARMCI is not initialized (call ARMCI_Init first)");
-}
-
-void check_rank(const char* call, const char* arg, int proc) {
-  if (__builtin_expect(proc < 0 || proc >= g_runtime.nproc, 0))
-    fail(call, "argument '%s' = %d is not a valid process id (0..%d)", arg, proc, g_runtime.nproc - 1);
-}
-
 void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm_given) {
-  Runtime& r = g_runtime;
+  Runtime& r = rt();
   if (r.init_count > 0) {
     ++r.init_count;
     return;
@@ -308,7 +195,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   MPI_Finalized(&mpi_down);
   if (mpi_down) fail("ARMCI_Init", "MPI has already been finalized");
   // The progress thread needs MPI_THREAD_MULTIPLE, which must be asked for when MPI starts: armci-x's
-  // MPI_Init_thread raises `requested` when ARMCI_PROGRESS_THREAD is set (runtime/mpi_world.cc).
+  // MPI_Init_thread raises `requested` when ARMCI_PROGRESS_THREAD is set (mpiwrap/mpi_world.cc).
   if (!mpi_up) {
     set_mpi_started_by_armci(true);  // progress ranks: armci-x's MPI_Init_thread decides the roles for us
     ARMCIX_MPI(MPI_Init_thread(argc, argv, requested, &r.thread_level));
@@ -342,14 +229,14 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   // Threads may call ARMCI concurrently only if the application asked for MPI_THREAD_MULTIPLE (from us, or
   // from MPI before us) and got it; the progress thread alone makes no ARMCI calls and needs no lock.
   // What the program asked for: its request before armci-x's MPI_Init* raised it for the progress thread
-  // (runtime/progress.h), else ARMCI_Init's `requested` if we started MPI, else the level MPI runs at.
+  // (wait/wait.h), else ARMCI_Init's `requested` if we started MPI, else the level MPI runs at.
   const int raised_from = program_thread_request();
   const int program_asked = raised_from >= 0 ? raised_from : r.we_initialized_mpi ? requested : r.thread_level;
   set_calls_serialized(r.thread_level == MPI_THREAD_MULTIPLE && program_asked >= MPI_THREAD_MULTIPLE);
   check_settings_agree(r);
   progress_ranks_start(r);  // a progress rank stays in there until the program ranks finalize
   yield_during_init(r);
-  discover_topology(r);
+  discover_nodes(r);
   resolve_wait_backoff(r);
   resolve_yield_timer(r);
   resolve_timer_slack(r);
@@ -362,7 +249,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
 }
 
 void finalize() {
-  Runtime& r = g_runtime;
+  Runtime& r = rt();
   require_initialized("ARMCI_Finalize");
   if (--r.init_count > 0) return;
   r.init_count = 1;  // keep entry points usable while modules tear down
@@ -384,7 +271,7 @@ void finalize() {
   if (r.config.finalize_settle_ms > 0) usleep(static_cast<useconds_t>(r.config.finalize_settle_ms) * 1000);
   if (r.saved_timer_slack_ns > 0) prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(r.saved_timer_slack_ns), 0, 0, 0);
   r.saved_timer_slack_ns = 0;
-  set_mpi_yield(false, 0);  // every process here, after its last collective of ARMCI (runtime/mpi_yield.h)
+  set_mpi_yield(false, 0);  // every process here, after its last collective of ARMCI (wait/mpi_yield.h)
   r.init_count = 0;
   set_calls_serialized(false);
   if (r.we_initialized_mpi) MPI_Finalize();

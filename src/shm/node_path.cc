@@ -2,8 +2,8 @@
 
 #include <sched.h>
 
-#include "runtime/error.h"
-#include "runtime/runtime.h"
+#include "base/error.h"
+#include "base/state.h"
 
 namespace armcix {
 

@@ -2,12 +2,12 @@
 
 #include <mpi.h>
 
+#include "base/error.h"
+#include "base/state.h"
+#include "checks/collective_check.h"
 #include "gmr/ordering.h"
 #include "nb/request.h"
-#include "runtime/collective_check.h"
-#include "runtime/error.h"
-#include "runtime/progress.h"
-#include "runtime/runtime.h"
+#include "wait/wait.h"
 
 namespace armcix {
 
@@ -29,7 +29,7 @@ void barrier(const char* call) {
   // With ARMCI_CHECK_COLLECTIVES the barrier is also the agreement that every process is in ARMCI_Barrier;
   // either way it waits with back-off when the node is oversubscribed.
   collective_barrier(call, Collective::Barrier, rt().world);
-  sync_all_windows();    // local loads after the barrier see every rank's completed updates
+  sync_all_windows();  // local loads after the barrier see every rank's completed updates
 }
 
 }  // namespace armcix

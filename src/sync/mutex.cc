@@ -18,17 +18,18 @@
 #include <unordered_set>
 #include <vector>
 
+#include "base/error.h"
+#include "base/state.h"
+#include "base/thread_lock.h"
+#include "base/window.h"
+#include "checks/collective_check.h"
 #include "gmr/ordering.h"
 #include "groups/group.h"
 #include "nb/request.h"
-#include "runtime/collective_check.h"
-#include "runtime/error.h"
 #include "runtime/modules.h"
-#include "runtime/progress.h"
-#include "runtime/runtime.h"
-#include "runtime/thread_lock.h"
-#include "runtime/window.h"
 #include "sync/mutex_impl.h"
+#include "topo/nodes.h"
+#include "wait/wait.h"
 
 namespace armcix {
 

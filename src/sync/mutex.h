@@ -24,13 +24,13 @@
 // first makes every ARMCI operation this rank issued remotely complete (as ARMCI_AllFence does), so the next holder
 // sees the data written under the lock.  Under MPI_THREAD_MULTIPLE any thread may
 // lock; threads of one process contending for one mutex queue in the process (mutex.cc, claim_for_thread) before
-// the algorithm sees one contender per process, and waits release the API lock (runtime/thread_lock.h).
+// the algorithm sees one contender per process, and waits release the API lock (base/thread_lock.h).
 #pragma once
 
 #include <armci.h>
 #include <armcix.h>
 
-#include "runtime/config.h"
+#include "base/config.h"
 
 namespace armcix {
 

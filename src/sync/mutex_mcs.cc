@@ -10,7 +10,7 @@
 // atomic round trip each.  The windows come from MPI_Alloc_mem + MPI_Win_create: MPICH 4.0.2's atomics
 // on MPI_Win_allocate windows are wrong between ranks of one node (MPICH issue 6110).
 //
-// With progress ranks (runtime/progress_ranks.h) the tails live in a shared-memory segment that the host's
+// With progress ranks (progress/progress_ranks.h) the tails live in a shared-memory segment that the host's
 // progress rank attaches to the runtime's proxy window, and every swap and compare-and-swap targets the
 // progress rank there: a host that computes outside MPI no longer delays the lock (over a network MPI
 // applies an atomic only inside the target process's MPI calls; a progress rank is always in one).  All
@@ -23,11 +23,11 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/error.h"
-#include "runtime/progress.h"
-#include "runtime/progress_ranks.h"
-#include "runtime/window.h"
+#include "base/error.h"
+#include "base/window.h"
+#include "progress/progress_ranks.h"
 #include "sync/mutex_impl.h"
+#include "wait/wait.h"
 
 namespace armcix {
 

@@ -13,7 +13,7 @@
 // rank hosts: the exclusive epochs are short (they never span the critical section), so sharing one
 // window between mutexes of a host costs little and saves creating one window per mutex.
 //
-// With progress ranks (runtime/progress_ranks.h) a host's flag vectors live in a shared-memory segment that
+// With progress ranks (progress/progress_ranks.h) a host's flag vectors live in a shared-memory segment that
 // the host's progress rank attaches to the runtime's second dynamic window (Runtime::proxy_excl_win, made
 // for this: it is never in a lock_all epoch), and every exclusive epoch targets that progress rank, the
 // host's own included: MPI applies the epochs inside the progress rank's MPI calls, so a host that computes
@@ -24,11 +24,11 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/error.h"
-#include "runtime/progress.h"
-#include "runtime/progress_ranks.h"
-#include "runtime/window.h"
+#include "base/error.h"
+#include "base/window.h"
+#include "progress/progress_ranks.h"
 #include "sync/mutex_impl.h"
+#include "wait/wait.h"
 
 namespace armcix {
 

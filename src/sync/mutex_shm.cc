@@ -23,9 +23,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "runtime/error.h"
-#include "runtime/runtime.h"
-#include "runtime/thread_lock.h"
+#include "base/error.h"
+#include "base/state.h"
+#include "base/thread_lock.h"
 #include "shm/node_path.h"
 #include "sync/mutex_impl.h"
 

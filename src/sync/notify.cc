@@ -15,12 +15,12 @@
 
 #include <vector>
 
+#include "base/error.h"
+#include "base/state.h"
+#include "base/thread_lock.h"
 #include "gmr/ordering.h"
-#include "runtime/error.h"
 #include "runtime/modules.h"
-#include "runtime/progress.h"
-#include "runtime/runtime.h"
-#include "runtime/thread_lock.h"
+#include "wait/wait.h"
 
 namespace armcix {
 

@@ -9,12 +9,13 @@
 
 #include <cstdint>
 
+#include "base/error.h"
+#include "base/state.h"
 #include "gmr/gmr.h"
 #include "gmr/ordering.h"
-#include "runtime/error.h"
-#include "runtime/progress.h"
-#include "runtime/runtime.h"
 #include "shm/node_path.h"
+#include "topo/nodes.h"
+#include "wait/wait.h"
 
 namespace armcix {
 

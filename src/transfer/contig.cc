@@ -3,14 +3,15 @@
 #include <vector>
 
 #include "acc/acc_types.h"
+#include "base/error.h"
+#include "base/state.h"
 #include "gmr/ordering.h"
 #include "nb/request.h"
-#include "runtime/error.h"
-#include "runtime/progress.h"
-#include "runtime/runtime.h"
 #include "shm/node_path.h"
+#include "topo/nodes.h"
 #include "transfer/rma.h"
 #include "transfer/staging.h"
+#include "wait/wait.h"
 
 namespace armcix {
 

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "runtime/error.h"
+#include "base/error.h"
 
 namespace armcix {
 

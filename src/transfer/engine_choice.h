@@ -13,8 +13,8 @@
 
 #include <cstddef>
 
+#include "base/config.h"
 #include "gmr/pending.h"  // XferOp
-#include "runtime/config.h"
 #include "transfer/strided_shape.h"
 
 namespace armcix {

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "acc/acc_types.h"
+#include "base/error.h"
+#include "base/state.h"
 #include "gmr/ordering.h"
 #include "nb/request.h"
-#include "runtime/error.h"
-#include "runtime/runtime.h"
 #include "shm/node_path.h"
 #include "transfer/conflict_tree.h"
 #include "transfer/datatypes.h"

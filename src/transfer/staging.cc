@@ -2,9 +2,9 @@
 
 #include <cstring>
 
+#include "base/error.h"
+#include "base/state.h"
 #include "nb/request.h"
-#include "runtime/error.h"
-#include "runtime/runtime.h"
 
 namespace armcix {
 

@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "acc/acc_types.h"
+#include "base/error.h"
+#include "base/state.h"
 #include "gmr/ordering.h"
 #include "nb/request.h"
-#include "runtime/error.h"
-#include "runtime/runtime.h"
 #include "shm/node_path.h"
+#include "topo/nodes.h"
 #include "transfer/datatypes.h"
 #include "transfer/engine_choice.h"
 #include "transfer/rma.h"

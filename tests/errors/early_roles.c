@@ -1,4 +1,4 @@
-/* Progress ranks decided in MPI_Init (runtime/progress_roles.h): what a program sees of MPI_COMM_WORLD
+/* Progress ranks decided in MPI_Init (progress/progress_roles.h): what a program sees of MPI_COMM_WORLD
  * before ARMCI_Init, a program that never calls ARMCI, ARMCI_Init_mpi_comm, and the errors MPI_Init raises.
  * Run by tests/errors/progress_roles.sh with ARMCI_PROGRESS_RANKS in the launch environment.
  * Usage: early_roles CASE [EXPECTED_PROGRAM_RANKS]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Progress ranks decided in MPI_Init (runtime/progress_roles.h), with ARMCI_PROGRESS_RANKS in the launch
+# Progress ranks decided in MPI_Init (progress/progress_roles.h), with ARMCI_PROGRESS_RANKS in the launch
 # environment: 4 processes as 2 simulated nodes (ARMCI_NODE_SIZE=2) of 1 program rank + 1 progress rank.
 # - Before ARMCI_Init MPI_COMM_WORLD already has the 2 program ranks only (size, reduction, barrier), and
 #   ARMCI's world is the same; with ARMCI_Init and with ARMCI_Init_mpi_comm(a duplicate of it).

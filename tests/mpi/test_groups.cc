@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/runtime.h"  // on_my_node: SCOPE_NODE's members
-#include "runtime/window.h"   // window_failure_hint, mpi_is_open_mpi
+#include "base/window.h"  // window_failure_hint, mpi_is_open_mpi
 #include "test_util.h"
+#include "topo/nodes.h"  // on_my_node: SCOPE_NODE's members
 
 using namespace armcix_test;
 
@@ -347,7 +347,7 @@ TEST(WindowFailure, HintOnlyForOpenMpiWindowErrors) {
 
 // Two disjoint groups allocate and free at the same time, many times over: on Open MPI 4.1 their
 // communicators share a context id, and osc/rdma named both windows' shared-memory files alike (issue
-// 7393; src/runtime/window.h), which failed window creation or corrupted data in 2 of 10 runs of GA's group
+// 7393; src/base/window.h), which failed window creation or corrupted data in 2 of 10 runs of GA's group
 // test before window creation was gated.  Each allocation is checked by a put to the next member.
 TEST(Groups, DisjointGroupsAllocateAtTheSameTime) {
   const int cycles = nproc() <= 2 ? 20 : 40;

@@ -1,5 +1,5 @@
-// ARMCI_MPI_YIELD (runtime/mpi_yield.h): while the mode is on, the MPI functions armci-x defines
-// (runtime/mpi_world.cc) complete blocking calls through their non-blocking forms with back-off, and build
+// ARMCI_MPI_YIELD (wait/mpi_yield.h): while the mode is on, the MPI functions armci-x defines
+// (mpiwrap/mpi_world.cc) complete blocking calls through their non-blocking forms with back-off, and build
 // communicators from cached templates.  Every test compares a wrapped call with the plain one (PMPI_*) or
 // with values computed here, and checks through mpi_yield_count() that the yielding path was taken exactly
 // when the mode is on.  tests/manifest.txt runs this with the mode forced on, forced off, on auto, on auto
@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "runtime/mpi_yield.h"
-#include "runtime/progress_ranks.h"
-#include "runtime/runtime.h"
-#include "runtime/yield_timer.h"
+#include "base/state.h"
+#include "progress/progress_ranks.h"
 #include "test_util.h"
+#include "wait/mpi_yield.h"
+#include "wait/yield_timer.h"
 
 namespace {
 
@@ -26,7 +26,7 @@ using armcix_test::me;
 using armcix_test::nproc;
 
 // The program's world for the test's own PMPI_* calls, which bypass the wrappers: with progress ranks the
-// real MPI_COMM_WORLD also holds the progress ranks, which never join a collective (runtime/mpi_world.cc).
+// real MPI_COMM_WORLD also holds the progress ranks, which never join a collective (mpiwrap/mpi_world.cc).
 // A duplicate made through the wrapper, so of the program ranks' communicator; kept until MPI_Finalize.
 MPI_Comm world() {
   static MPI_Comm w = [] {
@@ -753,7 +753,7 @@ TEST(MpiYieldComms, WindowsAndSplitType) {
   MPI_Comm_free(&node);
 }
 
-// ARMCI_MPI_YIELD_TIMER_US (runtime/yield_timer.h): the period follows the setting (auto: 200 us where this
+// ARMCI_MPI_YIELD_TIMER_US (wait/yield_timer.h): the period follows the setting (auto: 200 us where this
 // machine is oversubscribed), and calls without a non-blocking form (MPI_Comm_split_type, shared window
 // creation and freeing) run under the timer -- signals arrive while they run -- exactly when it is on, with
 // correct results.  tests/manifest.txt runs this at 20 us (4 ranks) and at 0.

@@ -2,7 +2,7 @@
 // (tests/multinode/lines.txt), on one node with ARMCI_NODE_SIZE=2 (2 simulated nodes of 1 program rank + 1
 // progress rank) and on one node without simulated nodes (one node of 3 program ranks: no region spans
 // nodes).  Without the variable the same tests check the default mode.  MPI_COMM_WORLD here means the program
-// ranks (runtime/mpi_world.cc): the progress ranks are invisible.
+// ranks (mpiwrap/mpi_world.cc): the progress ranks are invisible.
 #include <sched.h>
 #include <unistd.h>
 
@@ -13,9 +13,9 @@
 #include <numeric>
 #include <vector>
 
-#include "gmr/ordering.h"            // accs_from_held_copies, held_put_copy_bytes
-#include "runtime/progress_ranks.h"  // kSharedCorePauseUs
-#include "runtime/runtime.h"         // the resolved ARMCI_PROGRESS_RANKS_USLEEP
+#include "base/state.h"               // the resolved ARMCI_PROGRESS_RANKS_USLEEP
+#include "gmr/ordering.h"             // accs_from_held_copies, held_put_copy_bytes
+#include "progress/progress_ranks.h"  // kSharedCorePauseUs
 #include "test_util.h"
 
 using namespace armcix_test;
@@ -314,7 +314,7 @@ TEST(ProgressRanks, PollingPauseFollowsTheCores) {
   }
 }
 
-// Core hand-off (runtime/progress_ranks.h): where progress ranks share the cores, a program rank that waits
+// Core hand-off (progress/progress_ranks.h): where progress ranks share the cores, a program rank that waits
 // longer than kHandoffAfterUs counts itself into the waiting word of its MPI node's progress ranks (which
 // then poll on its core) and out again when the wait ends.  Rank 0 waits in ARMCI_Barrier while rank 1
 // sleeps 30 ms, looks at the words, then joins; afterwards, while the others sleep (no wait), the words
@@ -369,7 +369,7 @@ TEST(ProgressRanks, LongWaitsHandTheirCoreToTheProgressRanks) {
   ARMCI_Barrier();
 }
 
-// A sleeping progress rank is woken through its wake channel (runtime/progress_ranks.h, "Waking a progress
+// A sleeping progress rank is woken through its wake channel (progress/progress_ranks.h, "Waking a progress
 // rank over shared memory") by the program ranks of its MPI node, rather than at the end of its pause.  My
 // own progress rank is always on my MPI node, and on a region spanning nodes my fetch-and-adds on my own
 // slice go through it (doc/design.md, "Atomicity").  Each operation comes after a pause longer than the

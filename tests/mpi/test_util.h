@@ -64,7 +64,7 @@ inline std::vector<int> node_leaders() {
   const int r = me();
   const char* env = std::getenv("ARMCI_NODE_SIZE");
   // With ARMCI_PROGRESS_RANKS=p the blocks count progress ranks too, and MPI_COMM_WORLD here holds only the
-  // program ranks (runtime/mpi_world.cc): each block keeps its first k - p ranks.
+  // program ranks (mpiwrap/mpi_world.cc): each block keeps its first k - p ranks.
   const char* progress = std::getenv("ARMCI_PROGRESS_RANKS");
   const int k = (env ? std::atoi(env) : 0) - (env && progress ? std::atoi(progress) : 0);
   int leader = r;

@@ -1,10 +1,10 @@
-// The profiler's statistics of MPI calls and waits (runtime/call_stats.h): registration by kind and name,
+// The profiler's statistics of MPI calls and waits (wait/call_stats.h): registration by kind and name,
 // counting only while enabled, pauses per timed scope, and the snapshot.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "runtime/call_stats.h"
+#include "wait/call_stats.h"
 
 namespace {
 

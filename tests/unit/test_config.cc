@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/config.h"
+#include "base/config.h"
 
 using armcix::parse_bool;
 using armcix::parse_int;

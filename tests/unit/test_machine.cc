@@ -1,11 +1,11 @@
-// Machine grouping (runtime/machine.h): ranks with the same boot id and host name share a machine, the
+// Machine grouping (topo/machine.h): ranks with the same boot id and host name share a machine, the
 // leader is the lowest such rank, and any difference in either string separates machines.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "runtime/machine.h"
+#include "topo/machine.h"
 
 using armcix::machine_key;
 using armcix::machine_leaders;

@@ -1,4 +1,4 @@
-// The yield timer (runtime/yield_timer.h): signals arrive only while a scope is armed, nested scopes keep
+// The yield timer (wait/yield_timer.h): signals arrive only while a scope is armed, nested scopes keep
 // the outer one armed, errno survives the handler, and a real-time signal that already has a handler is
 // left alone.  One test, in this order: the signal is chosen once per process, on the first period set.
 #include <errno.h>
@@ -7,7 +7,7 @@
 
 #include <chrono>
 
-#include "runtime/yield_timer.h"
+#include "wait/yield_timer.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "runtime/watchdog.h"
+#include "checks/watchdog.h"
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "runtime/runtime.h"
+#include "base/state.h"
 
 namespace armcix {
 

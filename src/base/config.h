@@ -39,12 +39,12 @@ struct Config {
   int progress_ranks_awake_us = 200;  // ARMCI_PROGRESS_RANKS_AWAKE_US: a sleeping progress rank, once woken by
                                       // a request, polls (yielding) this long after the last one (0: never)
   // ARMCI_PROGRESS_RANKS_HANDOFF_US: > 0 turns the core hand-off on where progress ranks share the cores
-  // (runtime/progress_ranks.h, "Core hand-off"): the longest sleep between polls of a program rank's wait that
+  // (progress/progress_ranks.h, "Core hand-off"): the longest sleep between polls of a program rank's wait that
   // has handed its core to its node's progress ranks; 0 (default): off
   int progress_ranks_handoff_us = 0;
   int progress_ranks_meeting_s = 60;  // ARMCI_PROGRESS_RANKS_MEETING_S: how long progress ranks wait for the
                                       // program ranks in MPI_Finalize before finalizing alone
-  int progress_ranks = 0;    // ARMCI_PROGRESS_RANKS: per node, the last k ranks serve RMA (runtime/progress_ranks.h)
+  int progress_ranks = 0;    // ARMCI_PROGRESS_RANKS: per node, the last k ranks serve RMA (progress/progress_ranks.h)
   bool profile = false;      // ARMCI_PROFILE
   std::string profile_file;  // ARMCI_PROFILE_FILE
   int wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US: sleep between polls in our waits; -1 = auto (runtime.cc)
@@ -54,14 +54,14 @@ struct Config {
   bool check_collectives = true;  // ARMCI_CHECK_COLLECTIVES: agree on call and object first (collective_check.h)
   int collective_timeout_s = 0;   // ARMCI_COLLECTIVE_TIMEOUT: give up on a collective check after s (0: never)
 
-  // ARMCI_MPI_YIELD: blocking MPI calls poll with the wait back-off (runtime/mpi_yield.h); -1 = auto (on
+  // ARMCI_MPI_YIELD: blocking MPI calls poll with the wait back-off (wait/mpi_yield.h); -1 = auto (on
   // when a machine has more ranks than cores), 0 = never, 1 = always.  Resolved to 0 or 1 by ARMCI_Init.
   int mpi_yield = -1;
 
   // ARMCI_MPI_YIELD_TIMER_US: while a blocking MPI call without a non-blocking form runs (communicator and
   // window creation, MPI_Win_free, MPI_Finalize, and every blocking call that does not take the yielding
   // path), a timer makes the calling thread yield the core every this many microseconds
-  // (runtime/yield_timer.h); -1 = auto (kYieldTimerUs when this process's machine has more ranks than
+  // (wait/yield_timer.h); -1 = auto (kYieldTimerUs when this process's machine has more ranks than
   // cores, and during ARMCI_Init), 0 = never.  Local: processes need not agree.
   int mpi_yield_timer_us = -1;
 
@@ -72,18 +72,18 @@ struct Config {
   int acc_held_copy = -1;
 
   // ARMCI_NODE_SYNC: armci_msg_barrier and world gops of a job on one node meet in shared memory with a
-  // futex wake-up (runtime/node_sync.h); -1 = auto (on when our waits back off), 0 = never, 1 = always (still
+  // futex wake-up (wait/node_sync.h); -1 = auto (on when our waits back off), 0 = never, 1 = always (still
   // only when every rank is on one node).  Resolved to 0 or 1 by ARMCI_Init.
   int node_sync = -1;
 
   // ARMCI_WATCHDOG_S: end the process when one ARMCI call has blocked this many seconds (0 = off;
-  // runtime/watchdog.h)
+  // checks/watchdog.h)
   int watchdog_s = 0;
 
   // ARMCI_PROGRESS_THREAD alone, for the thread level MPI must be started with (before the rest can be
   // read: errors in it are reported by from_environment once MPI is up).  Malformed values read as false.
   static bool progress_thread_requested();
-  // ARMCI_PROGRESS_RANKS as armci-x's MPI_Init reads it (runtime/progress_roles.h); malformed values read as 0.
+  // ARMCI_PROGRESS_RANKS as armci-x's MPI_Init reads it (progress/progress_roles.h); malformed values read as 0.
   static int progress_ranks_requested();
   // Reads the environment.  Bad values are reported through fail() naming the variable.
   static Config from_environment();

@@ -1,4 +1,4 @@
-#include "runtime/config.h"
+#include "base/config.h"
 
 #include <strings.h>
 
@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/error.h"
-#include "runtime/window.h"
+#include "base/error.h"
+#include "base/window.h"
 
 namespace armcix {
 

@@ -20,7 +20,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/runtime.h"
+#include "base/state.h"
+#include "progress/protocol.h"
+#include "wait/handoff.h"  // the wake and waiting words, which program ranks use from wait/
 
 namespace armcix {
 
@@ -32,7 +34,7 @@ void progress_ranks_start(Runtime& r);
 // Called by finalize() after the program ranks' last barrier: releases the progress ranks (collective over
 // r.all together with them).  They then wait in MPI until the program ranks reach MPI_Finalize.
 void progress_ranks_stop(Runtime& r);
-// Called by the MPI_Finalize wrapper (runtime/mpi_world.cc) before PMPI_Finalize: after progress_ranks_stop,
+// Called by the MPI_Finalize wrapper (mpiwrap/mpi_world.cc) before PMPI_Finalize: after progress_ranks_stop,
 // meets the progress ranks (a barrier over every process) and pauses ARMCI_FINALIZE_SETTLE_MS, so that all
 // processes enter MPI_Finalize together.  Otherwise nothing.
 void progress_ranks_meet_at_mpi_finalize();
@@ -53,72 +55,6 @@ inline bool progress_ranks_on() {
 // that another process wants its core (the yield took longer than kContendedYieldUs): a computing rank
 // keeps its core, and the progress rank keeps being woken by requests rather than waiting its turn.
 constexpr int kContendedYieldUs = 50;
-
-// Waking a progress rank over shared memory (doc/design.md, "Waking progress ranks").  A request that
-// reaches a progress rank through MPI's shared-memory transport (from a program rank of the same MPI node:
-// node peers' accumulates and Rmw on a region spanning nodes, or any operation between nodes that
-// ARMCI_NODE_SIZE cuts out of one MPI node) makes no socket readable, so the sleeping progress rank would
-// see it only when its pause ends.  Every progress rank therefore owns a wake word in a small shared
-// segment and a FIFO it sleeps on together with its sockets; it sets the word before it sleeps.  A program
-// rank of its MPI node that has issued an operation the progress rank must serve calls proxy_wake: if the
-// word is set, it clears it and writes one byte to the FIFO.  Nothing of this exists without progress
-// ranks: proxy_wake then tests an empty vector.
-struct WakeChannel {
-  std::atomic<uint32_t>* sleeping = nullptr;  // nullptr: no channel to this process (another machine)
-  std::atomic<int32_t>* waiting = nullptr;    // program ranks of the node polling in a wait (hand-off)
-  int fifo = -1;
-};
-namespace detail {
-extern std::vector<WakeChannel> g_wake;  // by rank in Runtime::all; empty without progress ranks
-void wake_slow(WakeChannel& c);
-}  // namespace detail
-
-// After issuing an operation served by process `server` (rank in Runtime::all) and before waiting for it.
-inline void proxy_wake(int server) {
-  if (detail::g_wake.empty()) return;
-  WakeChannel& c = detail::g_wake[static_cast<std::size_t>(server)];
-  if (c.sleeping) detail::wake_slow(c);
-}
-// Core hand-off (ARMCI_PROGRESS_RANKS_HANDOFF_US > 0, off by default; doc/design.md, "Core hand-off"), where
-// progress ranks share the cores with the program ranks.  A program rank's wait for other processes
-// (BackoffPause with HandOff::Allowed, runtime/backoff.h) that has lasted kHandoffAfterUs counts itself into
-// the `waiting` word of every progress rank of its MPI node and from then on sleeps between its polls
-// (kHandoffFirstSleepUs, doubling up to the setting); while the word is non-zero and a core is idle, those
-// progress ranks poll MPI instead of sleeping.  A stream of requests to a node whose program rank waits then
-// finds its progress rank running on the core the wait gave up, as it finds the spinning program rank itself
-// without progress ranks, instead of paying a wake-up per request (doc/performance.md, "The core hand-off").
-// The waits that complete this process's own operations never hand off: they need its polls.
-constexpr int kHandoffAfterUs = 50;
-// armci_msg_gop / _brdcst of more than this many bytes do not hand off (runtime/backoff.h, HandOff).
-constexpr std::size_t kHandoffMaxCollectiveBytes = 64 * 1024;
-constexpr int kHandoffFirstSleepUs = 20;
-namespace detail {
-extern int g_handoff_sleep_us;  // > 0: this program rank hands off (set by progress_ranks_start)
-}  // namespace detail
-inline bool handoff_possible() {
-  return detail::g_handoff_sleep_us > 0 && !detail::g_wake.empty();
-}
-inline int handoff_sleep_us() {
-  return detail::g_handoff_sleep_us;
-}
-void waiting_begin();
-void waiting_end();
-// The sum of the waiting words of the progress ranks this process can reach (tests).
-long handoff_waiting_total();
-
-// Whether proxy_wake(server) can wake anything (server is a progress rank of this machine).
-inline bool proxy_wake_possible(int server) {
-  return !detail::g_wake.empty() && server >= 0 && detail::g_wake[static_cast<std::size_t>(server)].sleeping;
-}
-// The same for every progress rank this process can wake (before a flush of a whole window).
-void proxy_wake_all();
-// How many wake-ups this process has sent through the FIFOs (tests).
-uint64_t proxy_wakes_sent();
-
-// Which of the progress ranks' dynamic windows a segment is attached to: r.proxy_win (everything, in a
-// lock_all epoch for the library's lifetime) or r.proxy_excl_win (QUEUE mutexes: MPI_Win_lock(EXCLUSIVE)
-// epochs, which a lock_all epoch on the same window would forbid).
-enum class ProxyWindow : int32_t { LockAll = 0, Exclusive = 1 };
 
 // Asks this rank's progress rank to map the POSIX shared-memory segment `shm_name` (`bytes` long) and
 // attach it to the window `which`.  Returns the segment's displacement in the window at the progress rank,
@@ -151,10 +87,5 @@ struct ServedAt {
   std::vector<MPI_Aint> disp;
 };
 ServedAt proxy_segments_served_at(const char* call, const ProxiedSegment& mine, MPI_Comm comm);
-
-// MPI_COMM_WORLD in the program's MPI calls means `program` (a communicator over the program ranks) from now
-// on (runtime/mpi_world.cc); program_world_set() says whether that has happened (it is never undone).
-void set_program_world(MPI_Comm program);
-bool program_world_set();
 
 }  // namespace armcix

@@ -1,4 +1,4 @@
-#include "runtime/machine.h"
+#include "topo/machine.h"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <map>
 
-#include "runtime/error.h"
+#include "base/error.h"
 
 namespace armcix {
 

@@ -1,4 +1,4 @@
-#include "runtime/progress_ranks.h"
+#include "progress/progress_ranks.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -23,13 +23,15 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/error.h"
-#include "runtime/machine.h"
-#include "runtime/progress.h"
-#include "runtime/progress_roles.h"
-#include "runtime/window.h"
+#include "base/error.h"
+#include "base/window.h"
+#include "progress/progress_roles.h"
+#include "topo/machine.h"
+#include "wait/wait.h"
 
 namespace armcix {
+
+using namespace proxy;  // NOLINT(google-build-using-namespace): the wire protocol, progress/protocol.h
 
 namespace {
 
@@ -50,31 +52,10 @@ struct OwnWake {
   std::atomic<int32_t>* waiting = nullptr;    // program ranks of the node in a yielding wait
   int fifo = -1;
 };
-constexpr std::size_t kWakePageBytes = 4096;
-// The waiting word sits a cache line away from the sleeping word, which the progress rank writes often.
-constexpr std::size_t kWaitingOffset = 64;
-std::atomic<int32_t>* waiting_word(void* page) {
-  return reinterpret_cast<std::atomic<int32_t>*>(static_cast<char*>(page) + kWaitingOffset);
-}
-std::atomic<uint64_t> g_wakes_sent{0};
 
-// Requests from program ranks to their progress rank, on r.all (our own communicator: no application
-// message can match them).
-constexpr int kRequestTag = 7301;
-constexpr int kReplyTag = 7302;
 // How often a hand-off poll asks whether a core is idle (IdleCores reads /proc/loadavg: a few us).  Checking
 // every 8 or every 1024 polls gave the same latencies in back-to-back streams.
 constexpr unsigned kHandoffIdleCheckPolls = 16;
-
-enum RequestKind : int32_t { kAttach = 1, kDetach = 2, kDone = 3 };
-
-struct Request {
-  int32_t kind;
-  ProxyWindow window;  // kAttach, kDetach
-  int64_t bytes;       // kAttach: segment size
-  int64_t disp;        // kDetach: what kAttach replied
-  char shm_name[64];
-};
 
 struct Mapping {
   void* addr;
@@ -187,7 +168,7 @@ class IdleCores {
  public:
   IdleCores() : cores_(static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN))) {}
   bool any() const {
-    const long running = runnable_tasks();  // runtime/machine.h
+    const long running = runnable_tasks();  // topo/machine.h
     return running >= 0 && cores_ > 0 && running <= cores_;
   }
 
@@ -358,7 +339,7 @@ void free_proxy_windows(Runtime& r) {
   }
   ARMCIX_MPI(MPI_Comm_free(&r.all));
   std::fflush(stdout);
-  // The same pause as the program ranks make before MPI_Finalize (runtime.cc, and the meeting below).
+  // The same pause as the program ranks make before MPI_Finalize (runtime/runtime.cc, and the meeting below).
   if (r.config.finalize_settle_ms > 0) usleep(static_cast<useconds_t>(r.config.finalize_settle_ms) * 1000);
   MPI_Finalize();
   std::exit(0);
@@ -442,7 +423,7 @@ OwnWake make_wake_channels(Runtime& r, bool progress_rank) {
       channels[static_cast<std::size_t>(q)] = WakeChannel{static_cast<std::atomic<uint32_t>*>(p), waiting_word(p), ff};
       any = true;
     }
-    if (any) detail::g_wake = std::move(channels);
+    if (any) set_wake_channels(std::move(channels));
   }
   ARMCIX_MPI(MPI_Barrier(node));  // every process has opened what it could: the names can go
   ARMCIX_MPI(MPI_Comm_free(&node));
@@ -454,66 +435,12 @@ OwnWake make_wake_channels(Runtime& r, bool progress_rank) {
   return own;
 }
 
-void close_wake_channels() {
-  for (WakeChannel& c : detail::g_wake) {
-    if (!c.sleeping) continue;
-    munmap(static_cast<void*>(c.sleeping), kWakePageBytes);
-    close(c.fifo);
-  }
-  detail::g_wake.clear();
-}
-
 }  // namespace
-
-namespace detail {
-std::vector<WakeChannel> g_wake;
-int g_handoff_sleep_us = 0;
-
-void wake_slow(WakeChannel& c) {
-  if (c.sleeping->load(std::memory_order_relaxed) == 0) return;  // awake: it polls
-  // MPI may hold an operation back until its progress engine runs (MPICH over UCX issues an MPI_Rget
-  // there): one poll sends it, so that the progress rank finds it when it wakes.
-  progress_poke();
-  // The operation is in shared memory before the word is read again (the progress rank's side: word set,
-  // then MPI polled).
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (c.sleeping->exchange(0, std::memory_order_acq_rel) == 0) return;  // someone else woke it
-  const char byte = 1;
-  // EAGAIN: the FIFO is full, so the progress rank has bytes to wake on anyway.
-  if (write(c.fifo, &byte, 1) == 1) g_wakes_sent.fetch_add(1, std::memory_order_relaxed);
-}
-}  // namespace detail
-
-void waiting_begin() {
-  for (WakeChannel& c : detail::g_wake)
-    if (c.waiting) c.waiting->fetch_add(1, std::memory_order_relaxed);
-}
-
-void waiting_end() {
-  for (WakeChannel& c : detail::g_wake)
-    if (c.waiting) c.waiting->fetch_sub(1, std::memory_order_relaxed);
-}
-
-long handoff_waiting_total() {
-  long total = 0;
-  for (const WakeChannel& c : detail::g_wake)
-    if (c.waiting) total += c.waiting->load(std::memory_order_relaxed);
-  return total;
-}
-
-void proxy_wake_all() {
-  for (WakeChannel& c : detail::g_wake)
-    if (c.sleeping) detail::wake_slow(c);
-}
-
-uint64_t proxy_wakes_sent() {
-  return g_wakes_sent.load(std::memory_order_relaxed);
-}
 
 void progress_ranks_start(Runtime& r) {
   const int k = r.config.progress_ranks;
   if (k <= 0) return;
-  // Decided in armci-x's MPI_Init (runtime/progress_roles.h), or here when MPI started past it.
+  // Decided in armci-x's MPI_Init (progress/progress_roles.h), or here when MPI started past it.
   ProgressRoles roles;
   const bool decided_at_mpi_init = take_early_roles(&roles);
   if (!decided_at_mpi_init) {
@@ -532,14 +459,14 @@ void progress_ranks_start(Runtime& r) {
   // computing ranks sleeps kSharedCorePauseUs between polls (spinning would take their time).
   // The same for the core hand-off (progress_ranks.h): with a core per process the progress rank polls anyway.
   // Counted over every process here, while the progress ranks still take part in collectives; the program
-  // ranks' waits count the progress ranks too (runtime.cc, resolve_wait_backoff).
+  // ranks' waits count the progress ranks too (runtime/runtime.cc, resolve_wait_backoff).
   r.machine_with_progress_ranks = count_machine(r.all);
   const bool own_cores = r.machine_with_progress_ranks.core_per_rank();
   // The hand-off only where the progress ranks share the cores (with a core each they poll anyway).
   if (own_cores) r.config.progress_ranks_handoff_us = 0;
   const bool handoff = r.config.progress_ranks_handoff_us > 0;
-  // The program ranks' waits count the progress ranks only with the hand-off (runtime.cc, resolve_wait_backoff):
-  // they must poll to hand off.
+  // The program ranks' waits count the progress ranks only with the hand-off (runtime/runtime.cc,
+  // resolve_wait_backoff): they must poll to hand off.
   if (!handoff) r.machine_with_progress_ranks = MachineCount{};
   if (r.config.progress_ranks_usleep < 0) r.config.progress_ranks_usleep = own_cores ? 0 : kSharedCorePauseUs;
   if (!decided_at_mpi_init) roles = decide_progress_roles("ARMCI_Init", r.all, k, r.config.node_size);
@@ -556,7 +483,7 @@ void progress_ranks_start(Runtime& r) {
   const OwnWake wake = make_wake_channels(r, roles.progress_rank);
   if (roles.progress_rank) serve(r, roles.served, wake);
   r.world = roles.program;
-  detail::g_handoff_sleep_us = r.config.progress_ranks_handoff_us;
+  set_handoff_sleep_us(r.config.progress_ranks_handoff_us);
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
   ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));
@@ -583,7 +510,7 @@ void progress_ranks_meet_at_mpi_finalize() {
 
 void progress_ranks_stop(Runtime& r) {
   if (r.proxy_win == MPI_WIN_NULL) return;
-  detail::g_handoff_sleep_us = 0;
+  set_handoff_sleep_us(0);
   close_wake_channels();
   Request q{};
   q.kind = kDone;

@@ -1,4 +1,4 @@
-#include "runtime/node_sync.h"
+#include "wait/node_sync.h"
 
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -16,13 +16,13 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/backoff.h"
-#include "runtime/call_stats.h"
-#include "runtime/error.h"
-#include "runtime/machine.h"
-#include "runtime/progress.h"
-#include "runtime/progress_ranks.h"
-#include "runtime/runtime.h"
+#include "base/error.h"
+#include "base/state.h"
+#include "topo/machine.h"
+#include "wait/backoff.h"
+#include "wait/call_stats.h"
+#include "wait/handoff.h"
+#include "wait/wait.h"
 
 namespace armcix {
 
@@ -41,7 +41,7 @@ constexpr int kSpinPolls = 64;
 // 0.55-0.62 s with 100.  With other programs running a waiter that stays runnable takes their and its
 // peers' share of the cores (2 busy loops beside it: 1.11 s sleeping at once, 1.22 s with 100 yields, and
 // 1.7-3.3 s when yielding for 50-200 us instead), so then it sleeps at once (foreign_load).  As many yields
-// as a back-off wait makes (kBackoffYieldPolls, runtime/backoff.h).
+// as a back-off wait makes (kBackoffYieldPolls, wait/backoff.h).
 
 // The shared page: the arrival counter and the generation on separate cache lines, then per parity and
 // rank a slot: a header (the barrier sequence number it was written for) and the data.
@@ -147,7 +147,7 @@ void wait_generation_change(Control* c, uint32_t generation) {
     }
   }
   c->sleepers.fetch_add(1, std::memory_order_relaxed);
-  // Asleep, this rank's core is free for the node's progress ranks (runtime/progress_ranks.h, "Core hand-off").
+  // Asleep, this rank's core is free for the node's progress ranks (progress/progress_ranks.h, "Core hand-off").
   const bool handing_off = handoff_possible();
   if (handing_off) waiting_begin();
   const timespec timeout = {0, kPokeMicroseconds * 1000};

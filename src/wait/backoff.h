@@ -1,13 +1,13 @@
 // The pause between two polls of a wait that backs off (ARMCI_WAIT_BACKOFF_US > 0: an oversubscribed
-// machine): armci-x's own waits (runtime/progress.h, wait_for) and the yielding MPI calls
-// (runtime/mpi_yield.h).
+// machine): armci-x's own waits (wait/wait.h, wait_for) and the yielding MPI calls
+// (wait/mpi_yield.h).
 //
 // The first kBackoffYieldPolls pauses of one wait are a sched_yield, unless other programs load the
-// machine (runtime/machine.h, foreign_load); the rest sleep the back-off.  A yield hands the core to a
+// machine (topo/machine.h, foreign_load); the rest sleep the back-off.  A yield hands the core to a
 // peer of the same core that the wait is waiting for, and the wait sees the answer as soon as that peer
 // has sent it, where a sleep ends only after the back-off plus the timer slack and a wake-up.  Beside
 // other busy programs a waiter that stays runnable takes their share and its peers', so it sleeps at once
-// (the numbers: runtime/node_sync.cc, whose barrier makes the same choice before its futex sleep).
+// (the numbers: wait/node_sync.cc, whose barrier makes the same choice before its futex sleep).
 #pragma once
 
 #include <sched.h>
@@ -16,15 +16,15 @@
 #include <chrono>
 #include <thread>
 
-#include "runtime/call_stats.h"
-#include "runtime/machine.h"
-#include "runtime/progress_ranks.h"
+#include "topo/machine.h"
+#include "wait/call_stats.h"
+#include "wait/handoff.h"
 
 namespace armcix {
 
 constexpr int kBackoffYieldPolls = 100;
 
-// Whether a wait may hand its core to its node's progress ranks (runtime/progress_ranks.h, "Core hand-off"):
+// Whether a wait may hand its core to its node's progress ranks (progress/progress_ranks.h, "Core hand-off"):
 // waits for other processes to arrive (barriers, small collectives, mutex hand-offs, allocation) may; waits
 // that move data or complete this process's own operations (RMA, the program's point-to-point calls, large
 // collectives) may not, since they need this process's polls while the data flows (a blocking 1 MiB get
@@ -64,7 +64,7 @@ class BackoffPause {
   }
 
  private:
-  // Beside progress ranks that share the cores (runtime/progress_ranks.h, "Core hand-off"): for the first
+  // Beside progress ranks that share the cores (progress/progress_ranks.h, "Core hand-off"): for the first
   // kHandoffAfterUs a pause is a yield (the wait is likely short: a get, a flush); then the wait counts
   // itself into its node's progress ranks' waiting word and sleeps, kHandoffFirstSleepUs doubling up to
   // ARMCI_PROGRESS_RANKS_HANDOFF_US, so that they poll on its core.

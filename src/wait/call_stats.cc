@@ -1,4 +1,4 @@
-#include "runtime/call_stats.h"
+#include "wait/call_stats.h"
 
 #include <array>
 #include <chrono>

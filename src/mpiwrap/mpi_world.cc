@@ -5,11 +5,11 @@
 //    its rank and size -- Global Arrays' test programs, our own tests) would wait for them forever or count
 //    them.  As Casper does, every wrapper passes MPI_COMM_WORLD on as the program ranks' communicator.
 //    Without progress ranks this is one comparison per call.
-// 2. Yielding waits (ARMCI_MPI_YIELD, runtime/mpi_yield.h): on an oversubscribed machine the blocking calls
+// 2. Yielding waits (ARMCI_MPI_YIELD, wait/mpi_yield.h): on an oversubscribed machine the blocking calls
 //    become their non-blocking form completed by MPI_Test with a pause between polls, and collective calls
 //    without a non-blocking form are preceded by a non-blocking barrier completed the same way.  Off, this
 //    is one load of a flag per call.
-// 3. Profiling (ARMCI_PROFILE=1, runtime/call_stats.h): the blocking calls count their calls, time and
+// 3. Profiling (ARMCI_PROFILE=1, wait/call_stats.h): the blocking calls count their calls, time and
 //    back-off pauses per MPI function (ARMCIX_TIME_CALL), so that the profile says which of the program's
 //    own MPI calls the time went to.  Off, one more load of a flag.
 // 4. The progress thread (ARMCI_PROGRESS_THREAD=1) needs MPI_THREAD_MULTIPLE, and the programs that most
@@ -18,7 +18,7 @@
 //    MPI for MPI_THREAD_MULTIPLE (MPI may give more than asked; MPI_Init_thread reports what it gave), and
 //    the level the program asked for is kept so that ARMCI does not serialise its calls for a program
 //    that never calls it from two threads.  Open MPI's Fortran MPI_INIT calls PMPI_Init and bypasses this.
-// 5. Progress ranks are decided in MPI_Init and MPI_Init_thread (runtime/progress_roles.h), so that a program
+// 5. Progress ranks are decided in MPI_Init and MPI_Init_thread (progress/progress_roles.h), so that a program
 //    that reads MPI_COMM_WORLD's size before ARMCI_Init (the classic ARMCI test program) sees the program
 //    ranks only.
 //
@@ -43,86 +43,46 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/backoff.h"
-#include "runtime/call_stats.h"
-#include "runtime/config.h"
-#include "runtime/mpi_yield.h"
-#include "runtime/progress_ranks.h"
-#include "runtime/progress_roles.h"
-#include "runtime/runtime.h"
-#include "runtime/yield_timer.h"
+#include "base/config.h"
+#include "base/state.h"
+#include "progress/progress_roles.h"
+#include "progress/thread.h"
+#include "runtime/mpi_hooks.h"
+#include "wait/backoff.h"
+#include "wait/call_stats.h"
+#include "wait/mpi_yield.h"
+#include "wait/yield_timer.h"
 
 namespace armcix {
 
 namespace {
-MPI_Comm g_program_world = MPI_COMM_NULL;   // program ranks; set once, kept until MPI_Finalize
-int g_program_thread_request = -1;          // what the program asked MPI_Init* for, if raised (4. above)
-std::atomic<bool> g_yield{false};           // ARMCI_MPI_YIELD in force (same on every process)
-std::atomic<int> g_pause_us{0};             // between polls: sleep this long, or sched_yield if 0
-std::atomic<uint64_t> g_yield_count{0};     // blocking calls completed through the yielding path
-std::atomic<bool> g_comm_templates{false};  // communicator templates usable (not at MPI_THREAD_MULTIPLE)
+
 void clear_comm_templates();
-}  // namespace
-
-void set_program_world(MPI_Comm program) {
-  g_program_world = program;
-}
-
-bool program_world_set() {
-  return g_program_world != MPI_COMM_NULL;
-}
-
-int program_thread_request() {
-  return g_program_thread_request;
-}
-
-void set_mpi_yield(bool on, int pause_us) {
-  g_pause_us.store(pause_us > 0 ? pause_us : 0, std::memory_order_relaxed);
-  int level = MPI_THREAD_SINGLE;
-  PMPI_Query_thread(&level);
-  g_comm_templates.store(on && level < MPI_THREAD_MULTIPLE, std::memory_order_relaxed);
-  g_yield.store(on, std::memory_order_release);
-  if (!on) clear_comm_templates();
-}
-
-bool mpi_yield_on() {
-  return g_yield.load(std::memory_order_acquire);
-}
-
-uint64_t mpi_yield_count() {
-  return g_yield_count.load(std::memory_order_relaxed);
-}
-
-namespace {
 
 inline MPI_Comm world_or(MPI_Comm c) {
-  return c == MPI_COMM_WORLD && armcix::g_program_world != MPI_COMM_NULL ? armcix::g_program_world : c;
+  return c == MPI_COMM_WORLD && program_world() != MPI_COMM_NULL ? program_world() : c;
 }
 
 // Point-to-point calls and completions: replaced whenever the mode is on (a non-blocking send or receive
 // matches a blocking one).
 inline bool yield_p2p() {
-  return armcix::g_yield.load(std::memory_order_relaxed);
+  return mpi_yield_on_relaxed();
 }
 
 // Collective calls on `comm`: replaced when the mode is on and `comm` is an intracommunicator.
 // MPI_COMM_NULL goes to MPI unchanged so that MPI reports it under the call's own name; intercommunicators
 // too (their non-blocking collectives are less widely implemented, and no user here needs them).
 inline bool yield_collective(MPI_Comm comm) {
-  if (!armcix::g_yield.load(std::memory_order_relaxed) || comm == MPI_COMM_NULL) return false;
+  if (!mpi_yield_on_relaxed() || comm == MPI_COMM_NULL) return false;
   int inter = 0;
   return PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter;
 }
 
-// The pause between polls of one yielding call (runtime/backoff.h): yields, then sleeps the back-off.
+// The pause between polls of one yielding call (wait/backoff.h): yields, then sleeps the back-off.
 // `handoff`: only MPI_Barrier, a pure wait for the others, hands the core to the node's progress ranks;
-// the program's other calls may move data that needs this process's polls (runtime/backoff.h, HandOff).
+// the program's other calls may move data that needs this process's polls (wait/backoff.h, HandOff).
 inline armcix::BackoffPause poll_pause(armcix::HandOff handoff = armcix::HandOff::Never) {
-  return armcix::BackoffPause(armcix::g_pause_us.load(std::memory_order_relaxed), armcix::rt().machine.ranks, handoff);
-}
-
-inline void count_yielding_call() {
-  armcix::g_yield_count.fetch_add(1, std::memory_order_relaxed);
+  return armcix::BackoffPause(mpi_yield_pause_us(), armcix::rt().machine.ranks, handoff);
 }
 
 // Completes *req as MPI_Wait would (the status included), polling with pauses.  `started` is the return
@@ -221,8 +181,11 @@ void clear_comm_templates() {
 }
 
 inline bool use_comm_templates() {
-  return g_comm_templates.load(std::memory_order_relaxed);
+  return mpi_yield_comm_templates();
 }
+
+// The templates go when the yielding mode goes off (the last ARMCI_Finalize).
+[[maybe_unused]] const bool g_templates_hooked = (set_mpi_yield_off_hook(&clear_comm_templates), true);
 
 // The world ranks of `members` (ranks in `comm`).
 int world_ranks_of(MPI_Comm comm, const std::vector<int>& members, std::vector<int>* world_ranks) {
@@ -778,26 +741,25 @@ int MPI_Init(int* argc, char*** argv) {
     return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
   }
   const int rc = PMPI_Init(argc, argv);
-  if (rc == MPI_SUCCESS) armcix::progress_roles_at_mpi_init(argc, argv, MPI_THREAD_SINGLE);
+  if (rc == MPI_SUCCESS) armcix::after_mpi_init(argc, argv, MPI_THREAD_SINGLE);
   return rc;
 }
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   const int asked = required;
   if (required < MPI_THREAD_MULTIPLE && armcix::Config::progress_thread_requested()) {
-    armcix::g_program_thread_request = required;
+    armcix::set_program_thread_request(required);
     required = MPI_THREAD_MULTIPLE;
   }
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS) armcix::progress_roles_at_mpi_init(argc, argv, asked);
+  if (rc == MPI_SUCCESS) armcix::after_mpi_init(argc, argv, asked);
   return rc;
 }
 
 // With progress ranks: release them if ARMCI never ran, else meet them, so that every process enters
-// MPI_Finalize together (runtime/progress_ranks.h).
+// MPI_Finalize together (progress/progress_ranks.h).
 int MPI_Finalize(void) {
-  armcix::release_unused_progress_ranks();
-  armcix::progress_ranks_meet_at_mpi_finalize();
+  armcix::before_mpi_finalize();
   return with_yield_timer([&] { return PMPI_Finalize(); });
 }
 

@@ -1,4 +1,4 @@
-#include "runtime/progress_roles.h"
+#include "progress/progress_roles.h"
 
 #include <sched.h>
 #include <time.h>
@@ -6,10 +6,9 @@
 #include <cstdlib>
 #include <vector>
 
-#include "runtime/config.h"
-#include "runtime/error.h"
-#include "runtime/progress_ranks.h"
-#include "runtime/runtime.h"
+#include "base/config.h"
+#include "base/error.h"
+#include "progress/progress_ranks.h"
 
 namespace armcix {
 
@@ -53,6 +52,18 @@ int arrival_broadcast(int what, bool sleep_between_polls) {
 }
 
 }  // namespace
+
+namespace detail {
+MPI_Comm g_program_world = MPI_COMM_NULL;
+}  // namespace detail
+
+void set_program_world(MPI_Comm program) {
+  detail::g_program_world = program;
+}
+
+bool program_world_set() {
+  return detail::g_program_world != MPI_COMM_NULL;
+}
 
 ProgressRoles decide_progress_roles(const char* call, MPI_Comm all, int k, int node_size) {
   ProgressRoles roles;
@@ -109,7 +120,7 @@ void set_mpi_started_by_armci(bool yes) {
   g_mpi_started_by_armci = yes;
 }
 
-void progress_roles_at_mpi_init(int* argc, char*** argv, int required) {
+bool progress_roles_at_mpi_init() {
   // A malformed value counts as 0 here; ARMCI_Init reports it (Config::from_environment) everywhere alike.
   const int k = Config::progress_ranks_requested();
   int range[2] = {k, -k};  // MIN over both: the smallest and the largest value
@@ -119,7 +130,7 @@ void progress_roles_at_mpi_init(int* argc, char*** argv, int required) {
          "environment variable ARMCI_PROGRESS_RANKS must be the same on every process: it is %d on some and %d "
          "on others (a malformed value counts as 0)",
          range[0], -range[1]);
-  if (k == 0) return;
+  if (k == 0) return false;
   const Config config = Config::from_environment();
   require_shm_for_progress_ranks("MPI_Init", k, config.shm);
   ARMCIX_MPI(PMPI_Comm_dup(MPI_COMM_WORLD, &g_early.all));
@@ -136,15 +147,14 @@ void progress_roles_at_mpi_init(int* argc, char*** argv, int required) {
     // Everybody is in ARMCI_Init already, which goes on with these roles.
     ARMCIX_MPI(PMPI_Comm_free(&g_early.arrival));
     g_early.arrived = true;
-    return;
+    return false;
   }
-  if (!g_early.roles.progress_rank) return;
+  if (!g_early.roles.progress_rank) return false;
   if (arrival_broadcast(0, true) == kMpiFinalize) {
     PMPI_Finalize();
     std::exit(0);
   }
-  initialize(argc, argv, required, MPI_COMM_WORLD, false);  // serves, finalizes and exits
-  fail("MPI_Init", "a progress rank returned from ARMCI_Init");
+  return true;  // the caller runs ARMCI_Init, which serves, finalizes and exits
 }
 
 MPI_Comm early_roles_all() {

@@ -2,7 +2,7 @@
 //
 // A program learns its rank and size from MPI_COMM_WORLD, often before ARMCI_Init: the classic ARMCI test
 // program (armci/testing/test.c) calls MPI_Comm_size right after MPI_Init and then addresses ranks up to
-// that size.  So, as Casper does, the roles are decided inside armci-x's MPI_Init (runtime/mpi_world.cc):
+// that size.  So, as Casper does, the roles are decided inside armci-x's MPI_Init (mpiwrap/mpi_world.cc):
 // from there on MPI_COMM_WORLD means the program ranks, and the progress ranks never return from MPI_Init.
 // They wait there, asleep, until the program ranks call ARMCI_Init (and then take part in it and serve
 // until finalize) or MPI_Finalize without ARMCI (and then finalize too).  A program whose MPI starts past
@@ -30,12 +30,26 @@ ProgressRoles decide_progress_roles(const char* call, MPI_Comm all, int k, int n
 // Fails naming `call` unless the node-local path is on (`shm`): progress ranks serve shared-memory segments.
 void require_shm_for_progress_ranks(const char* call, int k, bool shm);
 
-// Called by armci-x's MPI_Init and MPI_Init_thread once MPI is up.  Every process first agrees on
-// ARMCI_PROGRESS_RANKS (one reduction: a process that saw another value would leave the others waiting in
-// the collectives below); with k > 0 the roles are decided and MPI_COMM_WORLD becomes the program ranks'.
-// A progress rank then waits for the program ranks' ARMCI_Init and does not return (unless MPI was started
-// by ARMCI_Init itself, which goes on with the roles).
-void progress_roles_at_mpi_init(int* argc, char*** argv, int required);
+// Called by armci-x's MPI_Init and MPI_Init_thread once MPI is up (through runtime/mpi_hooks.h).  Every
+// process first agrees on ARMCI_PROGRESS_RANKS (one reduction: a process that saw another value would leave
+// the others waiting in the collectives below); with k > 0 the roles are decided and MPI_COMM_WORLD becomes
+// the program ranks'.  A progress rank then waits for the program ranks' ARMCI_Init and returns true: the
+// caller must then run ARMCI_Init, which serves and never returns (or, if the program ranks finalize MPI
+// without ARMCI, it finalizes and exits here).  False for program ranks, without progress ranks, and when
+// MPI was started by ARMCI_Init itself (which goes on with the roles).
+bool progress_roles_at_mpi_init();
+
+// MPI_COMM_WORLD in the program's MPI calls means `program` (a communicator over the program ranks) from now
+// on (the MPI wrappers, mpiwrap/mpi_world.cc, read program_world()); program_world_set() says whether that has
+// happened (it is never undone).
+void set_program_world(MPI_Comm program);
+bool program_world_set();
+namespace detail {
+extern MPI_Comm g_program_world;
+}  // namespace detail
+inline MPI_Comm program_world() {
+  return detail::g_program_world;
+}
 
 // ARMCI_Init tells the hook above that it starts MPI itself (everyone is in ARMCI_Init already).
 void set_mpi_started_by_armci(bool yes);

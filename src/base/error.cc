@@ -1,4 +1,4 @@
-#include "runtime/error.h"
+#include "base/error.h"
 
 #include <armci.h>
 #include <armcix.h>
@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/runtime.h"
+#include "base/state.h"
 
 namespace {
 ARMCIX_Error_handler_t g_error_handler = nullptr;

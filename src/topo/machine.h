@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "base/machine_count.h"
+
 namespace armcix {
 
 // A 64-bit key for the machine: from the boot id, or from the host name when the boot id is empty (no
@@ -30,16 +32,7 @@ std::string read_boot_id();
 std::string read_hostname();
 
 // How many of `comm`'s processes run on my machine, and how many cores their affinity masks allow together.
-// Collective over `comm`.
-// cores == 0 means unknown (no affinity mask could be read): neither predicate holds then, so the
-// back-off stays off (no evidence of oversubscription) and a progress rank still sleeps between polls (no
-// evidence of a core of its own).
-struct MachineCount {
-  int ranks = 0;
-  int cores = 0;
-  bool oversubscribed() const { return cores > 0 && ranks > cores; }
-  bool core_per_rank() const { return cores > 0 && ranks <= cores; }
-};
+// Collective over `comm` (MachineCount: base/machine_count.h).
 MachineCount count_machine(MPI_Comm comm);
 
 // Whether programs other than ours keep this machine's cores busy: the machine's runnable tasks now
@@ -54,7 +47,7 @@ bool foreign_load(long ours_runnable);
 long runnable_tasks();
 
 // runnable_tasks() read at most every 10 ms per process (the last reading otherwise; -1 before the first
-// or if unreadable).  Async-signal-safe: the yield timer's handler asks it (runtime/yield_timer.cc).
+// or if unreadable).  Async-signal-safe: the yield timer's handler asks it (wait/yield_timer.cc).
 long sampled_runnable_tasks();
 
 // Parses /proc/loadavg's text: the number of runnable tasks, or -1 if `text` is not in that format.

@@ -1,4 +1,4 @@
-#include "runtime/yield_timer.h"
+#include "wait/yield_timer.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -9,7 +9,7 @@
 #include <atomic>
 #include <mutex>
 
-#include "runtime/machine.h"
+#include "topo/machine.h"
 
 namespace armcix {
 
@@ -23,7 +23,7 @@ std::mutex g_install;
 std::atomic<long> g_ours_runnable{1 << 20};  // until set_yield_timer_ours: never foreign
 std::atomic<uint64_t> g_skipped{0};
 
-// runtime/machine.h's foreign_load, but an unreadable /proc/loadavg counts as no evidence of others, so the
+// topo/machine.h's foreign_load, but an unreadable /proc/loadavg counts as no evidence of others, so the
 // handler yields as it would without the check (foreign_load's waits then sleep: sleeping is their safe
 // side, yielding is this one's).  sampled_runnable_tasks is async-signal-safe.
 bool foreign_load_in_handler() {

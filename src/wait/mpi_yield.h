@@ -5,7 +5,7 @@
 // MPI_Comm_split then spins for its whole time slice while the rank it waits for sits in the run queue
 // (NWChem water TCE at 4 ranks on 2 cores: most of the wall time is in MPI calls that Global Arrays and
 // ScaLAPACK/BLACS make themselves; tools/nwchem/RESULTS.md).  The MPI functions armci-x defines over the
-// profiling interface (runtime/mpi_world.cc) therefore, while the mode is on, replace a blocking call by
+// profiling interface (mpiwrap/mpi_world.cc) therefore, while the mode is on, replace a blocking call by
 // its non-blocking form completed with MPI_Test and a pause between polls (the back-off of our own waits:
 // ARMCI_WAIT_BACKOFF_US microseconds of sleep, or sched_yield when that is 0), and put a non-blocking
 // barrier with the same back-off in front of collective calls that have no non-blocking form
@@ -20,6 +20,7 @@
 // smaller than MPI_COMM_WORLD, whose other processes never see ARMCI_Init.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace armcix {
@@ -31,5 +32,31 @@ bool mpi_yield_on();
 
 // How many blocking MPI calls this process has completed through the yielding path (tests, profiling).
 uint64_t mpi_yield_count();
+
+// For the wrappers (mpiwrap/mpi_world.cc), once per call: whether the mode is on (relaxed: it changes only
+// at points where every process is in ARMCI_Init or ARMCI_Finalize), the pause between polls, and the
+// count of calls completed through the yielding path.
+namespace detail {
+extern std::atomic<bool> g_yield;
+extern std::atomic<int> g_pause_us;
+extern std::atomic<uint64_t> g_yield_count;
+extern std::atomic<bool> g_comm_templates;
+}  // namespace detail
+inline bool mpi_yield_on_relaxed() {
+  return detail::g_yield.load(std::memory_order_relaxed);
+}
+inline int mpi_yield_pause_us() {
+  return detail::g_pause_us.load(std::memory_order_relaxed);
+}
+inline void count_yielding_call() {
+  detail::g_yield_count.fetch_add(1, std::memory_order_relaxed);
+}
+// Whether split and create may use communicator templates (the mode is on and MPI runs below
+// MPI_THREAD_MULTIPLE: mpiwrap/mpi_world.cc).
+inline bool mpi_yield_comm_templates() {
+  return detail::g_comm_templates.load(std::memory_order_relaxed);
+}
+// Called when the mode goes off (the wrappers free their communicator templates there); one hook.
+void set_mpi_yield_off_hook(void (*hook)());
 
 }  // namespace armcix

@@ -1,12 +1,12 @@
-#include "runtime/collective_check.h"
+#include "checks/collective_check.h"
 
 #include <chrono>
 #include <thread>
 
-#include "runtime/error.h"
-#include "runtime/node_sync.h"
-#include "runtime/progress.h"
-#include "runtime/runtime.h"
+#include "base/error.h"
+#include "base/state.h"
+#include "wait/node_sync.h"
+#include "wait/wait.h"
 
 namespace armcix {
 
@@ -160,7 +160,7 @@ void collective_gather(const char* call, Collective kind, MPI_Comm comm, const c
   ARMCIX_MPI(MPI_Comm_size(comm, &n));
   out->resize(static_cast<std::size_t>(n) * kGatherPayload);
   // On one oversubscribed node, a communicator with the world's processes in the world's order gathers
-  // through shared memory (runtime/node_sync.h): one futex wake-up instead of MPI's rounds, each waiting
+  // through shared memory (wait/node_sync.h): one futex wake-up instead of MPI's rounds, each waiting
   // for a sleeping peer.  Not with ARMCI_COLLECTIVE_TIMEOUT, whose clock runs in MPI's path below.
   const bool node_path = node_sync_on() && rt().config.collective_timeout_s <= 0 && congruent_with_world(comm);
   MPI_Request req;

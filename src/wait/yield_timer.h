@@ -1,6 +1,6 @@
 // The yield timer (ARMCI_MPI_YIELD_TIMER_US, doc/user-guide.md "Oversubscribed and shared machines").
 //
-// Some blocking MPI calls have no non-blocking form that the yielding waits (runtime/mpi_yield.h) could
+// Some blocking MPI calls have no non-blocking form that the yielding waits (wait/mpi_yield.h) could
 // poll: communicator creation (MPI_Comm_split_type, MPI_Comm_create_group), window creation and freeing,
 // MPI_Finalize.  MPICH 4.0.2 busy-polls the collectives inside them, and on a machine with more ranks than
 // cores a spinning rank keeps its core until the scheduler's tick takes it away (4 ms here), while the rank
@@ -28,7 +28,7 @@ bool set_yield_timer_us(int period_us);
 int yield_timer_us();
 
 // How many of our processes may be runnable on this machine (its ranks): the handler yields only while
-// /proc/loadavg shows no more runnable tasks than these and one more (runtime/machine.h, foreign_load).
+// /proc/loadavg shows no more runnable tasks than these and one more (topo/machine.h, foreign_load).
 // Until called, the handler always yields.
 void set_yield_timer_ours(long ours_runnable);
 

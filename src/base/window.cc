@@ -1,4 +1,4 @@
-#include "runtime/window.h"
+#include "base/window.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -10,8 +10,8 @@
 #include <cstring>
 #include <random>
 
-#include "runtime/error.h"
-#include "runtime/runtime.h"
+#include "base/error.h"
+#include "base/state.h"
 
 namespace armcix {
 

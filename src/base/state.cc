@@ -1,0 +1,27 @@
+#include "base/state.h"
+
+#include "base/error.h"
+
+namespace armcix {
+
+namespace {
+Runtime g_runtime;
+}  // namespace
+
+Runtime& rt() {
+  return g_runtime;
+}
+bool initialized() {
+  return g_runtime.init_count > 0;
+}
+
+void require_initialized(const char* call) {
+  if (__builtin_expect(g_runtime.init_count <= 0, 0)) fail(call, "ARMCI is not initialized (call ARMCI_Init first)");
+}
+
+void check_rank(const char* call, const char* arg, int proc) {
+  if (__builtin_expect(proc < 0 || proc >= g_runtime.nproc, 0))
+    fail(call, "argument '%s' = %d is not a valid process id (0..%d)", arg, proc, g_runtime.nproc - 1);
+}
+
+}  // namespace armcix

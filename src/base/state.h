@@ -1,0 +1,87 @@
+// Process-wide runtime state: initialization reference count, the world communicator, node topology,
+// configuration.  Everything else reaches MPI through the communicators kept here.  This is the floor of
+// the library (doc/design.md, "Layers"): the state and its accessors; who fills it in is runtime/runtime.cc
+// (start-up order), topo/nodes.cc (nodes and domains) and progress/progress_ranks.cc (progress ranks).
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+#include "base/config.h"
+#include "base/machine_count.h"
+
+namespace armcix {
+
+struct Runtime {
+  int init_count = 0;  // ARMCI_Init/Finalize nest (GA calls them repeatedly)
+  bool we_initialized_mpi = false;
+  MPI_Comm world = MPI_COMM_NULL;  // our duplicate of the communicator ARMCI was initialized on
+  int me = -1;
+  int nproc = 0;
+  Config config;
+
+  // Node topology (real, from MPI_COMM_TYPE_SHARED, refined by ARMCI_NODE_SIZE): who shares memory.
+  MPI_Comm node_comm = MPI_COMM_NULL;  // ranks of my node, ordered by world rank
+  int node_id = -1;                    // my node's index, 0..node_count-1
+  int node_count = 0;
+  std::vector<int> node_of;                    // world rank -> node index
+  std::vector<std::vector<int>> node_members;  // node index -> world ranks, ascending
+  // Domains: what armci_domain_* and ARMCI_Same_node report, each node cut into maximal runs of consecutive
+  // world ranks (Global Arrays assumes runs).  "Who shares memory with me" is the node above, not this.
+  int domain_id = -1;
+  int domain_count = 0;
+  std::vector<int> domain_of;                    // world rank -> domain index
+  std::vector<std::vector<int>> domain_members;  // domain index -> world ranks, consecutive
+  int thread_level = MPI_THREAD_SINGLE;
+
+  // Progress ranks (ARMCI_PROGRESS_RANKS=k > 0, progress/progress_ranks.h).  `world` then holds the program's
+  // ranks only; `all` every process ARMCI was initialized on, progress ranks included.
+  MPI_Comm all = MPI_COMM_NULL;
+  int node_color = -1;               // my node's lowest rank in `all` (discover_topology splits `world` by it)
+  MPI_Win proxy_win = MPI_WIN_NULL;  // dynamic window over `all`: progress ranks attach their node's slices
+  // ARMCI_MUTEX_METHOD=QUEUE with progress ranks: a second dynamic window over `all`, never in a lock_all epoch,
+  // for the QUEUE mutexes' exclusive epochs at the progress ranks (sync/mutex_queue.cc)
+  MPI_Win proxy_excl_win = MPI_WIN_NULL;
+  std::vector<int> proxy_of;  // world rank -> rank in `all` of the progress rank serving it
+
+  // The machine this rank runs on (topo/machine.h: same kernel and host name, whatever MPI calls a
+  // node): how many of our ranks run there, and how many cores their affinity masks allow together.
+  MachineCount machine;
+  // With progress ranks: this machine's count over every process (progress ranks included), made while they
+  // still take part in collectives (progress_ranks_start); `machine` is then this count.
+  MachineCount machine_with_progress_ranks;
+  bool any_machine_oversubscribed = false;  // some machine of the job runs more of our ranks than it has cores
+  long saved_timer_slack_ns = 0;            // the thread's timer slack before ARMCI_WAIT_TIMER_SLACK_NS (0: kept)
+};
+
+// The one runtime instance.  Valid between the first ARMCI_Init* and the last ARMCI_Finalize.
+Runtime& rt();
+bool initialized();
+// The back-off of our waits (ARMCI_WAIT_BACKOFF_US unset) on a machine with more ranks than cores, µs.  A
+// sleep request this short still sleeps ~60 us (the kernel's default timer slack), and a waiting rank leaves
+// its core as with longer ones, but wakes sooner once its peer has answered.  4 ranks on 2 cores, NWChem
+// water TCE 11.5-12.1 s with 100 us, 6.8-7.0 s with 20 us, 6.4-6.5 s with 10 us (loaded machine); on a quiet
+// one, water dimer ccsd / TCE, water ccsd / TCE: 9.4-9.5 / 15.5-15.6 / 4.5 / 6.7 s with 20 us, 8.9 / 14.8-14.9
+// / 4.1-4.2 / 6.0 s with 10 us (2 alternating rounds; tools/nwchem/RESULTS.md).
+constexpr int kOversubscribedBackoffUs = 10;
+
+// The timer slack of a thread whose waits back off (ARMCI_WAIT_TIMER_SLACK_NS unset), ns: a 10 us back-off
+// sleep then lasts ~20 us rather than ~60.  NWChem water ccsd, 4 ranks on 2 cores, 5 alternating rounds
+// (quiet machine): mpiexec wall median 0.94 s with the default 50 us slack, 0.81 s with 10 us, 0.81 s
+// with 3 us.
+constexpr int kBackoffTimerSlackNs = 10000;
+
+// The yield timer's period (ARMCI_MPI_YIELD_TIMER_US unset) on a machine with more ranks than cores, µs
+// (wait/yield_timer.h).  4 ranks on 2 cores, plain MPICH calls, 2 runs each: MPI_Comm_split_type 52-108
+// ms without the timer, 4.4-11 ms at 50 us (500-700 signals per call sequence), 3.3-4.2 ms at 200 us, 13-21
+// ms at 1000 us; MPI_Win_allocate_shared 44-48 / 13-15 / 5 / 13 ms.
+constexpr int kYieldTimerUs = 200;
+
+// Entry-point guard: fails with "<call>: ARMCI is not initialized" when called before ARMCI_Init.
+void require_initialized(const char* call);
+
+// Validates a target rank (absolute, in the world group) for `call`.
+void check_rank(const char* call, const char* arg, int proc);
+
+}  // namespace armcix

@@ -1,0 +1,113 @@
+#include "topo/nodes.h"
+
+#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <vector>
+
+#include "base/error.h"
+
+namespace armcix {
+
+namespace {
+
+// What armci_domain_* and ARMCI_Same_node report: each node cut into maximal runs of consecutive world
+// ranks.  Global Arrays 5.8 assumes every domain is such a run (it lists domain d's ranks as
+// armci_domain_glob_proc_id(d, 0) + i and, when all domains have one size n, domain d as d*n .. d*n+n-1),
+// so a node whose ranks are not consecutive (round-robin placement) is reported as several domains.  With
+// blocked placement domains and nodes coincide.  Numbered by their first rank, so ascending.
+void discover_domains(Runtime& r) {
+  r.domain_of.assign(r.nproc, -1);
+  r.domain_members.clear();
+  for (int p = 0; p < r.nproc; ++p) {
+    if (p == 0 || r.node_of[p] != r.node_of[p - 1]) r.domain_members.emplace_back();
+    r.domain_members.back().push_back(p);
+    r.domain_of[p] = static_cast<int>(r.domain_members.size()) - 1;
+  }
+  r.domain_count = static_cast<int>(r.domain_members.size());
+  r.domain_id = r.domain_of[r.me];
+}
+
+}  // namespace
+
+// Node layout.  Real nodes come from MPI_COMM_TYPE_SHARED.  ARMCI_NODE_SIZE=k refines them: a simulated
+// node is the intersection of a real node with a block of k consecutive world ranks, so that two ranks
+// MPI placed on different nodes never share a simulated one (they share no memory).  Where a block spans
+// real nodes the setting cannot be honoured as asked; rank 0 says so once.
+void discover_nodes(Runtime& r) {
+  MPI_Comm real_node;
+  if (r.node_color >= 0) {
+    // Progress ranks: the nodes were found over every process (progress_ranks_start), ARMCI_NODE_SIZE
+    // included; the program ranks of each keep them.
+    ARMCIX_MPI(MPI_Comm_split(r.world, r.node_color, r.me, &real_node));
+  } else {
+    ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, &real_node));
+  }
+  ARMCIX_MPI(MPI_Comm_set_errhandler(real_node, MPI_ERRORS_RETURN));
+  if (r.config.node_size > 0 && r.node_color < 0) {
+    ARMCIX_MPI(MPI_Comm_split(real_node, r.me / r.config.node_size, r.me, &r.node_comm));
+    ARMCIX_MPI(MPI_Comm_free(&real_node));
+    ARMCIX_MPI(MPI_Comm_set_errhandler(r.node_comm, MPI_ERRORS_RETURN));
+  } else {
+    r.node_comm = real_node;
+  }
+  int color_rank;  // the lowest world rank of my node identifies it
+  ARMCIX_MPI(MPI_Allreduce(&r.me, &color_rank, 1, MPI_INT, MPI_MIN, r.node_comm));
+  std::vector<int> leader(r.nproc);
+  ARMCIX_MPI(MPI_Allgather(&color_rank, 1, MPI_INT, leader.data(), 1, MPI_INT, r.world));
+  std::vector<int> leaders(leader);
+  std::sort(leaders.begin(), leaders.end());
+  leaders.erase(std::unique(leaders.begin(), leaders.end()), leaders.end());
+  r.node_count = static_cast<int>(leaders.size());
+  r.node_of.assign(r.nproc, -1);
+  r.node_members.assign(r.node_count, {});
+  for (int p = 0; p < r.nproc; ++p) {
+    int idx = static_cast<int>(std::lower_bound(leaders.begin(), leaders.end(), leader[p]) - leaders.begin());
+    r.node_of[p] = idx;
+    r.node_members[idx].push_back(p);
+  }
+  r.node_id = r.node_of[r.me];
+  if (r.config.node_size > 0 && r.node_color < 0 && r.me == 0) {
+    // Honoured exactly when every block of k consecutive ranks is one node.
+    for (int first = 0; first < r.nproc; first += r.config.node_size) {
+      int last = std::min(first + r.config.node_size, r.nproc) - 1;
+      if (r.node_of[first] != r.node_of[last] ||
+          static_cast<int>(r.node_members[r.node_of[first]].size()) != last - first + 1) {
+        std::fprintf(stderr,
+                     "armci-x: ARMCI_NODE_SIZE=%d: ranks %d..%d are not on one MPI node; simulated nodes are "
+                     "MPI's nodes intersected with blocks of %d consecutive ranks (%d node(s))\n",
+                     r.config.node_size, first, last, r.config.node_size, r.node_count);
+        break;
+      }
+    }
+  }
+  discover_domains(r);
+}
+
+bool group_is_node_local(const int* abs_ranks, int n) {
+  const Runtime& r = rt();
+  if (!r.config.shm) return false;
+  return std::all_of(abs_ranks, abs_ranks + n, on_my_node);
+}
+
+MPI_Aint node_memory_limit(bool shared) {
+  const MPI_Aint kMax = std::numeric_limits<MPI_Aint>::max();
+  MPI_Aint cap = kMax;
+  struct sysinfo si;
+  if (sysinfo(&si) == 0) {
+    unsigned long long units = static_cast<unsigned long long>(si.totalram) + si.totalswap;
+    unsigned long long bytes = units * (si.mem_unit ? si.mem_unit : 1);
+    if (bytes > 0 && bytes < static_cast<unsigned long long>(kMax)) cap = static_cast<MPI_Aint>(bytes);
+  }
+  struct statvfs vfs;
+  if (shared && statvfs("/dev/shm", &vfs) == 0) {
+    unsigned long long bytes = static_cast<unsigned long long>(vfs.f_blocks) * vfs.f_frsize;
+    if (bytes > 0 && bytes < static_cast<unsigned long long>(cap)) cap = static_cast<MPI_Aint>(bytes);
+  }
+  return cap;
+}
+
+}  // namespace armcix

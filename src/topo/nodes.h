@@ -1,0 +1,30 @@
+// Nodes and domains: which world ranks share memory (MPI_COMM_TYPE_SHARED, refined by ARMCI_NODE_SIZE) and
+// what armci_domain_* reports.  discover_nodes fills in the node and domain fields of the runtime state
+// (base/state.h) during ARMCI_Init; the queries below read them.
+#pragma once
+
+#include <mpi.h>
+
+#include "base/state.h"
+
+namespace armcix {
+
+// Collective over r.world: r.node_comm, node_id/count/of/members and the domains.  With progress ranks
+// (r.node_color >= 0) the nodes are the ones found over every process (progress/progress_roles.h).
+void discover_nodes(Runtime& r);
+
+// True if world rank `abs` shares my node (real shared memory, refined by ARMCI_NODE_SIZE).
+inline bool on_my_node(int abs) {
+  return rt().node_of[abs] == rt().node_id;
+}
+
+// True if the node-local path is on (ARMCI_SHM=1) and every one of the n absolute ranks shares this rank's
+// node (real or simulated): such a group needs no MPI window and no network mutex.
+bool group_is_node_local(const int* abs_ranks, int n);
+
+// The most memory one allocation may take on this node, in bytes: RAM + swap, and with `shared` also the
+// size of /dev/shm, where MPI's shared-memory windows live.  Asking MPI for more hangs
+// (MPI_Win_allocate_shared, MPICH 4.0.2) or crashes it, so allocations check against this first.
+MPI_Aint node_memory_limit(bool shared);
+
+}  // namespace armcix
