@@ -19,7 +19,7 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_machine.cc \
 	tests/unit/test_call_stats.cc \
 	tests/unit/test_yield_timer.cc
-tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS)
+tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -DARMCIX_TOP_SRCDIR='"$(abs_top_srcdir)"'
 tests_unit_unit_tests_LDADD = $(TEST_LIB) -lgtest_main $(GTEST_LIBS)
 
 MPI_TEST_MAIN = tests/mpi/mpi_test_main.cc tests/mpi/test_util.h

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "base/error.h"
 #include "base/window.h"
@@ -72,87 +73,201 @@ const char* env(const char* name) {
   return (v && *v) ? v : nullptr;
 }
 
-void read_bool(const char* name, bool* field) {
-  if (const char* v = env(name))
-    if (!parse_bool(v, field)) fail("ARMCI_Init", "environment variable %s='%s' is not a boolean (0/1)", name, v);
+template <typename E>
+struct Spelling {
+  const char* name;
+  E value;
+};
+const Spelling<StridedMethod> kStrided[] = {{"AUTO", StridedMethod::Auto},
+                                            {"DIRECT", StridedMethod::Direct},
+                                            {"IOV", StridedMethod::Iov},
+                                            {"PACK", StridedMethod::Pack}};
+const Spelling<IovMethod> kIov[] = {{"AUTO", IovMethod::Auto},
+                                    {"CONSRV", IovMethod::Consrv},
+                                    {"BATCHED", IovMethod::Batched},
+                                    {"DIRECT", IovMethod::Direct}};
+const Spelling<MutexMethod> kMutex[] = {{"MCS", MutexMethod::Mcs}, {"QUEUE", MutexMethod::Queue}};
+const Spelling<ShrBufMethod> kShrBuf[] = {{"NOGUARD", ShrBufMethod::NoGuard}, {"COPY", ShrBufMethod::Copy}};
+const auto& spellings(StridedMethod) {
+  return kStrided;
+}
+const auto& spellings(IovMethod) {
+  return kIov;
+}
+const auto& spellings(MutexMethod) {
+  return kMutex;
+}
+const auto& spellings(ShrBufMethod) {
+  return kShrBuf;
 }
 
-// auto|1|0 (and the other boolean spellings): -1 for auto.
-void read_auto_bool(const char* name, int* field) {
-  if (const char* v = env(name)) {
-    bool on = false;
-    if (strcasecmp(v, "auto") == 0)
-      *field = -1;
-    else if (parse_bool(v, &on))
-      *field = on ? 1 : 0;
-    else
-      fail("ARMCI_Init", "environment variable %s='%s' is not auto, 1 or 0", name, v);
-  }
+template <typename E>
+const char* spelling_of(E v) {
+  for (const auto& s : spellings(E{}))
+    if (s.value == v) return s.name;
+  return "?";
 }
 
-// auto or an integer in [min, max]: -1 for auto.
-void read_auto_int(const char* name, long min, long max, int* field) {
-  if (const char* v = env(name)) {
-    long x;
-    if (strcasecmp(v, "auto") == 0)
-      *field = -1;
-    else if (parse_int(v, min, max, &x))
+// --- parsing: one overload per field type, the kind says which spellings ------------------------------
+
+void read_value(const char* name, const SettingKind&, const char* v, bool* field) {
+  if (!parse_bool(v, field)) fail("ARMCI_Init", "environment variable %s='%s' is not a boolean (0/1)", name, v);
+}
+
+void read_value(const char* name, const SettingKind& kind, const char* v, WindowKind* field) {
+  bool on = *field == WindowKind::Allocate;
+  read_value(name, kind, v, &on);
+  *field = on ? WindowKind::Allocate : WindowKind::Create;
+}
+
+void read_value(const char* name, const SettingKind& kind, const char* v, int* field) {
+  long x = 0;
+  bool on = false;
+  switch (kind.type) {
+    case SettingKind::AutoFlag:  // auto|1|0 (and the other boolean spellings): -1 for auto
+      if (strcasecmp(v, "auto") == 0)
+        *field = -1;
+      else if (parse_bool(v, &on))
+        *field = on ? 1 : 0;
+      else
+        fail("ARMCI_Init", "environment variable %s='%s' is not auto, 1 or 0", name, v);
+      return;
+    case SettingKind::AutoInt:  // auto or an integer in [min, max]: -1 for auto
+      if (strcasecmp(v, "auto") == 0)
+        *field = -1;
+      else if (parse_int(v, kind.min, kind.max, &x))
+        *field = static_cast<int>(x);
+      else
+        fail("ARMCI_Init", "environment variable %s='%s' is not auto or an integer in [%ld, %ld]", name, v, kind.min,
+             kind.max);
+      return;
+    default:
+      if (!parse_int(v, kind.min, kind.max, &x))
+        fail("ARMCI_Init", "environment variable %s='%s' is not an integer in [%ld, %ld]", name, v, kind.min, kind.max);
       *field = static_cast<int>(x);
-    else
-      fail("ARMCI_Init", "environment variable %s='%s' is not auto or an integer in [%ld, %ld]", name, v, min, max);
   }
 }
 
-void read_int(const char* name, long min, long max, int* field) {
-  if (const char* v = env(name)) {
-    long x;
-    if (!parse_int(v, min, max, &x))
-      fail("ARMCI_Init", "environment variable %s='%s' is not an integer in [%ld, %ld]", name, v, min, max);
-    *field = static_cast<int>(x);
-  }
+void read_value(const char* name, const SettingKind& kind, const char* v, std::size_t* field) {
+  if (std::strcmp(v, "auto") == 0) return void(*field = 0);
+  if (!parse_size(v, field) || *field < static_cast<std::size_t>(kind.min))
+    fail("ARMCI_Init", "environment variable %s='%s' is not 'auto' or a size >= %ld bytes", name, v, kind.min);
 }
 
-template <typename E, std::size_t N>
-void read_enum(const char* name, const char* const (&names)[N], const E (&values)[N], E* field) {
-  const char* v = env(name);
-  if (!v) return;
-  for (std::size_t i = 0; i < N; ++i)
-    if (strcasecmp(v, names[i]) == 0) return void(*field = values[i]);
+void read_value(const char*, const SettingKind&, const char* v, std::string* field) {
+  *field = v;
+}
+
+template <typename E>
+void read_value(const char* name, const SettingKind&, const char* v, E* field) {
+  for (const auto& s : spellings(E{}))
+    if (strcasecmp(v, s.name) == 0) return void(*field = s.value);
   std::string allowed;
-  for (std::size_t i = 0; i < N; ++i) allowed += std::string(i ? ", " : "") + names[i];
+  for (const auto& s : spellings(E{})) allowed += std::string(allowed.empty() ? "" : ", ") + s.name;
   fail("ARMCI_Init", "environment variable %s='%s' is not one of %s", name, v, allowed.c_str());
 }
 
-const char* const kStridedNames[] = {"AUTO", "DIRECT", "IOV", "PACK"};
-const StridedMethod kStridedValues[] = {StridedMethod::Auto, StridedMethod::Direct, StridedMethod::Iov,
-                                        StridedMethod::Pack};
-const char* const kIovNames[] = {"AUTO", "CONSRV", "BATCHED", "DIRECT"};
-const IovMethod kIovValues[] = {IovMethod::Auto, IovMethod::Consrv, IovMethod::Batched, IovMethod::Direct};
-const char* const kMutexNames[] = {"MCS", "QUEUE"};
-const MutexMethod kMutexValues[] = {MutexMethod::Mcs, MutexMethod::Queue};
-const char* const kShrNames[] = {"NOGUARD", "COPY"};
-const ShrBufMethod kShrValues[] = {ShrBufMethod::NoGuard, ShrBufMethod::Copy};
+// flag_on_open_mpi(): the default where the library is Open MPI.
+template <typename T>
+void set_open_mpi_default(T*) {}
+void set_open_mpi_default(bool* field) {
+  *field = true;
+}
+void set_open_mpi_default(WindowKind* field) {
+  *field = WindowKind::Allocate;
+}
 
-template <typename E, std::size_t N>
-const char* name_of(const char* const (&names)[N], const E (&values)[N], E v) {
-  for (std::size_t i = 0; i < N; ++i)
-    if (values[i] == v) return names[i];
-  return "?";
+template <typename T>
+void read_setting(const char* name, const SettingKind& kind, bool open_mpi, T* field) {
+  if (kind.on_open_mpi && open_mpi) set_open_mpi_default(field);
+  if (const char* v = env(name)) read_value(name, kind, v, field);
+}
+
+// --- showing: the value as text, as a number (agreement, notes), and whether it means "auto" -------------
+
+std::string shown(bool v) {
+  return v ? "1" : "0";
+}
+std::string shown(WindowKind v) {
+  return shown(v == WindowKind::Allocate);
+}
+std::string shown(int v) {
+  return v == -1 ? "auto" : std::to_string(v);
+}
+std::string shown(std::size_t v) {
+  return v == 0 ? "auto" : std::to_string(v);
+}
+std::string shown(const std::string& v) {
+  return v;
+}
+template <typename E>
+std::string shown(E v) {
+  return spelling_of(v);
+}
+
+long number(bool v) {
+  return v ? 1 : 0;
+}
+long number(int v) {
+  return v;
+}
+long number(std::size_t v) {
+  return static_cast<long>(v);
+}
+long number(const std::string&) {
+  return 0;
+}
+template <typename E>
+long number(E v) {
+  return static_cast<long>(v);
+}
+
+bool means_auto(const SettingKind& kind, long n) {
+  return kind.type == SettingKind::Size ? n == 0 : (n == -1 && kind.type != SettingKind::OneOf);
+}
+
+template <typename T>
+std::string banner_line(const char* name, const SettingKind& kind, const T& v) {
+  const long n = number(v);
+  const char* note = means_auto(kind, n) ? kind.if_auto : n == 0 ? kind.if_zero : kind.if_other;
+  return std::string(name) + "=" + shown(v) + (note ? std::string("  (") + note + ")" : "");
+}
+
+// The name as the agreement's error message shows it: with the meaning of the numbers compared.
+template <typename T>
+std::string agreement_label(const char* name, const SettingKind& kind, const T&) {
+  std::string label = name;
+  if constexpr (std::is_enum_v<T> && !std::is_same_v<T, WindowKind>) {
+    label += " (";
+    for (const auto& s : spellings(T{}))
+      label += (label.back() == '(' ? "" : ", ") + std::to_string(static_cast<long>(s.value)) + " = " + s.name;
+    label += ")";
+  } else if (kind.type == SettingKind::AutoFlag || kind.type == SettingKind::AutoInt) {
+    label += " (-1 = auto)";
+  }
+  return label;
+}
+
+template <typename T>
+std::string default_shown(const SettingKind& kind, const T& v) {
+  if (kind.on_open_mpi) return shown(v) + " on MPICH, 1 on Open MPI";
+  const std::string s = shown(v);
+  return s.empty() ? "(none)" : s;
 }
 
 }  // namespace
 
 const char* name_of(StridedMethod m) {
-  return name_of(kStridedNames, kStridedValues, m);
+  return spelling_of(m);
 }
 const char* name_of(IovMethod m) {
-  return name_of(kIovNames, kIovValues, m);
+  return spelling_of(m);
 }
 const char* name_of(ShrBufMethod m) {
-  return name_of(kShrNames, kShrValues, m);
+  return spelling_of(m);
 }
 const char* name_of(MutexMethod m) {
-  return name_of(kMutexNames, kMutexValues, m);
+  return spelling_of(m);
 }
 
 int Config::progress_ranks_requested() {
@@ -170,125 +285,39 @@ bool Config::progress_thread_requested() {
 
 Config Config::from_environment() {
   Config c;
-  read_bool("ARMCI_VERBOSE", &c.verbose);
-  // Defaults per MPI (doc/user-guide.md, "Known MPI problems"): MPICH 4.0.2 needs MPI_Win_create windows
-  // for correct atomics (issue 6110); on Open MPI 4.1 MPI_Win_allocate puts node peers' memory in one
-  // segment that osc/rdma reaches directly, and window creation needs the node gate (issue 7393).
   const bool open_mpi = mpi_is_open_mpi();
-  bool use_allocate = open_mpi;
-  read_bool("ARMCI_USE_WIN_ALLOCATE", &use_allocate);
-  c.window_kind = use_allocate ? WindowKind::Allocate : WindowKind::Create;
-  c.window_gate = open_mpi;
-  read_bool("ARMCI_WINDOW_GATE", &c.window_gate);
-  read_enum("ARMCI_STRIDED_METHOD", kStridedNames, kStridedValues, &c.strided_method);
-  read_enum("ARMCI_IOV_METHOD", kIovNames, kIovValues, &c.iov_method);
-  read_int("ARMCI_IOV_BATCHED_LIMIT", 0, 1 << 30, &c.iov_batched_limit);
-  if (const char* v = env("ARMCI_PACK_CHUNK"); v && std::string(v) != "auto") {
-    if (!parse_size(v, &c.pack_chunk_bytes) || c.pack_chunk_bytes < 64)
-      fail("ARMCI_Init", "environment variable ARMCI_PACK_CHUNK='%s' is not 'auto' or a size >= 64 bytes", v);
-  }
-  read_enum("ARMCI_SHR_BUF_METHOD", kShrNames, kShrValues, &c.shr_buf_method);
-  read_bool("ARMCI_NONCOLLECTIVE_GROUPS", &c.noncollective_groups);
-  read_enum("ARMCI_MUTEX_METHOD", kMutexNames, kMutexValues, &c.mutex_method);
-  read_bool("ARMCI_SHM", &c.shm);
-  read_int("ARMCI_NODE_SIZE", 0, 1 << 20, &c.node_size);
-  read_int("ARMCI_MAX_OUTSTANDING", 1, 1 << 24, &c.max_outstanding);
-  read_int("ARMCI_MAX_OUTSTANDING_PER_TARGET", 1, 1 << 24, &c.max_outstanding_per_target);
-  read_bool("ARMCI_PROGRESS_THREAD", &c.progress_thread);
-  read_int("ARMCI_PROGRESS_USLEEP", 0, 1000000, &c.progress_usleep);
-  read_int("ARMCI_PROGRESS_RANKS", 0, 1 << 20, &c.progress_ranks);
-  read_int("ARMCI_PROGRESS_RANKS_USLEEP", 0, 1000000, &c.progress_ranks_usleep);
-  read_int("ARMCI_PROGRESS_RANKS_AWAKE_US", 0, 1000000, &c.progress_ranks_awake_us);
-  read_int("ARMCI_PROGRESS_RANKS_MEETING_S", 1, 86400, &c.progress_ranks_meeting_s);
-  read_int("ARMCI_PROGRESS_RANKS_HANDOFF_US", 0, 1000000, &c.progress_ranks_handoff_us);
-  read_bool("ARMCI_PROFILE", &c.profile);
-  if (const char* v = env("ARMCI_PROFILE_FILE")) c.profile_file = v;
-  read_int("ARMCI_WAIT_BACKOFF_US", 0, 100000, &c.wait_backoff_us);
-  read_auto_bool("ARMCI_MPI_YIELD", &c.mpi_yield);
-  read_auto_int("ARMCI_MPI_YIELD_TIMER_US", 0, 1000000, &c.mpi_yield_timer_us);
-  read_auto_int("ARMCI_WAIT_TIMER_SLACK_NS", 0, 100000000, &c.wait_timer_slack_ns);
-  read_auto_bool("ARMCI_NODE_SYNC", &c.node_sync);
-  read_auto_bool("ARMCI_ACC_HELD_COPY", &c.acc_held_copy);
-  read_int("ARMCI_FINALIZE_SETTLE_MS", 0, 10000, &c.finalize_settle_ms);
-  read_bool("ARMCI_CHECK_COLLECTIVES", &c.check_collectives);
-  read_int("ARMCI_COLLECTIVE_TIMEOUT", 0, 1 << 20, &c.collective_timeout_s);
-  read_int("ARMCI_WATCHDOG_S", 0, 1 << 24, &c.watchdog_s);
+#define ARMCIX_READ(type, field, name, kind, by_default, agree, doc) read_setting(name, kind, open_mpi, &c.field);
+  ARMCIX_SETTINGS(ARMCIX_READ)
+#undef ARMCIX_READ
   return c;
 }
 
 std::vector<std::string> Config::describe() const {
-  auto b = [](bool x) { return std::string(x ? "1" : "0"); };
-  return {
-      "ARMCI_USE_WIN_ALLOCATE=" + b(window_kind == WindowKind::Allocate) +
-          (window_kind == WindowKind::Allocate ? "  (MPI_Win_allocate)" : "  (MPI_Alloc_mem + MPI_Win_create)"),
-      "ARMCI_WINDOW_GATE=" + b(window_gate),
-      std::string("ARMCI_STRIDED_METHOD=") + name_of(strided_method),
-      std::string("ARMCI_IOV_METHOD=") + name_of(iov_method),
-      "ARMCI_IOV_BATCHED_LIMIT=" + std::to_string(iov_batched_limit),
-      "ARMCI_PACK_CHUNK=" + (pack_chunk_bytes ? std::to_string(pack_chunk_bytes)
-                                              : std::string("auto  (64K within a node, 32K to other nodes)")),
-      std::string("ARMCI_SHR_BUF_METHOD=") + name_of(shr_buf_method),
-      "ARMCI_NONCOLLECTIVE_GROUPS=" + b(noncollective_groups),
-      std::string("ARMCI_MUTEX_METHOD=") + name_of(mutex_method),
-      "ARMCI_SHM=" + b(shm),
-      "ARMCI_NODE_SIZE=" + std::to_string(node_size) + (node_size ? "  (simulated nodes)" : "  (real nodes)"),
-      "ARMCI_MAX_OUTSTANDING=" + std::to_string(max_outstanding),
-      "ARMCI_MAX_OUTSTANDING_PER_TARGET=" + std::to_string(max_outstanding_per_target),
-      "ARMCI_PROGRESS_THREAD=" + b(progress_thread),
-      "ARMCI_PROGRESS_USLEEP=" + std::to_string(progress_usleep),
-      "ARMCI_PROGRESS_RANKS=" + std::to_string(progress_ranks) +
-          (progress_ranks ? "  (per node, serving the node's ranks)" : "  (none)"),
-      "ARMCI_PROGRESS_RANKS_USLEEP=" + std::to_string(progress_ranks_usleep),
-      "ARMCI_PROGRESS_RANKS_AWAKE_US=" + std::to_string(progress_ranks_awake_us),
-      "ARMCI_PROGRESS_RANKS_MEETING_S=" + std::to_string(progress_ranks_meeting_s),
-      "ARMCI_PROGRESS_RANKS_HANDOFF_US=" + std::to_string(progress_ranks_handoff_us),
-      "ARMCI_PROFILE=" + b(profile),
-      "ARMCI_PROFILE_FILE=" + profile_file,
-      "ARMCI_WAIT_BACKOFF_US=" + std::to_string(wait_backoff_us),
-      std::string("ARMCI_MPI_YIELD=") + (mpi_yield < 0    ? "auto"
-                                         : mpi_yield == 0 ? "0  (blocking MPI calls are MPI's own)"
-                                                          : "1  (blocking MPI calls poll with back-off)"),
-      "ARMCI_WAIT_TIMER_SLACK_NS=" + (wait_timer_slack_ns < 0    ? std::string("auto")
-                                      : wait_timer_slack_ns == 0 ? std::string("0  (the thread's own)")
-                                                                 : std::to_string(wait_timer_slack_ns)),
-      "ARMCI_MPI_YIELD_TIMER_US=" +
-          (mpi_yield_timer_us < 0    ? std::string("auto")
-           : mpi_yield_timer_us == 0 ? std::string("0  (blocking MPI calls keep the core)")
-                                     : std::to_string(mpi_yield_timer_us) + "  (yield timer in blocking MPI calls)"),
-      std::string("ARMCI_NODE_SYNC=") + (node_sync < 0    ? "auto"
-                                         : node_sync == 0 ? "0  (barriers and gops through MPI)"
-                                                          : "1  (one-node barriers and gops in shared memory)"),
-      std::string("ARMCI_ACC_HELD_COPY=") + (acc_held_copy < 0 ? "auto  (on except on Open MPI)"
-                                             : acc_held_copy == 0
-                                                 ? "0  (blocking accumulates to other nodes wait for local completion)"
-                                                 : "1  (blocking accumulates to other nodes go from held copies)"),
-      "ARMCI_FINALIZE_SETTLE_MS=" + std::to_string(finalize_settle_ms),
-      "ARMCI_CHECK_COLLECTIVES=" + b(check_collectives),
-      "ARMCI_COLLECTIVE_TIMEOUT=" + std::to_string(collective_timeout_s),
-      "ARMCI_WATCHDOG_S=" + std::to_string(watchdog_s) + (watchdog_s ? "  (watchdog on)" : "  (off)"),
-  };
+  std::vector<std::string> lines;
+#define ARMCIX_DESCRIBE(type, field, name, kind, by_default, agree, doc) \
+  lines.push_back(banner_line(name, kind, field));
+  ARMCIX_SETTINGS(ARMCIX_DESCRIBE)
+#undef ARMCIX_DESCRIBE
+  return lines;
 }
 
-std::vector<std::pair<const char*, long>> Config::must_agree() const {
-  // Each of these selects which collective MPI calls an ARMCI collective makes (window kind, shared or
-  // not, node split, group creation, mutex algorithm, the agreement itself): different values on two
-  // processes leave them in different collectives, which hangs.
-  return {
-      {"ARMCI_SHM", shm ? 1 : 0},
-      {"ARMCI_NODE_SIZE", node_size},
-      {"ARMCI_USE_WIN_ALLOCATE", window_kind == WindowKind::Allocate ? 1 : 0},
-      {"ARMCI_NONCOLLECTIVE_GROUPS", noncollective_groups ? 1 : 0},
-      {"ARMCI_MUTEX_METHOD (0 = MCS, 1 = QUEUE)", static_cast<long>(mutex_method)},
-      {"ARMCI_CHECK_COLLECTIVES", check_collectives ? 1 : 0},
-      {"ARMCI_WINDOW_GATE", window_gate ? 1 : 0},
-      {"ARMCI_PROGRESS_RANKS", progress_ranks},
-      // Selects blocking or non-blocking forms of the program's own MPI collectives, which do not match.
-      {"ARMCI_MPI_YIELD (-1 = auto)", mpi_yield},
-      // Selects a shared-memory or an MPI barrier: a rank in one never meets a rank in the other.
-      {"ARMCI_NODE_SYNC (-1 = auto)", node_sync},
-      // With ARMCI_NODE_SYNC on, a timeout keeps the agreements on MPI's path (collective_check.cc).
-      {"ARMCI_COLLECTIVE_TIMEOUT", collective_timeout_s},
-  };
+std::vector<std::pair<std::string, long>> Config::must_agree() const {
+  std::vector<std::pair<std::string, long>> settings;
+#define ARMCIX_AGREE(type, field, name, kind, by_default, agree, doc) \
+  if (agree) settings.emplace_back(agreement_label(name, kind, field), number(field));
+  ARMCIX_SETTINGS(ARMCIX_AGREE)
+#undef ARMCIX_AGREE
+  return settings;
+}
+
+std::vector<SettingInfo> settings_table() {
+  const Config defaults;
+  std::vector<SettingInfo> rows;
+#define ARMCIX_ROW(type, field, name, kind, by_default, agree, doc) \
+  rows.push_back(SettingInfo{name, default_shown(kind, defaults.field), agree, doc});
+  ARMCIX_SETTINGS(ARMCIX_ROW)
+#undef ARMCIX_ROW
+  return rows;
 }
 
 }  // namespace armcix

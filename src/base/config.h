@@ -1,4 +1,8 @@
-// Runtime configuration from ARMCI_* environment variables, parsed in one place (config.cc).
+// Runtime configuration from ARMCI_* environment variables: one table (ARMCIX_SETTINGS below), from which
+// the Config struct, parsing (from_environment), the verbose banner (describe) and the agreement check
+// (must_agree) are derived; tests/unit/test_config.cc checks it against doc/user-guide.md's table.  Adding
+// a setting is one row here plus its row in the guide.  What ARMCI_Init resolves ("auto", -1) is kept apart,
+// in Runtime::resolved (base/state.h).
 #pragma once
 
 #include <cstddef>
@@ -14,71 +18,138 @@ enum class ShrBufMethod { NoGuard, Copy };
 enum class WindowKind { Create, Allocate };
 enum class MutexMethod { Mcs, Queue };
 
+// How a setting is spelled and shown.  -1 in an integer setting means "auto" (resolved by ARMCI_Init).
+struct SettingKind {
+  enum Type {
+    Flag,      // 0/1 and the other boolean spellings (parse_bool)
+    AutoFlag,  // auto (-1), 0 or 1
+    Int,       // an integer in [min, max]
+    AutoInt,   // auto (-1) or an integer in [min, max]
+    Size,      // auto (0) or a size >= min bytes, K/M/G suffixes (parse_size)
+    OneOf,     // one of the enum's spellings (name_of)
+    Text,      // any string
+  };
+  Type type = Flag;
+  long min = 0, max = 0;
+  bool on_open_mpi = false;  // Flag: the default is 1 when the MPI library is Open MPI
+  // Banner notes after the value, "NAME=value  (note)": for auto (-1, or 0 of a Size), 0 and other values.
+  const char* if_auto = nullptr;
+  const char* if_zero = nullptr;
+  const char* if_other = nullptr;
+
+  constexpr SettingKind notes(const char* a, const char* zero, const char* other) const {
+    SettingKind k = *this;
+    k.if_auto = a, k.if_zero = zero, k.if_other = other;
+    return k;
+  }
+};
+constexpr SettingKind flag() { return {SettingKind::Flag}; }
+constexpr SettingKind flag_on_open_mpi() { return {SettingKind::Flag, 0, 1, true}; }
+constexpr SettingKind auto_flag() { return {SettingKind::AutoFlag, 0, 1}; }
+constexpr SettingKind range(long min, long max) { return {SettingKind::Int, min, max}; }
+constexpr SettingKind auto_range(long min, long max) { return {SettingKind::AutoInt, min, max}; }
+constexpr SettingKind size_at_least(long min) { return {SettingKind::Size, min}; }
+constexpr SettingKind one_of() { return {SettingKind::OneOf}; }
+constexpr SettingKind text() { return {SettingKind::Text}; }
+
+constexpr bool kAgree = true;   // every process must have the same value (a mismatch hangs collectives)
+constexpr bool kLocal = false;  // processes may differ
+
+// X(type, field, "ARMCI_NAME", kind, default, agree, "one-line doc").  The order is the banner's.
+// Why the agreed ones must agree: each selects which collective MPI calls an ARMCI collective makes (window
+// kind, shared or not, node split, group creation, mutex algorithm, the agreement itself, progress ranks);
+// ARMCI_MPI_YIELD selects blocking or non-blocking forms of the program's own MPI collectives, which do not
+// match; ARMCI_NODE_SYNC a shared-memory or an MPI barrier; with it on, ARMCI_COLLECTIVE_TIMEOUT keeps the
+// agreements on MPI's path (collective_check.cc).
+//
+// ARMCI_USE_WIN_ALLOCATE, ARMCI_WINDOW_GATE: defaults per MPI (doc/user-guide.md, "Known MPI problems"):
+// MPICH 4.0.2 needs MPI_Win_create windows for correct atomics (issue 6110); on Open MPI 4.1
+// MPI_Win_allocate puts node peers' memory in one segment that osc/rdma reaches directly, and window
+// creation needs the node gate (issue 7393).
+// ARMCI_PROGRESS_USLEEP: 300, not 100: NWChem's water dimer across 2 hosts with the thread took 38.6-39.9 s
+// at 300 and 40.2-42.4 s at 100 (the wake-ups take the computing ranks' cores; 1000: 41.3-44.6 s, the
+// triples' gets wait longer; tools/nwchem/RESULTS.md).
+// ARMCI_PROGRESS_RANKS_USLEEP auto: progress_ranks.cc (0 with a core per process, else kSharedCorePauseUs).
+// ARMCI_WAIT_BACKOFF_US, _TIMER_SLACK_NS, ARMCI_MPI_YIELD, _TIMER_US, ARMCI_NODE_SYNC auto: runtime.cc.
+// ARMCI_ACC_HELD_COPY auto: gmr/ordering.h, accs_from_held_copies.
+#define ARMCIX_SETTINGS(X)                                                                                        \
+  X(bool, verbose, "ARMCI_VERBOSE", flag(), false, kLocal, "banner with every effective setting on rank 0")       \
+  X(WindowKind, window_kind, "ARMCI_USE_WIN_ALLOCATE",                                                            \
+    flag_on_open_mpi().notes(nullptr, "MPI_Alloc_mem + MPI_Win_create", "MPI_Win_allocate"), WindowKind::Create,  \
+    kAgree, "window kind with ARMCI_SHM=0: 1 = MPI_Win_allocate (see doc/design.md: MPICH 6110)")                \
+  X(bool, window_gate, "ARMCI_WINDOW_GATE", flag_on_open_mpi(), false, kAgree,                                   \
+    "serialized window creation per node (window.h; Open MPI issue 7393)")                                       \
+  X(StridedMethod, strided_method, "ARMCI_STRIDED_METHOD", one_of(), StridedMethod::Auto, kLocal,                 \
+    "strided engine for targets reached through MPI (transfer/engine_choice.h)")                                 \
+  X(IovMethod, iov_method, "ARMCI_IOV_METHOD", one_of(), IovMethod::Auto, kLocal, "I/O-vector engine")            \
+  X(int, iov_batched_limit, "ARMCI_IOV_BATCHED_LIMIT", range(0, 1 << 30), 0, kLocal,                             \
+    "ops per flush in BATCHED (0 = unlimited)")                                                                   \
+  X(std::size_t, pack_chunk_bytes, "ARMCI_PACK_CHUNK",                                                            \
+    size_at_least(64).notes("64K within a node, 32K to other nodes", nullptr, nullptr), 0, kLocal,                \
+    "chunk of the PACK engines; auto = 0 (engine_choice.h)")                                                      \
+  X(ShrBufMethod, shr_buf_method, "ARMCI_SHR_BUF_METHOD", one_of(), ShrBufMethod::NoGuard, kLocal,                \
+    "local buffers inside global memory: used directly or staged")                                               \
+  X(bool, noncollective_groups, "ARMCI_NONCOLLECTIVE_GROUPS", flag(), false, kAgree,                             \
+    "ARMCI_Group_create called by the members only")                                                              \
+  X(MutexMethod, mutex_method, "ARMCI_MUTEX_METHOD", one_of(), MutexMethod::Mcs, kAgree,                          \
+    "mutex algorithm for sets spanning nodes (src/sync/mutex.h)")                                                 \
+  X(bool, shm, "ARMCI_SHM", flag(), true, kAgree, "node-local load/store path")                                  \
+  X(int, node_size, "ARMCI_NODE_SIZE", range(0, 1 << 20).notes(nullptr, "real nodes", "simulated nodes"), 0,      \
+    kAgree, "simulate nodes of this many ranks (0 = real)")                                                       \
+  X(int, max_outstanding, "ARMCI_MAX_OUTSTANDING", range(1, 1 << 24), 1024, kLocal,                              \
+    "non-blocking ops in flight, in total")                                                                       \
+  X(int, max_outstanding_per_target, "ARMCI_MAX_OUTSTANDING_PER_TARGET", range(1, 1 << 24), 256, kLocal,          \
+    "non-blocking ops in flight, per target")                                                                     \
+  X(bool, progress_thread, "ARMCI_PROGRESS_THREAD", flag(), false, kLocal,                                       \
+    "a thread that drives MPI progress (needs MPI_THREAD_MULTIPLE)")                                              \
+  X(int, progress_usleep, "ARMCI_PROGRESS_USLEEP", range(0, 1000000), 300, kLocal,                               \
+    "the progress thread's pause between polls, us")                                                              \
+  X(int, progress_ranks, "ARMCI_PROGRESS_RANKS",                                                                  \
+    range(0, 1 << 20).notes(nullptr, "none", "per node, serving the node's ranks"), 0, kAgree,                    \
+    "per node, the last k ranks serve RMA (progress/progress_ranks.h)")                                          \
+  X(int, progress_ranks_usleep, "ARMCI_PROGRESS_RANKS_USLEEP", range(0, 1000000), -1, kLocal,                    \
+    "a progress rank's sleep between polls (0: yield); auto = -1")                                                \
+  X(int, progress_ranks_awake_us, "ARMCI_PROGRESS_RANKS_AWAKE_US", range(0, 1000000), 200, kLocal,               \
+    "a woken progress rank polls this long after the last request (0: never)")                                   \
+  X(int, progress_ranks_meeting_s, "ARMCI_PROGRESS_RANKS_MEETING_S", range(1, 86400), 60, kLocal,                \
+    "how long progress ranks wait for the program ranks in MPI_Finalize")                                        \
+  X(int, progress_ranks_handoff_us, "ARMCI_PROGRESS_RANKS_HANDOFF_US", range(0, 1000000), 0, kLocal,             \
+    "> 0: core hand-off to progress ranks, longest sleep of a handing wait (progress_ranks.h)")                  \
+  X(bool, profile, "ARMCI_PROFILE", flag(), false, kLocal, "profile every call, report at ARMCI_Finalize")       \
+  X(std::string, profile_file, "ARMCI_PROFILE_FILE", text(), "", kLocal, "also write the profile to this file")   \
+  X(int, wait_backoff_us, "ARMCI_WAIT_BACKOFF_US", range(0, 100000), -1, kLocal,                                  \
+    "sleep between polls in our waits; auto = -1")                                                                \
+  X(int, mpi_yield, "ARMCI_MPI_YIELD",                                                                            \
+    auto_flag().notes(nullptr, "blocking MPI calls are MPI's own", "blocking MPI calls poll with back-off"), -1,  \
+    kAgree, "blocking MPI calls poll with the wait back-off (wait/mpi_yield.h)")                                 \
+  X(int, wait_timer_slack_ns, "ARMCI_WAIT_TIMER_SLACK_NS",                                                        \
+    auto_range(0, 100000000).notes(nullptr, "the thread's own", nullptr), -1, kLocal,                             \
+    "the thread's timer slack while waits back off (0: leave it)")                                                \
+  X(int, mpi_yield_timer_us, "ARMCI_MPI_YIELD_TIMER_US",                                                          \
+    auto_range(0, 1000000)                                                                                        \
+        .notes(nullptr, "blocking MPI calls keep the core", "yield timer in blocking MPI calls"),                 \
+    -1, kLocal, "period of the yield timer in blocking MPI calls (wait/yield_timer.h; 0: never)")                \
+  X(int, node_sync, "ARMCI_NODE_SYNC",                                                                            \
+    auto_flag().notes(nullptr, "barriers and gops through MPI", "one-node barriers and gops in shared memory"),   \
+    -1, kAgree, "one-node barriers and gops meet in shared memory (wait/node_sync.h)")                           \
+  X(int, acc_held_copy, "ARMCI_ACC_HELD_COPY",                                                                    \
+    auto_flag().notes("on except on Open MPI", "blocking accumulates to other nodes wait for local completion",   \
+                      "blocking accumulates to other nodes go from held copies"),                                 \
+    -1, kLocal, "small blocking accumulates to other nodes go from a held copy (gmr/ordering.h)")                \
+  X(int, finalize_settle_ms, "ARMCI_FINALIZE_SETTLE_MS", range(0, 10000), 20, kLocal,                            \
+    "pause after the last barrier of ARMCI_Finalize, ms")                                                         \
+  X(bool, check_collectives, "ARMCI_CHECK_COLLECTIVES", flag(), true, kAgree,                                    \
+    "collectives agree on call and object first (collective_check.h)")                                           \
+  X(int, collective_timeout_s, "ARMCI_COLLECTIVE_TIMEOUT", range(0, 1 << 20), 0, kAgree,                         \
+    "give up on a collective check after s seconds (0: never)")                                                  \
+  X(int, watchdog_s, "ARMCI_WATCHDOG_S", range(0, 1 << 24).notes(nullptr, "off", "watchdog on"), 0, kLocal,       \
+    "end the process when one ARMCI call has blocked this many seconds (checks/watchdog.h)")
+
+// What the user set (or the defaults), -1 = auto; never changed after parsing.
 struct Config {
-  bool verbose = false;                                // ARMCI_VERBOSE: banner with every effective setting on rank 0
-  WindowKind window_kind = WindowKind::Create;         // ARMCI_USE_WIN_ALLOCATE (see doc/design.md: MPICH 6110)
-  bool window_gate = false;                            // ARMCI_WINDOW_GATE: serialized window creation (window.h)
-  StridedMethod strided_method = StridedMethod::Auto;  // ARMCI_STRIDED_METHOD
-  IovMethod iov_method = IovMethod::Auto;              // ARMCI_IOV_METHOD
-  int iov_batched_limit = 0;         // ARMCI_IOV_BATCHED_LIMIT: ops per flush in BATCHED (0 = unlimited)
-  std::size_t pack_chunk_bytes = 0;  // ARMCI_PACK_CHUNK: chunk of the PACK engines; 0 = auto (engine_choice.h)
-  ShrBufMethod shr_buf_method = ShrBufMethod::NoGuard;  // ARMCI_SHR_BUF_METHOD
-  bool noncollective_groups = false;                    // ARMCI_NONCOLLECTIVE_GROUPS
-  MutexMethod mutex_method = MutexMethod::Mcs;          // ARMCI_MUTEX_METHOD (src/sync/mutex.h)
-  bool shm = true;                                      // ARMCI_SHM: node-local load/store path
-  int node_size = 0;                                    // ARMCI_NODE_SIZE: simulate nodes of this many ranks (0 = real)
-  int max_outstanding = 1024;                           // ARMCI_MAX_OUTSTANDING: non-blocking ops in flight, in total
-  int max_outstanding_per_target = 256;                 // ARMCI_MAX_OUTSTANDING_PER_TARGET
-  bool progress_thread = false;                         // ARMCI_PROGRESS_THREAD
-  // ARMCI_PROGRESS_USLEEP: 300, not 100: NWChem's water dimer across 2 hosts with the thread took 38.6-39.9
-  // s at 300 and 40.2-42.4 s at 100 (the wake-ups take the computing ranks' cores; 1000: 41.3-44.6 s, the
-  // triples' gets wait longer; tools/nwchem/RESULTS.md).
-  int progress_usleep = 300;
-  int progress_ranks_usleep = -1;  // ARMCI_PROGRESS_RANKS_USLEEP: a progress rank's sleep between polls (0: yield);
-                                   // -1 = auto (progress_ranks.cc: 0 with a core per process, else kSharedCorePauseUs)
-  int progress_ranks_awake_us = 200;  // ARMCI_PROGRESS_RANKS_AWAKE_US: a sleeping progress rank, once woken by
-                                      // a request, polls (yielding) this long after the last one (0: never)
-  // ARMCI_PROGRESS_RANKS_HANDOFF_US: > 0 turns the core hand-off on where progress ranks share the cores
-  // (progress/progress_ranks.h, "Core hand-off"): the longest sleep between polls of a program rank's wait that
-  // has handed its core to its node's progress ranks; 0 (default): off
-  int progress_ranks_handoff_us = 0;
-  int progress_ranks_meeting_s = 60;  // ARMCI_PROGRESS_RANKS_MEETING_S: how long progress ranks wait for the
-                                      // program ranks in MPI_Finalize before finalizing alone
-  int progress_ranks = 0;    // ARMCI_PROGRESS_RANKS: per node, the last k ranks serve RMA (progress/progress_ranks.h)
-  bool profile = false;      // ARMCI_PROFILE
-  std::string profile_file;  // ARMCI_PROFILE_FILE
-  int wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US: sleep between polls in our waits; -1 = auto (runtime.cc)
-  int wait_timer_slack_ns = -1;   // ARMCI_WAIT_TIMER_SLACK_NS: the thread's timer slack while waits back off;
-                                  // -1 = auto (kBackoffTimerSlackNs when they do), 0 = leave it (runtime.cc)
-  int finalize_settle_ms = 20;    // ARMCI_FINALIZE_SETTLE_MS: pause after the last barrier (runtime.cc)
-  bool check_collectives = true;  // ARMCI_CHECK_COLLECTIVES: agree on call and object first (collective_check.h)
-  int collective_timeout_s = 0;   // ARMCI_COLLECTIVE_TIMEOUT: give up on a collective check after s (0: never)
-
-  // ARMCI_MPI_YIELD: blocking MPI calls poll with the wait back-off (wait/mpi_yield.h); -1 = auto (on
-  // when a machine has more ranks than cores), 0 = never, 1 = always.  Resolved to 0 or 1 by ARMCI_Init.
-  int mpi_yield = -1;
-
-  // ARMCI_MPI_YIELD_TIMER_US: while a blocking MPI call without a non-blocking form runs (communicator and
-  // window creation, MPI_Win_free, MPI_Finalize, and every blocking call that does not take the yielding
-  // path), a timer makes the calling thread yield the core every this many microseconds
-  // (wait/yield_timer.h); -1 = auto (kYieldTimerUs when this process's machine has more ranks than
-  // cores, and during ARMCI_Init), 0 = never.  Local: processes need not agree.
-  int mpi_yield_timer_us = -1;
-
-  // ARMCI_ACC_HELD_COPY: a blocking accumulate of at most kOrderedPutMaxBytes to another node goes from a copy
-  // the library holds until the pair's next flush instead of waiting for its local completion (gmr/ordering.h,
-  // accs_from_held_copies); -1 = auto (on except on Open MPI), 0 = never, 1 = always.  Local: processes need
-  // not agree.
-  int acc_held_copy = -1;
-
-  // ARMCI_NODE_SYNC: armci_msg_barrier and world gops of a job on one node meet in shared memory with a
-  // futex wake-up (wait/node_sync.h); -1 = auto (on when our waits back off), 0 = never, 1 = always (still
-  // only when every rank is on one node).  Resolved to 0 or 1 by ARMCI_Init.
-  int node_sync = -1;
-
-  // ARMCI_WATCHDOG_S: end the process when one ARMCI call has blocked this many seconds (0 = off;
-  // checks/watchdog.h)
-  int watchdog_s = 0;
+#define ARMCIX_CONFIG_FIELD(type, field, name, kind, by_default, agree, doc) type field = by_default;
+  ARMCIX_SETTINGS(ARMCIX_CONFIG_FIELD)
+#undef ARMCIX_CONFIG_FIELD
 
   // ARMCI_PROGRESS_THREAD alone, for the thread level MPI must be started with (before the rest can be
   // read: errors in it are reported by from_environment once MPI is up).  Malformed values read as false.
@@ -87,12 +158,21 @@ struct Config {
   static int progress_ranks_requested();
   // Reads the environment.  Bad values are reported through fail() naming the variable.
   static Config from_environment();
-  // "NAME=value" lines for the verbose banner, in a fixed order.
+  // "NAME=value" lines for the verbose banner, in the table's order.
   std::vector<std::string> describe() const;
-  // The settings every process must share (a mismatch makes collectives hang or diverge), by variable
-  // name, each as a number; initialize() compares them across processes.
-  std::vector<std::pair<const char*, long>> must_agree() const;
+  // The settings every process must share (kAgree), by variable name (with the meaning of the numbers
+  // where they are not the value itself), each as a number; initialize() compares them across processes.
+  std::vector<std::pair<std::string, long>> must_agree() const;
 };
+
+// One row of the table as text, for tests and documentation checks.
+struct SettingInfo {
+  const char* name;
+  std::string default_shown;  // the default as the banner and doc/user-guide.md show it
+  bool must_agree;
+  const char* doc;
+};
+std::vector<SettingInfo> settings_table();
 
 // The environment-variable spelling of each method ("AUTO", "CONSRV", "MCS", ...), for messages and the
 // banner; one table per enum, in config.cc.

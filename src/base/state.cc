@@ -11,6 +11,31 @@ Runtime g_runtime;
 Runtime& rt() {
   return g_runtime;
 }
+Resolved Resolved::from_config(const Config& c) {
+  Resolved r;
+  r.wait_backoff_us = c.wait_backoff_us;
+  r.wait_timer_slack_ns = c.wait_timer_slack_ns;
+  r.mpi_yield = c.mpi_yield;
+  r.mpi_yield_timer_us = c.mpi_yield_timer_us;
+  r.node_sync = c.node_sync;
+  r.progress_ranks_usleep = c.progress_ranks_usleep;
+  r.progress_ranks_handoff_us = c.progress_ranks_handoff_us;
+  r.progress_thread = c.progress_thread;
+  return r;
+}
+
+Config Resolved::effective(Config c) const {
+  c.wait_backoff_us = wait_backoff_us;
+  c.wait_timer_slack_ns = wait_timer_slack_ns;
+  c.mpi_yield = mpi_yield;
+  c.mpi_yield_timer_us = mpi_yield_timer_us;
+  c.node_sync = node_sync;
+  c.progress_ranks_usleep = progress_ranks_usleep;
+  c.progress_ranks_handoff_us = progress_ranks_handoff_us;
+  c.progress_thread = progress_thread;
+  return c;
+}
+
 bool initialized() {
   return g_runtime.init_count > 0;
 }

@@ -13,13 +13,32 @@
 
 namespace armcix {
 
+// The settings ARMCI_Init decides at run time -- "auto" (-1 in Config) made concrete, or a setting it had to
+// turn off -- kept apart from what the user set (Runtime::config).  Until ARMCI_Init resolves one it holds
+// the user's value (from_config), so code that runs earlier in ARMCI_Init sees what it saw before.
+struct Resolved {
+  int wait_backoff_us = 0;            // runtime.cc, resolve_wait_backoff: the job's maximum
+  int wait_timer_slack_ns = 0;        // resolve_timer_slack: 0 = the thread's own
+  int mpi_yield = 0;                  // resolve_mpi_yield: 0 or 1
+  int mpi_yield_timer_us = 0;         // resolve_yield_timer: 0 = off
+  int node_sync = 0;                  // resolve_node_sync: 0 or 1
+  int progress_ranks_usleep = 0;      // progress_ranks.cc: a progress rank's sleep between polls
+  int progress_ranks_handoff_us = 0;  // progress_ranks.cc: 0 where the progress ranks have cores of their own
+  bool progress_thread = false;       // progress/thread.cc: off without MPI_THREAD_MULTIPLE
+
+  static Resolved from_config(const Config& c);
+  // `c` with these values in place of the user's: what the verbose banner shows.
+  Config effective(Config c) const;
+};
+
 struct Runtime {
   int init_count = 0;  // ARMCI_Init/Finalize nest (GA calls them repeatedly)
   bool we_initialized_mpi = false;
   MPI_Comm world = MPI_COMM_NULL;  // our duplicate of the communicator ARMCI was initialized on
   int me = -1;
   int nproc = 0;
-  Config config;
+  Config config;      // what the user set (Config::from_environment), never changed afterwards
+  Resolved resolved;  // what ARMCI_Init made of it
 
   // Node topology (real, from MPI_COMM_TYPE_SHARED, refined by ARMCI_NODE_SIZE): who shares memory.
   MPI_Comm node_comm = MPI_COMM_NULL;  // ranks of my node, ordered by world rank

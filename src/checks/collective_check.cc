@@ -91,7 +91,7 @@ void wait_agreement(const char* call, MPI_Request* req, MPI_Comm cc) {
   const int timeout_s = rt().config.collective_timeout_s;
   if (timeout_s <= 0) return wait_for(call, req);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
-  const int backoff_us = rt().config.wait_backoff_us > 0 ? rt().config.wait_backoff_us : 50;
+  const int backoff_us = rt().resolved.wait_backoff_us > 0 ? rt().resolved.wait_backoff_us : 50;
   for (;;) {
     int done = 0;
     ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));

@@ -373,7 +373,7 @@ int scope_root(const char* call, int scope, const Scope& s, int root) {
 // (armcix::wait_for): GA's GA_Dgop/GA_Brdcst and NWChem's task loops end in them, and with more ranks than
 // cores the ranks that arrive first would otherwise spin against the ones still computing.
 bool backoff() {
-  return rt().config.wait_backoff_us > 0;
+  return rt().resolved.wait_backoff_us > 0;
 }
 
 // Small collectives are where ranks wait for others still computing: they may hand their core to the node's

@@ -189,7 +189,7 @@ void free_proxy_windows(Runtime& r) {
 }
 
 [[noreturn]] void serve(Runtime& r, int program_ranks_served, const OwnWake& wake) {
-  const int pause_us = r.config.progress_ranks_usleep;
+  const int pause_us = r.resolved.progress_ranks_usleep;
   // Linux lets a sleep of a normal task overrun by its timer slack, 50 us by default, to batch wake-ups:
   // usleep(20) then sleeps ~70 us, and every operation through this rank waits that long.  A progress rank
   // wants its wake-up on time.
@@ -463,12 +463,12 @@ void progress_ranks_start(Runtime& r) {
   r.machine_with_progress_ranks = count_machine(r.all);
   const bool own_cores = r.machine_with_progress_ranks.core_per_rank();
   // The hand-off only where the progress ranks share the cores (with a core each they poll anyway).
-  if (own_cores) r.config.progress_ranks_handoff_us = 0;
-  const bool handoff = r.config.progress_ranks_handoff_us > 0;
+  if (own_cores) r.resolved.progress_ranks_handoff_us = 0;
+  const bool handoff = r.resolved.progress_ranks_handoff_us > 0;
   // The program ranks' waits count the progress ranks only with the hand-off (runtime/runtime.cc,
   // resolve_wait_backoff): they must poll to hand off.
   if (!handoff) r.machine_with_progress_ranks = MachineCount{};
-  if (r.config.progress_ranks_usleep < 0) r.config.progress_ranks_usleep = own_cores ? 0 : kSharedCorePauseUs;
+  if (r.config.progress_ranks_usleep < 0) r.resolved.progress_ranks_usleep = own_cores ? 0 : kSharedCorePauseUs;
   if (!decided_at_mpi_init) roles = decide_progress_roles("ARMCI_Init", r.all, k, r.config.node_size);
   r.node_color = roles.node_color;
   ARMCIX_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, r.all, &r.proxy_win));
@@ -483,7 +483,7 @@ void progress_ranks_start(Runtime& r) {
   const OwnWake wake = make_wake_channels(r, roles.progress_rank);
   if (roles.progress_rank) serve(r, roles.served, wake);
   r.world = roles.program;
-  set_handoff_sleep_us(r.config.progress_ranks_handoff_us);
+  set_handoff_sleep_us(r.resolved.progress_ranks_handoff_us);
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
   ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));

@@ -40,7 +40,7 @@ int program_thread_request() {
 
 void progress_start() {
   Runtime& r = rt();
-  if (!r.config.progress_thread) return;
+  if (!r.resolved.progress_thread) return;
   if (r.thread_level < MPI_THREAD_MULTIPLE) {
     // Once (rank 0) and loudly: the user asked for asynchronous progress and does not get it.  armci-x's
     // MPI_Init and MPI_Init_thread ask for the level when ARMCI_PROGRESS_THREAD is set (mpiwrap/mpi_world.cc),
@@ -57,7 +57,7 @@ void progress_start() {
                                : "MPI was started before ARMCI_Init without armci-x's MPI_Init (as Open MPI's "
                                  "Fortran MPI_INIT does): the program must call MPI_Init_thread with "
                                  "MPI_THREAD_MULTIPLE.");
-    r.config.progress_thread = false;
+    r.resolved.progress_thread = false;
     return;
   }
   ARMCIX_MPI(MPI_Comm_dup(r.world, &g_poke));

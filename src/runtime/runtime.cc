@@ -50,7 +50,7 @@ void resolve_wait_backoff(Runtime& r) {
   int mine[2] = {r.config.wait_backoff_us, oversubscribed ? 1 : 0}, job[2];
   if (mine[0] < 0) mine[0] = oversubscribed ? kOversubscribedBackoffUs : 0;
   ARMCIX_MPI(MPI_Allreduce(mine, job, 2, MPI_INT, MPI_MAX, r.world));
-  r.config.wait_backoff_us = job[0];
+  r.resolved.wait_backoff_us = job[0];
   r.any_machine_oversubscribed = job[1] != 0;
 }
 
@@ -60,12 +60,12 @@ void resolve_wait_backoff(Runtime& r) {
 // kBackoffTimerSlackNs; threads it starts later inherit it.  finalize() restores the old value.
 void resolve_timer_slack(Runtime& r) {
   int slack = r.config.wait_timer_slack_ns;
-  if (slack < 0) slack = r.config.wait_backoff_us > 0 ? kBackoffTimerSlackNs : 0;
-  r.config.wait_timer_slack_ns = slack;
+  if (slack < 0) slack = r.resolved.wait_backoff_us > 0 ? kBackoffTimerSlackNs : 0;
+  r.resolved.wait_timer_slack_ns = slack;
   if (slack == 0) return;
   const int old = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
   if (old < 0 || prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(slack), 0, 0, 0) != 0) {
-    r.config.wait_timer_slack_ns = 0;
+    r.resolved.wait_timer_slack_ns = 0;
     return;
   }
   r.saved_timer_slack_ns = old;
@@ -89,8 +89,8 @@ void resolve_mpi_yield(Runtime& r, bool spans_world) {
                    "(doc/user-guide.md, \"Oversubscribed and shared machines\")\n");
     on = false;
   }
-  r.config.mpi_yield = on ? 1 : 0;
-  set_mpi_yield(on, r.config.wait_backoff_us);
+  r.resolved.mpi_yield = on ? 1 : 0;
+  set_mpi_yield(on, r.resolved.wait_backoff_us);
 }
 
 // ARMCI_NODE_SYNC (wait/node_sync.h).  Auto: on when our waits back off (an oversubscribed machine), where
@@ -98,7 +98,7 @@ void resolve_mpi_yield(Runtime& r, bool spans_world) {
 // in microseconds.  The inputs are the same on every process (the setting: Config::must_agree; the
 // back-off: reduced in resolve_wait_backoff), so is the result; msg/node_sync.cc also needs one node.
 void resolve_node_sync(Runtime& r) {
-  r.config.node_sync = (r.config.node_sync > 0 || (r.config.node_sync < 0 && r.config.wait_backoff_us > 0)) ? 1 : 0;
+  r.resolved.node_sync = (r.config.node_sync > 0 || (r.config.node_sync < 0 && r.resolved.wait_backoff_us > 0)) ? 1 : 0;
 }
 
 // ARMCI_Init's own collectives (the topology's splits and gathers, the machine count) run before the job
@@ -134,7 +134,7 @@ void resolve_yield_timer(Runtime& r) {
       std::fprintf(stderr, "armci-x: rank %d: ARMCI_MPI_YIELD_TIMER_US: no free real-time signal; timer off\n", r.me);
     period = 0;
   }
-  r.config.mpi_yield_timer_us = period;
+  r.resolved.mpi_yield_timer_us = period;
 }
 
 // The settings that must be the same everywhere (Config::must_agree), compared in one reduction: MIN over
@@ -157,7 +157,7 @@ void check_settings_agree(const Runtime& r) {
   while (other < r.nproc && all[other] == all[0]) ++other;
   fail("ARMCI_Init",
        "environment variable %s must be the same on every process: it is %ld on process 0 but %ld on process %d",
-       settings[bad].first, all[0], all[other], other);
+       settings[bad].first.c_str(), all[0], all[other], other);
 }
 
 void print_banner(const Runtime& r) {
@@ -178,7 +178,7 @@ void print_banner(const Runtime& r) {
   std::printf("  node-local path: %s; progress thread: %s; progress ranks per node: %d\n",
               r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",
               progress_running() ? "running" : "off", r.config.progress_ranks);
-  for (const std::string& line : r.config.describe()) std::printf("  %s\n", line.c_str());
+  for (const std::string& line : r.resolved.effective(r.config).describe()) std::printf("  %s\n", line.c_str());
   std::fflush(stdout);
 }
 
@@ -207,6 +207,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   }
   if (comm_given && comm == MPI_COMM_NULL) fail("ARMCI_Init_mpi_comm", "argument 'comm' is MPI_COMM_NULL");
   r.config = Config::from_environment();
+  r.resolved = Resolved::from_config(r.config);
   int world_size = 0;  // the real MPI_COMM_WORLD (PMPI: not the program ranks' one of mpi_world.cc)
   ARMCIX_MPI(PMPI_Comm_size(MPI_COMM_WORLD, &world_size));
   start_init_yield_timer(r, world_size);

@@ -199,7 +199,7 @@ uint64_t exchange(const char* call, const void* data, std::size_t bytes) {
 
 bool node_sync_on() {
   const Runtime& r = rt();
-  return r.config.node_sync == 1 && r.node_count == 1 && r.nproc > 1;
+  return r.resolved.node_sync == 1 && r.node_count == 1 && r.nproc > 1;
 }
 
 void node_barrier() {

@@ -16,7 +16,7 @@ void progress_poke() {
 
 void wait_for(const char* call, MPI_Request* req, HandOff handoff) {
   CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
-  const int backoff_us = rt().config.wait_backoff_us;
+  const int backoff_us = rt().resolved.wait_backoff_us;
   // Other threads of this process keep running while we wait for other processes (thread_lock.h).
   ApiUnlocked unlocked;
   if (backoff_us <= 0) {
@@ -40,7 +40,7 @@ void wait_for_served(const char* call, MPI_Request* req, int server) {
   ApiUnlocked unlocked;
   // Polled even without back-off: the wake-up is repeated between polls.
   poll_until(
-      rt().config.wait_backoff_us, HandOff::Never,
+      rt().resolved.wait_backoff_us, HandOff::Never,
       [&] {
         int done = 0;
         ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
@@ -51,7 +51,7 @@ void wait_for_served(const char* call, MPI_Request* req, int server) {
 
 void wait_all_for(const char* call, int n, MPI_Request* reqs) {
   CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
-  const int backoff_us = rt().config.wait_backoff_us;
+  const int backoff_us = rt().resolved.wait_backoff_us;
   ApiUnlocked unlocked;
   if (backoff_us <= 0) {
     ARMCIX_MPI(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));

@@ -79,7 +79,7 @@ TEST(MpiYield, ModeFollowsTheSetting) {
   if (setting && std::strcmp(setting, "0") == 0) expect = false;
   EXPECT_EQ(on(), expect) << "ARMCI_MPI_YIELD=" << (setting ? setting : "(unset)") << "; " << m.ranks_here
                           << " ranks on this machine, " << m.cores << " cores";
-  EXPECT_EQ(armcix::rt().config.mpi_yield, expect ? 1 : 0);  // resolved, as the verbose banner prints it
+  EXPECT_EQ(armcix::rt().resolved.mpi_yield, expect ? 1 : 0);  // resolved, as the verbose banner prints it
   // Every rank must agree: non-blocking collectives do not match blocking ones.
   int mine = on() ? 1 : 0, lo = 0, hi = 0;
   PMPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, world());

@@ -1011,11 +1011,11 @@ TEST(NodeSync, OnWhenChosenAndOnOneNode) {
   const armcix::Runtime& r = armcix::rt();
   const char* env = std::getenv("ARMCI_NODE_SYNC");
   if (!env || std::string(env) == "auto") {
-    EXPECT_EQ(r.config.node_sync, r.config.wait_backoff_us > 0 ? 1 : 0);
+    EXPECT_EQ(r.resolved.node_sync, r.resolved.wait_backoff_us > 0 ? 1 : 0);
   }
-  EXPECT_TRUE(r.config.node_sync == 0 || r.config.node_sync == 1);
+  EXPECT_TRUE(r.resolved.node_sync == 0 || r.resolved.node_sync == 1);
   const bool one_node = topology().masters.size() == 1;
-  EXPECT_EQ(armcix::node_sync_on(), r.config.node_sync == 1 && one_node && nproc() > 1);
+  EXPECT_EQ(armcix::node_sync_on(), r.resolved.node_sync == 1 && one_node && nproc() > 1);
 }
 
 // A barrier separates rounds: what every rank stored into its own slice before it is what every rank reads
@@ -1095,7 +1095,7 @@ TEST(WaitBackoff, DefaultFollowsOversubscription) {
   // The rule: back-off everywhere if any machine has more ranks than cores (test_util.h).
   const armcix_test::MachineCount m = armcix_test::count_machine();
   const int expect = m.any_oversubscribed ? armcix::kOversubscribedBackoffUs : 0;
-  EXPECT_EQ(armcix::rt().config.wait_backoff_us, expect)
+  EXPECT_EQ(armcix::rt().resolved.wait_backoff_us, expect)
       << m.ranks_here << " ranks on this machine, " << m.cores << " cores";
   EXPECT_EQ(armcix::rt().machine.ranks, m.ranks_here);
 }

@@ -304,7 +304,7 @@ TEST(ProgressRanks, PollingPauseFollowsTheCores) {
   const char* k = std::getenv("ARMCI_PROGRESS_RANKS");
   if (!k || std::atoi(k) <= 0) GTEST_SKIP() << "no progress ranks";
   if (std::getenv("ARMCI_PROGRESS_RANKS_USLEEP")) GTEST_SKIP() << "set explicitly";
-  const int pause = armcix::rt().config.progress_ranks_usleep;
+  const int pause = armcix::rt().resolved.progress_ranks_usleep;
   EXPECT_TRUE(pause == 0 || pause == armcix::kSharedCorePauseUs) << pause;
   cpu_set_t cpus;
   ASSERT_EQ(sched_getaffinity(0, sizeof cpus, &cpus), 0);
@@ -335,10 +335,10 @@ TEST(ProgressRanks, LongWaitsHandTheirCoreToTheProgressRanks) {
   }
   // On where progress ranks share the cores (every machine here: fewer cores than processes), and then the
   // program ranks' waits count the progress ranks (runtime.cc, resolve_wait_backoff): they must poll.
-  if (rt.config.progress_ranks_handoff_us == 0) GTEST_SKIP() << "no hand-off here (a core per process)";
+  if (rt.resolved.progress_ranks_handoff_us == 0) GTEST_SKIP() << "no hand-off here (a core per process)";
   EXPECT_TRUE(armcix::handoff_possible());
   EXPECT_EQ(rt.machine.ranks, rt.machine_with_progress_ranks.ranks);
-  EXPECT_GT(rt.config.wait_backoff_us, 0);
+  EXPECT_GT(rt.resolved.wait_backoff_us, 0);
   MPI_Comm shared;
   ASSERT_EQ(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared), MPI_SUCCESS);
   int shared_n = 0;
@@ -386,7 +386,7 @@ TEST(ProgressRanks, SleepingProgressRankIsWokenOverSharedMemory) {
   }
   const int r = me();
   EXPECT_TRUE(armcix::proxy_wake_possible(rt.proxy_of[r])) << "no channel to my own progress rank";
-  if (rt.config.progress_ranks_usleep <= 0) GTEST_SKIP() << "progress ranks poll without sleeping";
+  if (rt.resolved.progress_ranks_usleep <= 0) GTEST_SKIP() << "progress ranks poll without sleeping";
   // One node: no region spans nodes, so nothing goes through the progress ranks.
   if (armci_domain_count(ARMCI_DOMAIN_SMP) < 2) GTEST_SKIP() << "one node";
   Alloc a(sizeof(long));

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -60,9 +62,12 @@ TEST(ConfigParse, DefaultsDescribeEverySetting) {
   armcix::Config c;
   auto lines = c.describe();
   ASSERT_GE(lines.size(), 10u);
-  EXPECT_NE(lines[0].find("ARMCI_USE_WIN_ALLOCATE=0"), std::string::npos) << lines[0];
-  bool saw_iov = false;
-  for (auto& l : lines) saw_iov |= l.rfind("ARMCI_IOV_METHOD=AUTO", 0) == 0;
+  bool saw_window = false, saw_iov = false;
+  for (auto& l : lines) {
+    saw_window |= l == "ARMCI_USE_WIN_ALLOCATE=0  (MPI_Alloc_mem + MPI_Win_create)";
+    saw_iov |= l.rfind("ARMCI_IOV_METHOD=AUTO", 0) == 0;
+  }
+  EXPECT_TRUE(saw_window);
   EXPECT_TRUE(saw_iov);
 }
 
@@ -286,7 +291,13 @@ TEST(ConfigEnvironment, SettingsThatMustAgree) {
   }
   armcix::Config other = c;
   other.shm = !c.shm;
-  EXPECT_NE(other.must_agree()[0].second, c.must_agree()[0].second);
+  auto shm_value = [](const armcix::Config& x) {
+    for (const auto& [name, value] : x.must_agree())
+      if (name == "ARMCI_SHM") return value;
+    return -2L;
+  };
+  EXPECT_EQ(shm_value(c), 1);
+  EXPECT_EQ(shm_value(other), 0);
 }
 
 // ARMCI_MPI_YIELD_TIMER_US and ARMCI_WAIT_TIMER_SLACK_NS: auto (-1, the default), 0 (off / leave it) or a
@@ -342,4 +353,71 @@ TEST(ConfigEnvironment, AccHeldCopy) {
   }
   for (const auto& [name, value] : armcix::Config().must_agree())
     EXPECT_NE(std::string(name).rfind("ARMCI_ACC_HELD_COPY", 0), 0u) << name;
+}
+
+// doc/user-guide.md's environment-variable table lists every setting of the table in src/base/config.h
+// with the same default, and nothing the table lacks.
+namespace {
+
+// "| `ARMCI_NAME` | default | ..." rows of the guide's "## Environment variables" section: name -> default.
+std::map<std::string, std::string> guide_settings() {
+  std::ifstream guide(ARMCIX_TOP_SRCDIR "/doc/user-guide.md");
+  std::map<std::string, std::string> rows;
+  std::string line;
+  bool in_section = false;
+  while (std::getline(guide, line)) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## Environment variables";
+    if (!in_section || line.rfind("| `ARMCI_", 0) != 0) continue;
+    const std::size_t name_end = line.find('`', 3);
+    const std::size_t cell_end = line.find('|', name_end);
+    const std::size_t default_end = line.find('|', cell_end + 1);
+    if (name_end == std::string::npos || cell_end == std::string::npos || default_end == std::string::npos) continue;
+    std::string by_default = line.substr(cell_end + 1, default_end - cell_end - 1);
+    by_default.erase(0, by_default.find_first_not_of(' '));
+    by_default.erase(by_default.find_last_not_of(' ') + 1);
+    rows[line.substr(3, name_end - 3)] = by_default;
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST(ConfigTable, UserGuideListsEverySettingWithItsDefault) {
+  const auto guide = guide_settings();
+  ASSERT_GE(guide.size(), 10u) << "no environment-variable table in " ARMCIX_TOP_SRCDIR "/doc/user-guide.md";
+  const auto table = armcix::settings_table();
+  for (const armcix::SettingInfo& s : table) {
+    const auto row = guide.find(s.name);
+    if (row == guide.end()) {
+      ADD_FAILURE() << s.name << " is missing from doc/user-guide.md's environment-variable table";
+      continue;
+    }
+    EXPECT_EQ(row->second, s.default_shown)
+        << s.name << ": default in doc/user-guide.md differs from src/base/config.h";
+  }
+  for (const auto& [name, by_default] : guide) {
+    bool known = false;
+    for (const armcix::SettingInfo& s : table) known |= name == s.name;
+    EXPECT_TRUE(known) << name << " is in doc/user-guide.md's table but not in src/base/config.h's";
+  }
+}
+
+// The table's rows are what parsing, the banner and the agreement check cover.
+TEST(ConfigTable, EveryRowIsParsedShownAndAgreedOnAsDeclared) {
+  const auto table = armcix::settings_table();
+  const auto lines = armcix::Config().describe();
+  ASSERT_EQ(lines.size(), table.size());
+  std::size_t agreed = 0;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(lines[i].rfind(std::string(table[i].name) + "=", 0), 0u) << lines[i];
+    EXPECT_NE(std::string(table[i].doc), "") << table[i].name;
+    agreed += table[i].must_agree;
+    ScopedEnv bad(table[i].name, "not-a-value-of-any-kind");
+    const std::string msg = environment_error();
+    if (std::string(table[i].name) == "ARMCI_PROFILE_FILE") continue;  // any string is a file name
+    EXPECT_NE(msg.find(std::string("environment variable ") + table[i].name + "='not-a-value-of-any-kind'"),
+              std::string::npos)
+        << msg;
+  }
+  EXPECT_EQ(armcix::Config().must_agree().size(), agreed);
 }
