@@ -18,7 +18,6 @@ src_libarmci_la_SOURCES = \
 	src/runtime/runtime.cc src/runtime/runtime.h src/runtime/modules.cc src/runtime/modules.h \
 	src/runtime/mpi_hooks.cc src/runtime/mpi_hooks.h \
 	src/api/armci_api.cc \
-	src/mpiwrap/mpi_world.cc \
 	src/groups/group.cc src/groups/group.h \
 	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/pending.h src/gmr/shm_cache.cc src/gmr/shm_cache.h \
 	src/acc/acc_types.cc src/acc/acc_types.h \
@@ -38,3 +37,30 @@ src_libarmci_la_SOURCES = \
 	src/sync/mutex_impl.h src/sync/mutex_mcs.cc src/sync/mutex_queue.cc src/sync/mutex_shm.cc \
 	src/sync/notify.cc
 src_libarmci_la_SOURCES += src/msg/message.cc src/msg/reduce_ops.h
+
+# The MPI wrappers: an opt-in library beside libarmci (doc/user-guide.md, "Using armci-x with MPI tools"),
+# one object per MPI function so that a PMPI tool's archive linked ahead of it keeps its own definitions.
+# It needs libarmci (-larmcix-mpiwrap -larmci); libarmci defines no MPI_* symbol.
+lib_LTLIBRARIES += src/libarmcix-mpiwrap.la
+src_libarmcix_mpiwrap_la_LDFLAGS = -version-info 0:0:0 $(SAN_FLAGS)
+src_libarmcix_mpiwrap_la_LIBADD = src/libarmci.la -ldl
+src_libarmcix_mpiwrap_la_SOURCES = src/mpiwrap/wrap.h src/mpiwrap/common.cc src/mpiwrap/comm_templates.cc \
+	src/mpiwrap/calls/mpi_allgather.cc src/mpiwrap/calls/mpi_allgatherv.cc src/mpiwrap/calls/mpi_allreduce.cc \
+	src/mpiwrap/calls/mpi_alltoall.cc src/mpiwrap/calls/mpi_alltoallv.cc src/mpiwrap/calls/mpi_barrier.cc \
+	src/mpiwrap/calls/mpi_bcast.cc src/mpiwrap/calls/mpi_exscan.cc src/mpiwrap/calls/mpi_gather.cc \
+	src/mpiwrap/calls/mpi_gatherv.cc src/mpiwrap/calls/mpi_reduce.cc src/mpiwrap/calls/mpi_reduce_scatter.cc \
+	src/mpiwrap/calls/mpi_reduce_scatter_block.cc src/mpiwrap/calls/mpi_scan.cc \
+	src/mpiwrap/calls/mpi_scatter.cc src/mpiwrap/calls/mpi_scatterv.cc src/mpiwrap/calls/mpi_iallreduce.cc \
+	src/mpiwrap/calls/mpi_ibarrier.cc src/mpiwrap/calls/mpi_ibcast.cc src/mpiwrap/calls/mpi_comm_compare.cc \
+	src/mpiwrap/calls/mpi_comm_create.cc src/mpiwrap/calls/mpi_comm_create_group.cc \
+	src/mpiwrap/calls/mpi_comm_dup.cc src/mpiwrap/calls/mpi_comm_group.cc src/mpiwrap/calls/mpi_comm_rank.cc \
+	src/mpiwrap/calls/mpi_comm_size.cc src/mpiwrap/calls/mpi_comm_split.cc \
+	src/mpiwrap/calls/mpi_comm_split_type.cc src/mpiwrap/calls/mpi_comm_set_errhandler.cc \
+	src/mpiwrap/calls/mpi_win_allocate.cc src/mpiwrap/calls/mpi_win_allocate_shared.cc \
+	src/mpiwrap/calls/mpi_win_create.cc src/mpiwrap/calls/mpi_win_create_dynamic.cc \
+	src/mpiwrap/calls/mpi_win_free.cc src/mpiwrap/calls/mpi_iprobe.cc src/mpiwrap/calls/mpi_irecv.cc \
+	src/mpiwrap/calls/mpi_isend.cc src/mpiwrap/calls/mpi_probe.cc src/mpiwrap/calls/mpi_recv.cc \
+	src/mpiwrap/calls/mpi_rsend.cc src/mpiwrap/calls/mpi_send.cc src/mpiwrap/calls/mpi_sendrecv.cc \
+	src/mpiwrap/calls/mpi_ssend.cc src/mpiwrap/calls/mpi_wait.cc src/mpiwrap/calls/mpi_waitall.cc \
+	src/mpiwrap/calls/mpi_waitany.cc src/mpiwrap/calls/mpi_waitsome.cc src/mpiwrap/calls/mpi_init.cc \
+	src/mpiwrap/calls/mpi_init_thread.cc src/mpiwrap/calls/mpi_finalize.cc

@@ -1,9 +1,13 @@
 # Tests.  `make check` builds everything below and runs tests/check.sh, which reads tests/manifest.txt
 # (rank counts, timeouts, environment per run).
-EXTRA_DIST += tests/check.sh tests/manifest.txt tests/valgrind.supp tests/env.sh.in tests/abi tests/errors/run_abort_cases.sh tests/errors/progress_thread_off.sh tests/errors/progress_roles.sh tests/link
+EXTRA_DIST += tests/check.sh tests/manifest.txt tests/valgrind.supp tests/env.sh.in tests/abi tests/errors/run_abort_cases.sh tests/errors/progress_thread_off.sh tests/errors/progress_roles.sh tests/errors/no_wrappers.sh tests/link
 
 GTEST_LIBS = -lgtest -lpthread
-TEST_LIB = src/libarmci.la
+# Test programs link armci-x's MPI wrappers ahead of libarmci, as a program that uses progress ranks, yielding
+# waits, the yield timer or the progress thread with MPI_Init does (doc/user-guide.md, "Using armci-x with MPI
+# tools"); tests/errors/abort_case_nowrap and tests/link/ check libarmci without them.
+TEST_LIB = src/libarmcix-mpiwrap.la src/libarmci.la
+PLAIN_TEST_LIB = src/libarmci.la
 
 if HAVE_GTEST
 # Unit tests without MPI (they still link MPI's compiler wrapper, harmlessly).
@@ -80,6 +84,11 @@ tests_errors_early_roles_LINK = $(CXXLINK)
 tests_errors_abort_case_SOURCES = tests/errors/abort_case.c
 tests_errors_abort_case_LDADD = $(TEST_LIB)
 tests_errors_abort_case_LINK = $(CXXLINK)
+# The same program without the MPI wrapper library (tests/errors/no_wrappers.sh).
+check_PROGRAMS += tests/errors/abort_case_nowrap
+tests_errors_abort_case_nowrap_SOURCES = tests/errors/abort_case.c
+tests_errors_abort_case_nowrap_LDADD = $(PLAIN_TEST_LIB)
+tests_errors_abort_case_nowrap_LINK = $(CXXLINK)
 
 # Global Arrays integration tests: Debian's libga-mpich.a (compiled against ARMCI-MPI's armci.h) linked
 # against our library.  Linked by the C++ driver because libarmci is C++.

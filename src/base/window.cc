@@ -50,7 +50,7 @@ const GateRole& role_on(MPI_Comm comm) {
   auto* role = new GateRole;
   int size = 0, job_size = 0;
   ARMCIX_MPI(MPI_Comm_size(comm, &size));
-  ARMCIX_MPI(MPI_Comm_size(MPI_COMM_WORLD, &job_size));
+  ARMCIX_MPI(PMPI_Comm_size(MPI_COMM_WORLD, &job_size));  // every process (PMPI: past the wrappers)
   // A communicator of every process in the job has a context id no other one shares, and one with a
   // single rank per node makes no node segment: neither needs the gate.
   if (size < job_size) {
@@ -162,13 +162,14 @@ void window_failed(const char* mpi_call, int rc, const char* file, int line) {
 }
 
 void* alloc_mem_or_fail(const char* call, MPI_Aint bytes) {
-  // Failure goes to MPI_COMM_WORLD's handler: make it return to us for the time of the call.
+  // Failure goes to MPI_COMM_WORLD's handler: make it return to us for the time of the call.  PMPI: the
+  // real MPI_COMM_WORLD, which armci-x's wrappers would replace by the program ranks' with progress ranks.
   MPI_Errhandler app_handler;
-  ARMCIX_MPI(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &app_handler));
-  ARMCIX_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  ARMCIX_MPI(PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &app_handler));
+  ARMCIX_MPI(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   void* p = nullptr;
   int rc = MPI_Alloc_mem(bytes, MPI_INFO_NULL, &p);
-  ARMCIX_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, app_handler));
+  ARMCIX_MPI(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, app_handler));
   ARMCIX_MPI(MPI_Errhandler_free(&app_handler));
   if (rc != MPI_SUCCESS || p == nullptr)
     fail(call, "argument 'bytes' = %ld: MPI_Alloc_mem could not allocate that much on this process",

@@ -34,7 +34,7 @@ void progress_ranks_start(Runtime& r);
 // Called by finalize() after the program ranks' last barrier: releases the progress ranks (collective over
 // r.all together with them).  They then wait in MPI until the program ranks reach MPI_Finalize.
 void progress_ranks_stop(Runtime& r);
-// Called by the MPI_Finalize wrapper (mpiwrap/mpi_world.cc) before PMPI_Finalize: after progress_ranks_stop,
+// Called by the MPI_Finalize wrapper (mpiwrap/, libarmcix-mpiwrap) before PMPI_Finalize: after progress_ranks_stop,
 // meets the progress ranks (a barrier over every process) and pauses ARMCI_FINALIZE_SETTLE_MS, so that all
 // processes enter MPI_Finalize together.  Otherwise nothing.
 void progress_ranks_meet_at_mpi_finalize();

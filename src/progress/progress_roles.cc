@@ -121,6 +121,10 @@ void set_mpi_started_by_armci(bool yes) {
 }
 
 bool progress_roles_at_mpi_init() {
+  // Unset (what nearly every job runs with): nothing to decide, and no collective in the program's MPI_Init.
+  // A value set on some processes only cannot be caught here without one; ARMCI_Init's agreement check
+  // reports it where the processes get that far.
+  if (std::getenv("ARMCI_PROGRESS_RANKS") == nullptr) return false;
   // A malformed value counts as 0 here; ARMCI_Init reports it (Config::from_environment) everywhere alike.
   const int k = Config::progress_ranks_requested();
   int range[2] = {k, -k};  // MIN over both: the smallest and the largest value

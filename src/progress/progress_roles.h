@@ -2,12 +2,14 @@
 //
 // A program learns its rank and size from MPI_COMM_WORLD, often before ARMCI_Init: the classic ARMCI test
 // program (armci/testing/test.c) calls MPI_Comm_size right after MPI_Init and then addresses ranks up to
-// that size.  So, as Casper does, the roles are decided inside armci-x's MPI_Init (mpiwrap/mpi_world.cc):
-// from there on MPI_COMM_WORLD means the program ranks, and the progress ranks never return from MPI_Init.
-// They wait there, asleep, until the program ranks call ARMCI_Init (and then take part in it and serve
-// until finalize) or MPI_Finalize without ARMCI (and then finalize too).  A program whose MPI starts past
-// the wrapper (PMPI_Init; Open MPI's Fortran MPI_INIT) gets the roles decided in ARMCI_Init instead, as
-// before: there MPI_COMM_WORLD means every process until ARMCI_Init.
+// that size.  So, as Casper does, the roles are decided inside armci-x's MPI_Init (mpiwrap/, the opt-in
+// libarmcix-mpiwrap): from there on MPI_COMM_WORLD means the program ranks, and the progress ranks never
+// return from MPI_Init.  They wait there, asleep, until the program ranks call ARMCI_Init (and then take
+// part in it and serve until finalize) or MPI_Finalize without ARMCI (and then finalize too).  When
+// ARMCI_Init starts MPI itself, or the program sets the variable after MPI_Init, the roles are decided in
+// ARMCI_Init instead.  A program whose MPI starts past the wrapper (a PMPI tool's MPI_Init ahead of it,
+// PMPI_Init, Open MPI's Fortran MPI_INIT) or has no wrapper library gets an error at ARMCI_Init
+// (runtime/runtime.cc, require_mpi_features): its MPI_COMM_WORLD would count the progress ranks.
 #pragma once
 
 #include <mpi.h>
@@ -40,7 +42,7 @@ void require_shm_for_progress_ranks(const char* call, int k, bool shm);
 bool progress_roles_at_mpi_init();
 
 // MPI_COMM_WORLD in the program's MPI calls means `program` (a communicator over the program ranks) from now
-// on (the MPI wrappers, mpiwrap/mpi_world.cc, read program_world()); program_world_set() says whether that has
+// on (the MPI wrappers, mpiwrap/, libarmcix-mpiwrap, read program_world()); program_world_set() says whether that has
 // happened (it is never undone).
 void set_program_world(MPI_Comm program);
 bool program_world_set();

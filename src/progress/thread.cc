@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <thread>
 
 #include "base/error.h"
@@ -41,25 +40,8 @@ int program_thread_request() {
 void progress_start() {
   Runtime& r = rt();
   if (!r.resolved.progress_thread) return;
-  if (r.thread_level < MPI_THREAD_MULTIPLE) {
-    // Once (rank 0) and loudly: the user asked for asynchronous progress and does not get it.  armci-x's
-    // MPI_Init and MPI_Init_thread ask for the level when ARMCI_PROGRESS_THREAD is set (mpiwrap/mpi_world.cc),
-    // so either MPI cannot give it or MPI started another way: Open MPI's Fortran MPI_INIT calls PMPI_Init.
-    const bool mpi_refused = r.we_initialized_mpi || program_thread_request() >= 0;
-    if (r.me == 0)
-      std::fprintf(stderr,
-                   "armci-x: WARNING: ARMCI_PROGRESS_THREAD=1 is OFF: MPI runs at thread level %d, the progress "
-                   "thread needs MPI_THREAD_MULTIPLE (%d).  %s  Operations aimed at a process that computes "
-                   "complete only when it calls MPI again; ARMCI_PROGRESS_RANKS=1 needs no thread level "
-                   "(doc/user-guide.md, \"Asynchronous progress\").\n",
-                   r.thread_level, MPI_THREAD_MULTIPLE,
-                   mpi_refused ? "This MPI does not provide it."
-                               : "MPI was started before ARMCI_Init without armci-x's MPI_Init (as Open MPI's "
-                                 "Fortran MPI_INIT does): the program must call MPI_Init_thread with "
-                                 "MPI_THREAD_MULTIPLE.");
-    r.resolved.progress_thread = false;
-    return;
-  }
+  // ARMCI_Init failed already when MPI does not run at MPI_THREAD_MULTIPLE (runtime.cc, require_mpi_features).
+  if (r.thread_level < MPI_THREAD_MULTIPLE) return;
   ARMCIX_MPI(MPI_Comm_dup(r.world, &g_poke));
   g_stop = false;
   g_thread = std::thread(progress_loop, r.config.progress_usleep);

@@ -22,6 +22,7 @@
 #include "progress/progress_roles.h"
 #include "progress/thread.h"
 #include "runtime/modules.h"
+#include "runtime/mpi_hooks.h"
 #include "topo/machine.h"
 #include "topo/nodes.h"
 #include "wait/mpi_yield.h"
@@ -80,7 +81,10 @@ void resolve_timer_slack(Runtime& r) {
 // a part of MPI_COMM_WORLD: the other processes never see ARMCI_Init, and their collectives on the world
 // would then meet ours in the other form.
 void resolve_mpi_yield(Runtime& r, bool spans_world) {
-  bool on = r.config.mpi_yield > 0 || (r.config.mpi_yield < 0 && r.any_machine_oversubscribed);
+  // Without the wrappers nothing would yield (an explicit 1 failed in require_mpi_features); the same on
+  // every process (check_settings_agree).
+  bool on =
+      mpi_wrappers_present() && (r.config.mpi_yield > 0 || (r.config.mpi_yield < 0 && r.any_machine_oversubscribed));
   if (on && !spans_world) {
     if (r.config.mpi_yield > 0 && r.me == 0)
       std::fprintf(stderr,
@@ -109,7 +113,7 @@ void resolve_node_sync(Runtime& r) {
 // internal agreement still spins).  Not at MPI_THREAD_MULTIPLE: another thread of the program could make
 // its own collectives meanwhile, in the other form than its peers.  Progress ranks never get here.
 void yield_during_init(const Runtime& r) {
-  if (r.thread_level < MPI_THREAD_MULTIPLE && !mpi_yield_on()) set_mpi_yield(true, 0);
+  if (mpi_wrappers_present() && r.thread_level < MPI_THREAD_MULTIPLE && !mpi_yield_on()) set_mpi_yield(true, 0);
 }
 
 // ARMCI_MPI_YIELD_TIMER_US (wait/yield_timer.h), in two steps.  During ARMCI_Init, before this process
@@ -120,14 +124,14 @@ void yield_during_init(const Runtime& r) {
 // Until the machine count, the world's size stands in for our processes on this machine (an upper bound:
 // the handler then yields unless the load exceeds even that).
 void start_init_yield_timer(const Runtime& r, int world_size) {
-  if (r.config.mpi_yield_timer_us == 0) return;
+  if (r.config.mpi_yield_timer_us == 0 || !mpi_wrappers_present()) return;  // it runs inside the wrappers only
   set_yield_timer_ours(world_size);
   set_yield_timer_us(r.config.mpi_yield_timer_us > 0 ? r.config.mpi_yield_timer_us : kYieldTimerUs);
 }
 
 void resolve_yield_timer(Runtime& r) {
   int period = r.config.mpi_yield_timer_us;
-  if (period < 0) period = r.machine.oversubscribed() ? kYieldTimerUs : 0;
+  if (period < 0) period = r.machine.oversubscribed() && mpi_wrappers_present() ? kYieldTimerUs : 0;
   set_yield_timer_ours(r.machine.ranks);
   if (!set_yield_timer_us(period)) {
     if (r.config.verbose)
@@ -137,11 +141,67 @@ void resolve_yield_timer(Runtime& r) {
   r.resolved.mpi_yield_timer_us = period;
 }
 
+// The features that need armci-x's MPI wrappers (libarmcix-mpiwrap: mpiwrap/wrap.h), when asked for and
+// impossible: a named error at ARMCI_Init, on every process (each finds the same), before any collective.
+// `mpi_was_up`: MPI ran before ARMCI_Init.  Auto values (unset) fall back quietly in the resolve_* below.
+constexpr const char* kWrapperFix =
+    "link -larmcix-mpiwrap ahead of -larmci, or run with LD_PRELOAD=libarmcix-mpiwrap.so (doc/user-guide.md, "
+    "\"Using armci-x with MPI tools\")";
+
+void require_mpi_features(const Runtime& r, bool mpi_was_up) {
+  const bool wrappers = mpi_wrappers_present();
+  const int k = r.config.progress_ranks;
+  if (k > 0 && !wrappers)
+    fail("ARMCI_Init",
+         "environment variable ARMCI_PROGRESS_RANKS=%d needs armci-x's MPI wrapper library (libarmcix-mpiwrap), "
+         "which is not in this program: its MPI_Init sets the progress ranks apart and its wrappers hide them "
+         "from the program's MPI_COMM_WORLD.  Fix: %s",
+         k, kWrapperFix);
+  if (k > 0 && mpi_was_up && !mpi_init_wrapped())
+    fail("ARMCI_Init",
+         "environment variable ARMCI_PROGRESS_RANKS=%d: MPI was started without armci-x's MPI_Init (a PMPI "
+         "tool's MPI_Init came first and called PMPI_Init, or the program called PMPI_Init, as Open MPI's "
+         "Fortran MPI_INIT does), so the progress ranks could not be set apart before the program used "
+         "MPI_COMM_WORLD.  Fix: put libarmcix-mpiwrap ahead of the tool (-larmcix-mpiwrap before the tool's "
+         "library on the link line, or LD_PRELOAD=libarmcix-mpiwrap.so:<tool>.so), or let ARMCI_Init start MPI",
+         k);
+  if (r.config.progress_thread && r.thread_level < MPI_THREAD_MULTIPLE) {
+    if (r.we_initialized_mpi || program_thread_request() >= 0)  // asked for, and refused
+      fail("ARMCI_Init",
+           "environment variable ARMCI_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE (%d), and this MPI gave "
+           "thread level %d when asked for it.  Fix: unset ARMCI_PROGRESS_THREAD, or use ARMCI_PROGRESS_RANKS=1, "
+           "which needs no thread level (doc/user-guide.md, \"Asynchronous progress between nodes\")",
+           MPI_THREAD_MULTIPLE, r.thread_level);
+    fail("ARMCI_Init",
+         "environment variable ARMCI_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE (%d), and MPI was started at "
+         "thread level %d before ARMCI_Init %s.  Fix: start MPI with MPI_Init_thread(MPI_THREAD_MULTIPLE), or %s",
+         MPI_THREAD_MULTIPLE, r.thread_level,
+         wrappers ? "past armci-x's MPI_Init (a PMPI tool's MPI_Init, or PMPI_Init as in Open MPI's Fortran "
+                    "MPI_INIT), which would have asked for it"
+                  : "without armci-x's MPI wrapper library, whose MPI_Init asks for it",
+         wrappers ? "put libarmcix-mpiwrap ahead of the tool" : kWrapperFix);
+  }
+  if (!wrappers && r.config.mpi_yield > 0)
+    fail("ARMCI_Init",
+         "environment variable ARMCI_MPI_YIELD=1 needs armci-x's MPI wrapper library (libarmcix-mpiwrap), which "
+         "is not in this program: the program's blocking MPI calls yield only through its wrappers.  Fix: %s, "
+         "or unset ARMCI_MPI_YIELD (auto: on with the wrappers where a machine is oversubscribed)",
+         kWrapperFix);
+  if (!wrappers && r.config.mpi_yield_timer_us > 0)
+    fail("ARMCI_Init",
+         "environment variable ARMCI_MPI_YIELD_TIMER_US=%d needs armci-x's MPI wrapper library "
+         "(libarmcix-mpiwrap), which is not in this program: the timer runs around the program's blocking MPI "
+         "calls inside its wrappers.  Fix: %s, or unset ARMCI_MPI_YIELD_TIMER_US",
+         r.config.mpi_yield_timer_us, kWrapperFix);
+}
+
 // The settings that must be the same everywhere (Config::must_agree), compared in one reduction: MIN over
 // the values and their negations gives each one's minimum and maximum.  On a difference every process
 // gathers the values (all saw it, so all take part) and fails naming the variable and two processes.
 void check_settings_agree(const Runtime& r) {
-  const auto settings = r.config.must_agree();
+  auto settings = r.config.must_agree();
+  // Not a setting, but the same condition: yielding waits are on where the wrappers are (last entry).
+  settings.emplace_back("libarmcix-mpiwrap", mpi_wrappers_present() ? 1 : 0);
   const int n = static_cast<int>(settings.size());
   std::vector<long> v(2 * n);
   for (int i = 0; i < n; ++i) v[i] = settings[i].second, v[n + i] = -settings[i].second;
@@ -155,6 +215,11 @@ void check_settings_agree(const Runtime& r) {
   ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_LONG, all.data(), 1, MPI_LONG, r.world));
   int other = 0;
   while (other < r.nproc && all[other] == all[0]) ++other;
+  if (bad == n - 1)
+    fail("ARMCI_Init",
+         "armci-x's MPI wrapper library (libarmcix-mpiwrap) must be in every process or in none: process 0 %s it, "
+         "process %d %s it (LD_PRELOAD or the link line differ)",
+         all[0] ? "has" : "lacks", other, all[other] ? "has" : "lacks");
   fail("ARMCI_Init",
        "environment variable %s must be the same on every process: it is %ld on process 0 but %ld on process %d",
        settings[bad].first.c_str(), all[0], all[other], other);
@@ -175,6 +240,9 @@ void print_banner(const Runtime& r) {
   std::printf(
       "  yield timer in blocking MPI calls: %s\n",
       yield_timer_us() > 0 ? (std::to_string(yield_timer_us()) + " us (ARMCI_MPI_YIELD_TIMER_US)").c_str() : "off");
+  std::printf("  MPI wrappers (libarmcix-mpiwrap): %s\n", !mpi_wrappers_present() ? "none"
+                                                          : mpi_init_wrapped()    ? "in use, took MPI_Init"
+                                                                               : "in use, MPI_Init not through them");
   std::printf("  node-local path: %s; progress thread: %s; progress ranks per node: %d\n",
               r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",
               progress_running() ? "running" : "off", r.config.progress_ranks);
@@ -194,11 +262,16 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   MPI_Initialized(&mpi_up);
   MPI_Finalized(&mpi_down);
   if (mpi_down) fail("ARMCI_Init", "MPI has already been finalized");
-  // The progress thread needs MPI_THREAD_MULTIPLE, which must be asked for when MPI starts: armci-x's
-  // MPI_Init_thread raises `requested` when ARMCI_PROGRESS_THREAD is set (mpiwrap/mpi_world.cc).
+  // The progress thread needs MPI_THREAD_MULTIPLE, which must be asked for when MPI starts.  When ARMCI_Init
+  // starts MPI it asks itself (with a program that starts MPI, armci-x's MPI_Init wrapper does: mpiwrap/).
   if (!mpi_up) {
+    int ask = requested;
+    if (requested < MPI_THREAD_MULTIPLE && Config::progress_thread_requested()) {
+      set_program_thread_request(requested);
+      ask = MPI_THREAD_MULTIPLE;
+    }
     set_mpi_started_by_armci(true);  // progress ranks: armci-x's MPI_Init_thread decides the roles for us
-    ARMCIX_MPI(MPI_Init_thread(argc, argv, requested, &r.thread_level));
+    ARMCIX_MPI(MPI_Init_thread(argc, argv, ask, &r.thread_level));
     set_mpi_started_by_armci(false);
     r.we_initialized_mpi = true;
   } else {
@@ -208,7 +281,8 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   if (comm_given && comm == MPI_COMM_NULL) fail("ARMCI_Init_mpi_comm", "argument 'comm' is MPI_COMM_NULL");
   r.config = Config::from_environment();
   r.resolved = Resolved::from_config(r.config);
-  int world_size = 0;  // the real MPI_COMM_WORLD (PMPI: not the program ranks' one of mpi_world.cc)
+  require_mpi_features(r, mpi_up);
+  int world_size = 0;  // the real MPI_COMM_WORLD (PMPI: not the program ranks' one of the wrappers)
   ARMCIX_MPI(PMPI_Comm_size(MPI_COMM_WORLD, &world_size));
   start_init_yield_timer(r, world_size);
   // With progress ranks decided in MPI_Init, MPI_COMM_WORLD means the program ranks by now (runtime/

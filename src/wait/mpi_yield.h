@@ -5,7 +5,7 @@
 // MPI_Comm_split then spins for its whole time slice while the rank it waits for sits in the run queue
 // (NWChem water TCE at 4 ranks on 2 cores: most of the wall time is in MPI calls that Global Arrays and
 // ScaLAPACK/BLACS make themselves; tools/nwchem/RESULTS.md).  The MPI functions armci-x defines over the
-// profiling interface (mpiwrap/mpi_world.cc) therefore, while the mode is on, replace a blocking call by
+// profiling interface (mpiwrap/, libarmcix-mpiwrap) therefore, while the mode is on, replace a blocking call by
 // its non-blocking form completed with MPI_Test and a pause between polls (the back-off of our own waits:
 // ARMCI_WAIT_BACKOFF_US microseconds of sleep, or sched_yield when that is 0), and put a non-blocking
 // barrier with the same back-off in front of collective calls that have no non-blocking form
@@ -33,7 +33,7 @@ bool mpi_yield_on();
 // How many blocking MPI calls this process has completed through the yielding path (tests, profiling).
 uint64_t mpi_yield_count();
 
-// For the wrappers (mpiwrap/mpi_world.cc), once per call: whether the mode is on (relaxed: it changes only
+// For the wrappers (mpiwrap/, libarmcix-mpiwrap), once per call: whether the mode is on (relaxed: it changes only
 // at points where every process is in ARMCI_Init or ARMCI_Finalize), the pause between polls, and the
 // count of calls completed through the yielding path.
 namespace detail {
@@ -52,7 +52,7 @@ inline void count_yielding_call() {
   detail::g_yield_count.fetch_add(1, std::memory_order_relaxed);
 }
 // Whether split and create may use communicator templates (the mode is on and MPI runs below
-// MPI_THREAD_MULTIPLE: mpiwrap/mpi_world.cc).
+// MPI_THREAD_MULTIPLE: mpiwrap/, libarmcix-mpiwrap).
 inline bool mpi_yield_comm_templates() {
   return detail::g_comm_templates.load(std::memory_order_relaxed);
 }

@@ -59,6 +59,13 @@ int main(int argc, char** argv) {
   /* How MPI starts: past armci-x's MPI_Init wrapper (as Open MPI's Fortran MPI_INIT does), at a thread level
      below MPI_THREAD_MULTIPLE, or plainly. */
   int provided = -1;
+  if (is(c, "armci_starts_mpi")) { /* no MPI_Init: ARMCI_Init starts MPI (and asks for the thread level) */
+    ARMCI_Init();
+    ARMCI_Barrier();
+    ARMCI_Finalize(); /* finalizes MPI too */
+    printf("abort_case: no error raised\n");
+    return 3;
+  }
   if (is(c, "progress_thread_off"))
     PMPI_Init(&argc, &argv);
   else if (is(c, "progress_thread_funneled"))

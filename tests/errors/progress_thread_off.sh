@@ -4,7 +4,7 @@
 #   MPI_THREAD_MULTIPLE, so the thread runs (the verbose banner says "progress thread: running") and no
 #   warning is printed; MPI_Init_thread reports the level MPI gave (3).
 # - MPI started past the wrappers (PMPI_Init, as Open MPI's Fortran MPI_INIT does): the thread cannot run,
-#   and armci-x must say so exactly once (rank 0), loudly, and carry on.
+#   and ARMCI_Init fails with an error that names the cause and the fix (no hang, no silent fallback).
 # abort_case with a case name it does not know raises no error and exits with 3.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -20,13 +20,13 @@ report() {  # name, verdict (0 = pass), output
     fails=$((fails + 1))
   fi
 }
-warning="armci-x: WARNING: ARMCI_PROGRESS_THREAD=1 is OFF"
+warning="ARMCI_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE"
 
 out="$(run progress_thread_off)"; rc=$?
-n="$(grep -c "$warning" <<< "$out")"
-[ $rc -eq 3 ] && grep -q "no error raised" <<< "$out" && [ "$n" = 1 ] &&
-  grep -q "MPI_Init_thread with MPI_THREAD_MULTIPLE" <<< "$out" && grep -q "progress thread: off" <<< "$out"
-report "MPI started past the wrapper (PMPI_Init): one warning, run succeeded (exit $rc, $n warning(s))" $? "$out"
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && ! grep -q "no error raised" <<< "$out" &&
+  grep -q "ARMCI_Init: environment variable ARMCI_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE" <<< "$out" &&
+  grep -q "past armci-x's MPI_Init" <<< "$out" && grep -q "MPI_Init_thread(MPI_THREAD_MULTIPLE)" <<< "$out"
+report "MPI started past the wrapper (PMPI_Init): ARMCI_Init fails naming cause and fix (exit $rc)" $? "$out"
 
 out="$(run progress_thread_plain)"; rc=$?
 [ $rc -eq 3 ] && grep -q "no error raised" <<< "$out" && ! grep -q "$warning" <<< "$out" &&

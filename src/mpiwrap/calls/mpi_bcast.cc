@@ -1,0 +1,19 @@
+// MPI_Bcast: one wrapper per object file, so that a PMPI tool that defines MPI_Bcast itself links ahead of the
+// wrapper archive without a "multiple definition" (mpiwrap/wrap.h).
+#include "mpiwrap/wrap.h"
+
+using namespace armcix;           // NOLINT(google-build-using-namespace)
+using namespace armcix::mpiwrap;  // NOLINT(google-build-using-namespace)
+
+extern "C" {
+
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Bcast", 0);
+  comm = world_or(comm);
+  if (!yield_collective(comm))
+    return with_yield_timer([&] { return ARMCIX_NEXT(MPI_Bcast)(buffer, count, datatype, root, comm); });
+  MPI_Request req;
+  return complete(PMPI_Ibcast(buffer, count, datatype, root, comm, &req), &req, MPI_STATUS_IGNORE);
+}
+
+}  // extern "C"

@@ -1,0 +1,15 @@
+// MPI_Finalize: one wrapper per object file, so that a PMPI tool that defines MPI_Finalize itself links ahead of the
+// wrapper archive without a "multiple definition" (mpiwrap/wrap.h).
+#include "mpiwrap/wrap.h"
+
+using namespace armcix;           // NOLINT(google-build-using-namespace)
+using namespace armcix::mpiwrap;  // NOLINT(google-build-using-namespace)
+
+extern "C" {
+
+int MPI_Finalize(void) {
+  before_mpi_finalize();
+  return with_yield_timer([&] { return ARMCIX_NEXT(MPI_Finalize)(); });
+}
+
+}  // extern "C"

@@ -1,0 +1,14 @@
+// MPI_Ibcast: one wrapper per object file, so that a PMPI tool that defines MPI_Ibcast itself links ahead of the
+// wrapper archive without a "multiple definition" (mpiwrap/wrap.h).
+#include "mpiwrap/wrap.h"
+
+using namespace armcix;           // NOLINT(google-build-using-namespace)
+using namespace armcix::mpiwrap;  // NOLINT(google-build-using-namespace)
+
+extern "C" {
+
+int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
+  return ARMCIX_NEXT(MPI_Ibcast)(buffer, count, datatype, root, world_or(comm), request);
+}
+
+}  // extern "C"
