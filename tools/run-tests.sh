@@ -9,9 +9,10 @@
 # (ARMCIX_SKIP_OPENMPI=1 leaves that stage out).  Closing line: "N passed, N failed".
 set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-"$repo/tools/install-deps.sh" || exit 1
+"$repo/tools/install-deps.sh" || { echo "run-tests: installing the packages failed (see above)" >&2; echo "0 passed, 1 failed"; exit 1; }
 start=$(date +%s)
-build="$("$repo/tools/build.sh" | tail -n 1)" || exit 1
+# build.sh prints why a step failed on standard error, which this pipe leaves on the terminal.
+build="$("$repo/tools/build.sh" | tail -n 1)" || { echo "run-tests: the build failed (see above)" >&2; echo "0 passed, 1 failed"; exit 1; }
 cd "$build"
 total_pass=0 total_fail=0
 # Manifest lines the Open MPI stage leaves out, and why:
