@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# compare.sh -- build the benchmark suite against armci-x ("ours") and against ARMCI-MPI 0.3.1
-# ("armci-mpi"), run the two alternately, and print a comparison table.
+# compare.sh -- build the benchmark suite against armci-x ("ours") and against ARMCI-MPI ("armci-mpi":
+# Debian's libarmci-mpi-dev unless --theirs says otherwise; 0.3.1 on Debian 12, 0.4 on Debian 13), run the two
+# alternately, and print a comparison table.  The header names the ARMCI-MPI version compared with.
 #
 # usage: benchmarks/compare.sh [--ours LIBFILE_OR_LINKFLAGS] [--ours-include DIR] [--quick]
 #                              [--runs N] [--np N] [--timeout SEC] [--budget SEC] [--build-dir DIR]
@@ -20,6 +21,18 @@ MPICC=${MPICC:-mpicc.mpich}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 CFLAGS=${BENCH_CFLAGS:--O2 -g -Wall -Wextra}
 
+# "Debian ARMCI-MPI 0.4 (libarmci-mpi-dev 0.4-6)": the upstream version is the package's without the
+# Debian revision.  The library linked by default (-larmci-mpich) is that package's.
+armci_mpi_version_label() {
+    local v
+    v=$(dpkg-query -W -f='${Version}' libarmci-mpi-dev 2>/dev/null) || v=""
+    if [ -n "$v" ]; then
+        echo "Debian ARMCI-MPI ${v%-*} (libarmci-mpi-dev $v)"
+    else
+        echo "ARMCI-MPI (version unknown: libarmci-mpi-dev is not installed)"
+    fi
+}
+
 usage() {
     cat <<EOF
 usage: benchmarks/compare.sh [options] [bench ...]
@@ -37,7 +50,8 @@ options:
   --ours-include DIR  armci-x headers, put before /usr/include (default: \$REPO/include)
   --theirs FLAGS      ARMCI-MPI link flags (default: -larmci-mpich; headers from /usr/include)
   --theirs-include D  ARMCI-MPI headers (default: none, i.e. /usr/include)
-  --theirs-name L     label of that library in the header (default: armci-mpi); e.g. "HEAD" for ARMCI-MPI
+  --theirs-name L     label of that library in the header (default: "Debian ARMCI-MPI V", V read from
+                      dpkg-query -W libarmci-mpi-dev; "armci-mpi" with --theirs); e.g. "HEAD" for ARMCI-MPI
                       built from source by tools/build-armci-mpi.sh:
                         --theirs "-Wl,-rpath,P/lib -LP/lib -larmci" --theirs-include P/include --theirs-name HEAD
   --hosts H           run across H simulated hosts (tools/simhosts.sh: network namespaces, MPI over TCP;
@@ -67,7 +81,7 @@ OURS_ENV=""
 THEIRS_ENV=""
 THEIRS="-larmci-mpich"
 THEIRS_INC=""
-THEIRS_NAME="armci-mpi"
+THEIRS_NAME=""
 HOSTS=0
 NP_SET=0
 QUICK=0
@@ -106,6 +120,13 @@ while [ "$#" -gt 0 ]; do
     esac
 done
 [ "${#BENCHES[@]}" -gt 0 ] || read -r -a BENCHES <<<"$KNOWN_BENCHES"
+if [ -z "$THEIRS_NAME" ]; then
+    if [ "$THEIRS" = "-larmci-mpich" ]; then
+        THEIRS_NAME="$(armci_mpi_version_label)"
+    else
+        THEIRS_NAME="armci-mpi"
+    fi
+fi
 if [ -z "$RUNS" ]; then
     if [ "$QUICK" = 1 ]; then RUNS=1; else RUNS=3; fi
 fi

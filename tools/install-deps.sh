@@ -1,14 +1,38 @@
 #!/usr/bin/env bash
 # Installs the Debian packages armci-x needs to build, test and benchmark (idempotent: does nothing when
-# everything is present).  Uses sudo when not run as root.
+# everything is present).  Uses sudo when not run as root.  The release comes from /etc/os-release:
+# Debian 12 (bookworm) and 13 (trixie) are known; another Debian-like system gets the common list and a note.
 set -euo pipefail
+# Both releases: the build (autotools, MPICH, Open MPI, googletest), Debian's GA and ARMCI-MPI (the first
+# user and the baseline), ScaLAPACK for GA's link line, valgrind (memcheck stage), gdb (tools/dump-stacks.sh
+# prints a hung test's stacks), iproute2 and procps (simulated hosts: ip netns, sysctl, ps).
 pkgs=(build-essential mpich libmpich-dev autoconf automake libtool pkg-config googletest libgtest-dev valgrind
       libglobalarrays-dev libarmci-mpi-dev libscalapack-mpich-dev gfortran
-      libopenmpi-dev openmpi-bin libscalapack-openmpi-dev gdb)
+      libopenmpi-dev openmpi-bin libscalapack-openmpi-dev gdb iproute2 procps)
+release=unknown
+if [ -r /etc/os-release ]; then
+  release="$(. /etc/os-release && echo "${ID:-}:${VERSION_CODENAME:-}")"
+fi
+case "$release" in
+  debian:bookworm) ;;  # libscalapack-*-dev pulls liblapack-dev and libblas-dev in
+  # From trixie on libscalapack-*-dev no longer depends on liblapack-dev / libblas-dev, and GA's link line
+  # (examples/ga_demo, the GA tests) needs -llapack -lblas: "ld: cannot find -llapack" without them.
+  debian:trixie) pkgs+=(liblapack-dev libblas-dev) ;;
+  *) echo "install-deps: $release is not Debian 12 or 13; installing the common list plus LAPACK/BLAS" >&2
+     pkgs+=(liblapack-dev libblas-dev) ;;
+esac
 missing=()
-for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+for p in "${pkgs[@]}"; do
+  [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] || missing+=("$p")
+done
 [ ${#missing[@]} -eq 0 ] && exit 0
-echo "install-deps: installing ${missing[*]}"
+echo "install-deps ($release): installing ${missing[*]}"
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
-$SUDO apt-get update -q
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+if ! $SUDO apt-get update -q; then
+  echo "install-deps: apt-get update failed (above); cannot install ${missing[*]}" >&2
+  exit 1
+fi
+if ! DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"; then
+  echo "install-deps: apt-get install failed (above) for: ${missing[*]}" >&2
+  exit 1
+fi

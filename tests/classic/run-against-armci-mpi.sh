@@ -44,7 +44,7 @@ while read -r name np tmo rest; do
   fi
   log="$outdir/logs/$id.log"
   start=$(date +%s%N)
-  env ${envs[@]+"${envs[@]}"} ARMCI_USE_WIN_ALLOCATE=0 CLASSIC_BASELINE=1 \
+  env ${envs[@]+"${envs[@]}"} ARMCI_USE_WIN_ALLOCATE="${ARMCI_USE_WIN_ALLOCATE:-0}" CLASSIC_BASELINE=1 \
     timeout --kill-after=10 "$tmo" "$MPIEXEC" -n "$np" "$exe" < /dev/null > "$log" 2>&1
   rc=$?
   ms=$(( ($(date +%s%N) - start) / 1000000 )); secs="$((ms / 1000)).$(( (ms % 1000) / 100 ))"
