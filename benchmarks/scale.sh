@@ -11,6 +11,7 @@
 #   --timeout     per run (default 900: 64 ranks on 2 cores are slow); the programs run with --quick (3 reps)
 #   --out DIR     where compare.sh's build dirs and logs go (default /tmp/armcix-scale.XXXXXX); the table
 #                 is DIR/table.txt
+#   --table ROWS  no runs: print the table of an earlier run's DIR/rows.txt (or several, concatenated)
 # Other options go to compare.sh as they are.  Exit status 1 if any run failed.
 set -u
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -22,6 +23,8 @@ RUNS=1
 OUT=""
 GA=1
 PASS=()
+TABLE_ONLY=""
+THEIRS_LABEL=armci-mpi
 while [ "$#" -gt 0 ]; do
     case "$1" in
         --ranks) RANKS=$2; shift 2 ;;
@@ -31,11 +34,17 @@ while [ "$#" -gt 0 ]; do
         --runs) RUNS=$2; shift 2 ;;
         --out) OUT=$2; shift 2 ;;
         --no-ga) GA=0; shift ;;
+        --table) TABLE_ONLY=$2; shift 2 ;;
         --ours|--ours-include|--theirs|--theirs-include|--theirs-name|--ours-env|--theirs-env) PASS+=("$1" "$2"); shift 2 ;;
         -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "scale.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
+if [ -n "$TABLE_ONLY" ]; then
+    OUT=$(mktemp -d /tmp/armcix-scale-table.XXXXXX)
+    cat $TABLE_ONLY >"$OUT/rows.txt" || exit 2
+    RANKS="" LAYOUTS=""
+fi
 [ -n "$OUT" ] || OUT=$(mktemp -d /tmp/armcix-scale.XXXXXX)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -43,10 +52,11 @@ BENCHES=(scale)
 [ "$GA" = 1 ] && BENCHES+=(scale_ga)
 ANY_FAIL=0
 ROWS="$OUT/rows.txt"
-: >"$ROWS"
+[ -n "$TABLE_ONLY" ] || : >"$ROWS"
 echo "# scale.sh: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), out $OUT"
-IFS=, read -r -a rank_list <<<"$RANKS"
-IFS=, read -r -a layout_list <<<"$LAYOUTS"
+rank_list=() layout_list=()
+[ -n "$RANKS" ] && IFS=, read -r -a rank_list <<<"$RANKS"
+[ -n "$LAYOUTS" ] && IFS=, read -r -a layout_list <<<"$LAYOUTS"
 for layout in "${layout_list[@]}"; do
     for np in "${rank_list[@]}"; do
         k=1
