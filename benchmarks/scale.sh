@@ -5,7 +5,7 @@
 # per window.  Prints one table with ratios to ARMCI-MPI.
 #
 # usage: benchmarks/scale.sh [--ranks 4,16,32,64] [--cliques 8] [--layouts node,cliques] [--timeout SEC]
-#                            [--runs N] [--out DIR] [--ours LIB] [--ours-include DIR] [--no-ga]
+#                            [--runs N] [--out DIR] [--ours LIB] [--ours-include DIR] [--no-ga] [--no-probe]
 #
 #   --cliques K   cliques at every rank count: min(K, ranks / 2) (default 8: 2 cliques at 4 ranks)
 #   --timeout     per run (default 900: 64 ranks on 2 cores are slow); the programs run with --quick (3 reps)
@@ -22,6 +22,7 @@ TIMEOUT=900
 RUNS=1
 OUT=""
 GA=1
+PROBE=1
 PASS=()
 TABLE_ONLY=""
 THEIRS_LABEL=armci-mpi
@@ -34,6 +35,7 @@ while [ "$#" -gt 0 ]; do
         --runs) RUNS=$2; shift 2 ;;
         --out) OUT=$2; shift 2 ;;
         --no-ga) GA=0; shift ;;
+        --no-probe) PROBE=0; shift ;;
         --table) TABLE_ONLY=$2; shift 2 ;;
         --ours|--ours-include|--theirs|--theirs-include|--theirs-name|--ours-env|--theirs-env) PASS+=("$1" "$2"); shift 2 ;;
         -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -73,7 +75,7 @@ for layout in "${layout_list[@]}"; do
         grep -E '^  (scale|scale_ga) ' "$dir/compare.out" | sed 's/^/  /'
         awk -v L="$layout" -v K="$k" '{ print L, K, $0 }' "$dir/rows.txt" >>"$ROWS"
         # MPI's own cost per window (no ARMCI): ARMCI-MPI's kind, and armci-x's across nodes
-        for kind in create shmcreate; do
+        [ "$PROBE" = 1 ] && for kind in create shmcreate; do
             timeout -k 10 "$TIMEOUT" mpiexec.mpich -n "$np" "$dir/ours/scale" --probe "$kind" </dev/null \
                 >"$dir/logs/probe.$kind.log" 2>&1 || { ANY_FAIL=1; echo "  probe $kind: FAILED ($dir/logs/probe.$kind.log)"; }
             awk -v L="$layout" -v K="$k" '$1 == "RESULT" && NF == 6 { print L, K, "mpi", $0 }' \
