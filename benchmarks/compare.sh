@@ -16,7 +16,9 @@ set -u
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$SCRIPT_DIR/.." && pwd)
-KNOWN_BENCHES="contig strided sync nb raw_mpi ga_patch"
+# scale and scale_ga (issue 30) run only when named (benchmarks/scale.sh runs them at many rank counts).
+DEFAULT_BENCHES="contig strided sync nb raw_mpi ga_patch"
+KNOWN_BENCHES="$DEFAULT_BENCHES scale scale_ga"
 MPICC=${MPICC:-mpicc.mpich}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 CFLAGS=${BENCH_CFLAGS:--O2 -g -Wall -Wextra}
@@ -42,7 +44,8 @@ two alternately (ours, armci-mpi, ours, armci-mpi, ...), takes the median of eve
 runs and prints a table with the spread of the runs (min..max) next to the medians (also written
 to benchmarks/results-latest.txt).
 
-benches: $KNOWN_BENCHES (default: all; raw_mpi gives the MPI floors)
+benches: $KNOWN_BENCHES
+(default: $DEFAULT_BENCHES; raw_mpi gives the MPI floors; scale and scale_ga: benchmarks/scale.sh)
 
 options:
   --ours X            armci-x library: a .a/.so file or link flags, e.g. "-L/opt/x/lib -larmci"
@@ -119,7 +122,7 @@ while [ "$#" -gt 0 ]; do
             shift ;;
     esac
 done
-[ "${#BENCHES[@]}" -gt 0 ] || read -r -a BENCHES <<<"$KNOWN_BENCHES"
+[ "${#BENCHES[@]}" -gt 0 ] || read -r -a BENCHES <<<"$DEFAULT_BENCHES"
 if [ -z "$THEIRS_NAME" ]; then
     if [ "$THEIRS" = "-larmci-mpich" ]; then
         THEIRS_NAME="$(armci_mpi_version_label)"
@@ -229,7 +232,7 @@ GA_DEPS=(/usr/lib/x86_64-linux-gnu/libscalapack-mpich.so.2.2 -llapack -lblas -lg
 build() { # lib bench
     local lib=$1 b=$2 log="$BUILD/logs/build.$1.$2.log" rc
     local -a pre=() post=()
-    if [ "$b" = ga_patch ]; then pre=("$GA_LIB"); post=("${GA_DEPS[@]}"); fi
+    case "$b" in ga_patch|scale_ga) pre=("$GA_LIB"); post=("${GA_DEPS[@]}") ;; esac
     case "$lib" in
         ours) "$MPICC" $CFLAGS -I"$OURS_INC" "$SCRIPT_DIR/$b.c" -o "$BUILD/ours/$b" \
                   "${pre[@]}" "${OURS_LINK[@]}" "${post[@]}" -lm >"$log" 2>&1 ;;
@@ -364,7 +367,7 @@ function fmt(v, unit) {
     if (v >= 10) return sprintf("%.2f", v)
     return sprintf("%.3f", v)
 }
-function lower_better(unit) { return unit == "us" }
+function lower_better(unit) { return unit == "us" || unit == "ms" || unit == "B" }
 function abbrev(v) { sub(/^create:/, "C.", v); sub(/^alloc:/, "A.", v); sub(/flush_local/, "fl", v); sub(/flush/, "f", v); return v }
 FILENAME == STATUS {
     if ($4 != "ok") { prev = (($1, $2) in failed) ? failed[$1, $2] "," : ""; failed[$1, $2] = prev $4 }

@@ -134,6 +134,12 @@ tests_profile_profile_ops_LDADD = $(TEST_LIB)
 tests_profile_profile_ops_LINK = $(CXXLINK)
 EXTRA_DIST += tests/profile/run_profile.sh
 
+# The scale benchmark's data checks (issue 30), run by tests/manifest.txt at 16 ranks (--check-only).
+check_PROGRAMS += benchmarks/scale
+benchmarks_scale_SOURCES = benchmarks/scale.c benchmarks/bench_common.h
+benchmarks_scale_LDADD = $(TEST_LIB)
+benchmarks_scale_LINK = $(CXXLINK)
+
 check-programs: $(check_PROGRAMS)
 check-local: $(check_PROGRAMS)
 	$(top_srcdir)/tests/check.sh $(CHECK_ARGS)

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -29,10 +30,39 @@ namespace armcix {
 namespace {
 
 // Key (absolute rank, slice base).  Slices of one rank never overlap, so the region holding an address is
-// the entry with the greatest key <= (rank, address).
+// the entry with the greatest key <= (rank, address).  A region of its own has an entry per non-empty
+// slice; a pool (gmr/shm_cache.h) has one per member, for all its blocks, which it finds by offset: a
+// live pool block costs no per-rank entry (issue 30).
+struct PoolIndex {
+  std::shared_ptr<const RankMap> ranks;
+  std::map<MPI_Aint, Gmr*> blocks;  // block offset -> region
+};
+struct SliceOwner {
+  Gmr* region;      // a region's own slice, or
+  PoolIndex* pool;  // a member's pool slice (kShmPoolSlice bytes)
+};
 using SliceKey = std::pair<int, uintptr_t>;
-std::map<SliceKey, Gmr*> g_slices;
+std::map<SliceKey, SliceOwner> g_slices;
+std::map<const void*, PoolIndex> g_pools;  // pool_owner_start table -> its blocks
 std::vector<Gmr*> g_regions;
+// Member set -> its rank translations, shared by the regions alive on it.
+std::map<std::vector<int>, std::weak_ptr<const RankMap>> g_rank_maps;
+
+std::shared_ptr<const RankMap> rank_map_of(const ARMCI_Group* group) {
+  std::vector<int> members(group->grp_to_abs, group->grp_to_abs + group->size);
+  auto it = g_rank_maps.find(members);
+  if (it != g_rank_maps.end())
+    if (std::shared_ptr<const RankMap> m = it->second.lock()) return m;
+  const Runtime& r = rt();
+  auto m = std::make_shared<RankMap>();
+  m->grp_to_abs = members;
+  m->abs_to_grp.assign(group->abs_to_grp, group->abs_to_grp + r.nproc);
+  m->node_index.assign(group->size, -1);
+  for (int wr = 0; wr < group->size; ++wr)  // node communicators order node members by group rank
+    if (r.node_of[members[wr]] == r.node_of[r.me]) m->node_index[wr] = m->node_size++;
+  g_rank_maps[std::move(members)] = m;
+  return m;
+}
 uint64_t g_windows_created = 0;       // allocations that made new windows (not reuse): for tests
 uint64_t g_next_serial = 1;           // the next allocation number (equal on all members: collectives run in one order)
 std::set<void*> g_local_allocations;  // ARMCI_Malloc_local blocks, so that Free_local can check its argument
@@ -43,18 +73,46 @@ void run_release_hooks(Gmr* g) {
 }
 
 void index_region(Gmr* g) {
-  for (int r = 0; r < g->nranks; ++r)
-    if (g->size[r] > 0) g_slices[{g->grp_to_abs[r], reinterpret_cast<uintptr_t>(g->base[r])}] = g;
+  if (g->pool_offset >= 0) {
+    g_pools.at(g->pool_owner_start.get()).blocks[g->pool_offset] = g;
+  } else {
+    for (int r = 0; r < g->nranks; ++r)
+      if (g->size(r) > 0) g_slices[{g->abs_rank_of(r), reinterpret_cast<uintptr_t>(g->base(r))}] = {g, nullptr};
+  }
   g_regions.push_back(g);
 }
 
 void unindex_region(Gmr* g) {
-  for (int r = 0; r < g->nranks; ++r)
-    if (g->size[r] > 0) g_slices.erase({g->grp_to_abs[r], reinterpret_cast<uintptr_t>(g->base[r])});
+  if (g->pool_offset >= 0) {
+    g_pools.at(g->pool_owner_start.get()).blocks.erase(g->pool_offset);
+  } else {
+    for (int r = 0; r < g->nranks; ++r)
+      if (g->size(r) > 0) g_slices.erase({g->abs_rank_of(r), reinterpret_cast<uintptr_t>(g->base(r))});
+  }
   g_regions.erase(std::find(g_regions.begin(), g_regions.end(), g));
 }
 
+// A new pool: its members' slices go into the index once, for every block it will serve.
+void index_pool(const std::shared_ptr<const std::vector<char*>>& owner_start, std::shared_ptr<const RankMap> ranks) {
+  PoolIndex& p = g_pools[owner_start.get()];
+  p.ranks = std::move(ranks);
+  for (std::size_t r = 0; r < owner_start->size(); ++r)
+    g_slices[{p.ranks->grp_to_abs[r], reinterpret_cast<uintptr_t>((*owner_start)[r])}] = {nullptr, &p};
+}
+
 void release_proxied(Gmr* g);
+
+// ARMCI_SPANNING_POOL=1: small regions of groups spanning nodes come from a pool exposed by one MPI window
+// (created with the pool), at the same offset in every member's pool slice, instead of a window each.  Off by
+// default until it has run the whole suite (issue 30; doc/performance-scale.md).  Read once; every rank must
+// see the same value (it decides collectives).
+bool spanning_pool_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("ARMCI_SPANNING_POOL");
+    return v && v[0] == '1';
+  }();
+  return on;
+}
 
 void release_region(Gmr* g) {
   run_release_hooks(g);
@@ -64,7 +122,7 @@ void release_region(Gmr* g) {
     ARMCIX_MPI(MPI_Win_unlock_all(g->win));
     ARMCIX_MPI(MPI_Win_free(&g->win));
   }
-  if (g->pool_offset >= 0) g->shm_win = MPI_WIN_NULL;  // the pool's segment, freed with the pool
+  if (g->pool_offset >= 0) g->shm_win = g->win = MPI_WIN_NULL;  // the pool's, freed with the pool
   if (g->shm_win != MPI_WIN_NULL) {
     ARMCIX_MPI(MPI_Win_unlock_all(g->shm_win));
     ARMCIX_MPI(MPI_Win_free(&g->shm_win));
@@ -72,10 +130,6 @@ void release_region(Gmr* g) {
   if (g->alloc_mem) ARMCIX_MPI(MPI_Free_mem(g->alloc_mem));
   delete g;
 }
-
-// Bytes in front of every shared slice: the slice's accumulate lock word, padded to a cache line so the
-// user's data keeps the allocator's alignment and the lock does not share a line with it.
-constexpr MPI_Aint kSliceHeader = 64;
 
 // The group's members on my node, as a communicator cached on the group's communicator (an MPI attribute,
 // freed with it), so that repeated allocations on one group split it only once.
@@ -134,19 +188,16 @@ void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Ai
   ARMCIX_MPI(MPI_Info_free(&info));
   ARMCIX_MPI(MPI_Win_set_errhandler(g->shm_win, MPI_ERRORS_RETURN));
   if (mine > 0) *reinterpret_cast<uint32_t*>(seg) = 0;  // peers use it only after ARMCI_Malloc returns
-  const std::vector<int>& node_to_group = nc.node_to_group;
-  const int nn = static_cast<int>(node_to_group.size());
-  g->local_ptr.assign(g->nranks, nullptr);
-  g->slice_lock.assign(g->nranks, nullptr);
+  const int nn = static_cast<int>(nc.node_to_group.size());
+  auto starts = std::make_shared<std::vector<char*>>(nn, nullptr);  // by node index = node-communicator rank
   for (int i = 0; i < nn; ++i) {
     MPI_Aint size;
     int disp_unit;
     char* ptr;
     ARMCIX_MPI(MPI_Win_shared_query(g->shm_win, i, &size, &disp_unit, &ptr));
-    if (size <= 0) continue;
-    g->local_ptr[node_to_group[i]] = ptr + kSliceHeader;
-    g->slice_lock[node_to_group[i]] = reinterpret_cast<uint32_t*>(ptr);
+    if (size > 0) (*starts)[i] = ptr;
   }
+  g->node_start = std::move(starts);
   ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->shm_win));  // MPI_Win_sync needs an epoch
   return mine > 0 ? seg + kSliceHeader : nullptr;
 }
@@ -176,8 +227,7 @@ void* map_proxied_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI
   MPI_Request req;
   ARMCIX_MPI(MPI_Iallgather(name, sizeof name, MPI_CHAR, names.data(), sizeof name, MPI_CHAR, nc.comm, &req));
   wait_for(call, &req);
-  g->local_ptr.assign(g->nranks, nullptr);
-  g->slice_lock.assign(g->nranks, nullptr);
+  auto starts = std::make_shared<std::vector<char*>>(nn, nullptr);  // by node index
   for (int i = 0; i < nn; ++i) {
     const int gr = nc.node_to_group[i];
     const char* peer = names.data() + static_cast<std::size_t>(i) * sizeof name;
@@ -185,21 +235,20 @@ void* map_proxied_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI
     if (gr == g->my_rank) {
       ptr = seg;
     } else if (peer[0]) {
-      const std::size_t bytes = static_cast<std::size_t>(g->size[gr] + kSliceHeader);
+      const std::size_t bytes = static_cast<std::size_t>(g->size(gr) + kSliceHeader);
       int fd = shm_open(peer, O_RDWR, 0);
-      ARMCIX_REQUIRE(fd >= 0, call, "could not open process %d's shared-memory segment %s: %s", g->grp_to_abs[gr], peer,
+      ARMCIX_REQUIRE(fd >= 0, call, "could not open process %d's shared-memory segment %s: %s", g->abs_rank_of(gr), peer,
                      std::strerror(errno));
       void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
       close(fd);
-      ARMCIX_REQUIRE(p != MAP_FAILED, call, "could not map process %d's shared-memory segment %s", g->grp_to_abs[gr],
+      ARMCIX_REQUIRE(p != MAP_FAILED, call, "could not map process %d's shared-memory segment %s", g->abs_rank_of(gr),
                      peer);
       ptr = static_cast<char*>(p);
       g->posix_maps.emplace_back(ptr, bytes);
     }
-    if (!ptr) continue;
-    g->local_ptr[gr] = ptr + kSliceHeader;
-    g->slice_lock[gr] = reinterpret_cast<uint32_t*>(ptr);
+    (*starts)[i] = ptr;
   }
+  g->node_start = std::move(starts);
   // Where every slice is served.  Every member contributes after mapping its peers, so once this returns
   // nobody opens my segment by name again and it can be unlinked (it lives on while mapped).
   MPI_Aint mine_at[2] = {static_cast<MPI_Aint>(r.proxy_of[r.me]), g->my_proxy_disp + kSliceHeader};
@@ -251,18 +300,14 @@ void publish_zeroed_slices(const char* call, Gmr* g) {
 // completed its operations at the free (flush), before the allocation's gather that precedes this.
 bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>& sizes) {
   CachedSlices c;
-  if (!shm_cache_take(g->grp_to_abs, sizes, &c)) return false;
+  if (!shm_cache_take(g->members(), sizes, &c)) return false;
   g->shm_win = c.shm_win;
   g->win = c.win;
   g->atomics_via_mpi = c.win != MPI_WIN_NULL;
-  g->local_ptr = std::move(c.local_ptr);
-  g->slice_lock = std::move(c.slice_lock);
+  g->node_start = std::move(c.node_start);
   g->capacity = std::move(c.capacity);
-  g->owner_base = std::move(c.owner_base);
-  g->base.assign(g->nranks, nullptr);
-  for (int r = 0; r < g->nranks; ++r)
-    if (sizes[r] > 0) g->base[r] = g->owner_base[r];
-  if (sizes[g->my_rank] > 0) std::memset(g->local_ptr[g->my_rank], 0, static_cast<std::size_t>(sizes[g->my_rank]));
+  g->owner_base = std::move(c.owner_base);  // base(r) is NULL for empty slices whatever this holds
+  if (sizes[g->my_rank] > 0) std::memset(g->local_ptr(g->my_rank), 0, static_cast<std::size_t>(sizes[g->my_rank]));
   publish_zeroed_slices(call, g);
   return true;
 }
@@ -271,39 +316,50 @@ bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>&
 // pool on first use.  False (on every member alike: the decision uses only shared data) when the largest
 // slice is too big for a pool block or the pool is full.  Like adopt_cached_segment, the caller's block
 // is zeroed and a barrier keeps peers from touching it before.
-bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, const std::vector<MPI_Aint>& sizes) {
+bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, const std::vector<MPI_Aint>& sizes,
+                     bool node_only) {
   const MPI_Aint largest = *std::max_element(sizes.begin(), sizes.end());
   if (largest > kShmPoolMaxBlock) return false;
   const MPI_Aint block = kSliceHeader + (largest + kSliceHeader - 1) / kSliceHeader * kSliceHeader;
-  if (!shm_pool_exists(g->grp_to_abs)) {
+  if (!shm_pool_exists(g->members())) {
     Gmr pool;
     pool.nranks = group->size;
     map_node_slices(call, &pool, group, kShmPoolSlice - kSliceHeader);
-    std::vector<char*> start_local(group->size);
-    for (int r = 0; r < group->size; ++r) start_local[r] = reinterpret_cast<char*>(pool.slice_lock[r]);
     std::vector<MPI_Aint> owners(group->size);
-    MPI_Aint mine = reinterpret_cast<MPI_Aint>(start_local[group->rank]);
+    MPI_Aint mine = reinterpret_cast<MPI_Aint>((*pool.node_start)[g->ranks->node_index[group->rank]]);
     MPI_Request req;
     ARMCIX_MPI(MPI_Iallgather(&mine, 1, MPI_AINT, owners.data(), 1, MPI_AINT, group->comm, &req));
     wait_for(call, &req);
-    std::vector<char*> start_owner(group->size);
-    for (int r = 0; r < group->size; ++r) start_owner[r] = reinterpret_cast<char*>(owners[r]);
-    shm_pool_add(g->grp_to_abs, pool.shm_win, std::move(start_local), std::move(start_owner), kShmPoolSlice);
+    auto start_owner = std::make_shared<std::vector<char*>>(group->size);
+    for (int r = 0; r < group->size; ++r) (*start_owner)[r] = reinterpret_cast<char*>(owners[r]);
+    MPI_Win win = MPI_WIN_NULL;
+    if (!node_only) {  // the pool's one window for every block (ARMCI_SPANNING_POOL)
+      MPI_Info info;
+      ARMCIX_MPI(MPI_Info_create(&info));
+      ARMCIX_MPI(MPI_Info_set(info, "accumulate_ordering", "rar,raw,war,waw"));  // as every region window
+      MPI_Comm win_comm = shm_cache_window_comm(g->members(), group->comm);
+      run_window_collective(win_comm, [&] {
+        ARMCIX_MPI_WINDOW(MPI_Win_create(reinterpret_cast<void*>(mine), kShmPoolSlice, 1, info, win_comm, &win));
+      });
+      ARMCIX_MPI(MPI_Info_free(&info));
+      ARMCIX_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+      ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
+      ++g_windows_created;
+    }
+    index_pool(start_owner, g->ranks);
+    shm_pool_add(g->members(), pool.shm_win, win, pool.node_start, std::move(start_owner), kShmPoolSlice);
   }
   PoolBlock b;
-  if (!shm_pool_take(g->grp_to_abs, block, &b)) return false;
+  if (!shm_pool_take(g->members(), block, &b)) return false;
   g->shm_win = b.shm_win;
+  g->win = b.win;
+  g->atomics_via_mpi = b.win != MPI_WIN_NULL;
+  g->win_offset = b.offset + kSliceHeader;
   g->pool_offset = b.offset;
   g->pool_block = block;
-  g->local_ptr.assign(g->nranks, nullptr);
-  g->slice_lock.assign(g->nranks, nullptr);
-  g->base.assign(g->nranks, nullptr);
-  for (int r = 0; r < g->nranks; ++r) {
-    if (sizes[r] <= 0) continue;
-    g->slice_lock[r] = reinterpret_cast<uint32_t*>(b.start_local[r] + b.offset);
-    g->local_ptr[r] = b.start_local[r] + b.offset + kSliceHeader;
-    g->base[r] = b.start_owner[r] + b.offset + kSliceHeader;
-  }
+  g->node_start = std::move(b.start_local);
+  g->node_offset = b.offset;
+  g->pool_owner_start = std::move(b.start_owner);
   // No zeroing and no barrier here: every free block of every member's pool slice is kept zero (fresh
   // pages, and each member zeroes its part of a block when the block is freed, gmr_destroy).  A member
   // zeroed before it entered this allocation's gather, which everyone passed before getting here; the
@@ -357,12 +413,23 @@ GmrRef gmr_find(int proc, const void* addr) {
   if (it == g_slices.begin()) return {nullptr, -1, 0};
   --it;
   if (it->first.first != proc) return {nullptr, -1, 0};
-  Gmr* g = it->second;
-  int wr = g->abs_to_win[proc];
   // Unsigned: an address far above the slice (a garbage or wrapped pointer such as 0xABAB...AB or
   // ~0 - 7) is more than 2^63 bytes past its base, which as a signed offset would be negative and pass.
   uintptr_t off = a - it->first.second;
-  if (off >= static_cast<uintptr_t>(g->size[wr])) return {nullptr, -1, 0};
+  Gmr* g = it->second.region;
+  if (!g) {  // a pool slice: the block at or below the offset
+    const PoolIndex& pool = *it->second.pool;
+    if (off >= static_cast<uintptr_t>(kShmPoolSlice)) return {nullptr, -1, 0};
+    auto b = pool.blocks.upper_bound(static_cast<MPI_Aint>(off));
+    if (b == pool.blocks.begin()) return {nullptr, -1, 0};
+    --b;
+    const uintptr_t data = static_cast<uintptr_t>(b->first + kSliceHeader);
+    if (off < data) return {nullptr, -1, 0};  // in the block's lock word
+    g = b->second;
+    off -= data;
+  }
+  int wr = g->win_rank_of(proc);
+  if (off >= static_cast<uintptr_t>(g->size(wr))) return {nullptr, -1, 0};
   return {g, wr, static_cast<MPI_Aint>(off)};
 }
 
@@ -370,11 +437,11 @@ GmrRef gmr_resolve(const char* call, const char* arg, int proc, const void* addr
   GmrRef ref = gmr_find(proc, addr);
   if (__builtin_expect(ref.gmr == nullptr, 0))
     fail(call, "argument '%s' = %p is not inside memory allocated with ARMCI_Malloc on process %d", arg, addr, proc);
-  if (__builtin_expect(static_cast<std::size_t>(ref.gmr->size[ref.win_rank] - ref.disp) < bytes, 0))
+  if (__builtin_expect(static_cast<std::size_t>(ref.gmr->size(ref.win_rank) - ref.disp) < bytes, 0))
     fail(call,
          "argument '%s' = %p: %zu bytes run past the end of the allocation on process %d "
          "(%ld bytes left in it)",
-         arg, addr, bytes, proc, static_cast<long>(ref.gmr->size[ref.win_rank] - ref.disp));
+         arg, addr, bytes, proc, static_cast<long>(ref.gmr->size(ref.win_rank) - ref.disp));
   return ref;
 }
 
@@ -415,17 +482,22 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   g->my_rank = group->rank;
   g->serial = static_cast<uint64_t>(serial);  // the same on every member (ARMCI_CHECK_COLLECTIVES names it)
   g_next_serial = g->serial + 1;
-  g->grp_to_abs.assign(group->grp_to_abs, group->grp_to_abs + group->size);
-  g->abs_to_win.assign(group->abs_to_grp, group->abs_to_grp + rt().nproc);
-  g->size = sizes;
-  g->pending.assign(g->nranks, Pending{});
+  g->ranks = rank_map_of(group);
+  if (std::all_of(sizes.begin(), sizes.end(), [&](MPI_Aint s) { return s == sizes[0]; }))
+    g->uniform_size = sizes[0];
+  else
+    g->sizes = sizes;
 
   const bool node_only = group_is_node_local(group->grp_to_abs, group->size);
   // Reusable: node-only segments, and segments spanning nodes with their MPI_Win_create window (not with
   // progress ranks, whose regions have no window of their own).
   const bool reusable = cfg.shm && (node_only || !progress_ranks_on());
-  if ((node_only && take_pool_block(call, g, group, sizes)) || (reusable && adopt_cached_segment(call, g, sizes))) {
-    for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base[r];
+  // Small regions come from the member set's pool: node-only ones always, ones spanning nodes with
+  // ARMCI_SPANNING_POOL=1 (one window for the pool instead of one per region: doc/performance-scale.md).
+  const bool pooled = node_only || (cfg.shm && !progress_ranks_on() && spanning_pool_enabled());
+  if ((pooled && take_pool_block(call, g, group, sizes, node_only)) ||
+      (reusable && adopt_cached_segment(call, g, sizes))) {
+    for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base(r);
     index_region(g);
     return;
   }
@@ -449,7 +521,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
     // collective below is matched.
     g->atomics_via_mpi = !node_only;
     if (g->atomics_via_mpi) {
-      MPI_Comm win_comm = shm_cache_window_comm(g->grp_to_abs, group->comm);  // not group->comm: see there
+      MPI_Comm win_comm = shm_cache_window_comm(g->members(), group->comm);  // not group->comm: see there
       run_window_collective(win_comm,
                             [&] { ARMCIX_MPI_WINDOW(MPI_Win_create(base, capacity, 1, info, win_comm, &g->win)); });
     }
@@ -475,15 +547,14 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   MPI_Request req;
   ARMCIX_MPI(MPI_Iallgather(&my_base, 1, MPI_AINT, bases.data(), 1, MPI_AINT, group->comm, &req));
   wait_for(call, &req);
-  g->base.resize(g->nranks);
+  g->owner_base.resize(g->nranks);
   for (int r = 0; r < g->nranks; ++r) {
-    g->base[r] = reinterpret_cast<char*>(bases[r]);
-    base_ptrs[r] = g->base[r];
+    g->owner_base[r] = reinterpret_cast<char*>(bases[r]);
+    base_ptrs[r] = g->base(r);
   }
   if (reusable) {
     g->capacity.resize(g->nranks);
     for (int r = 0; r < g->nranks; ++r) g->capacity[r] = shm_slice_class(sizes[r]);
-    g->owner_base = g->base;
   }
   index_region(g);
 }
@@ -497,11 +568,11 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
     ARMCIX_REQUIRE(ref.disp == 0, call,
                    "argument 'ptr' = %p is inside an allocation but not its base "
                    "(base is %p)",
-                   ptr, static_cast<void*>(ref.gmr->base[ref.win_rank]));
+                   ptr, static_cast<void*>(ref.gmr->base(ref.win_rank)));
     // Compare membership, not communicator handles: a copy of the group, or another group with the same
     // members, frees the region just as well (the collective below runs on the members only).
     ARMCIX_REQUIRE(ref.gmr->nranks == group->size &&
-                       std::equal(ref.gmr->grp_to_abs.begin(), ref.gmr->grp_to_abs.end(), group->grp_to_abs),
+                       std::equal(ref.gmr->members().begin(), ref.gmr->members().end(), group->grp_to_abs),
                    call, "argument 'ptr' = %p was allocated on a different group than the one freeing it", ptr);
     g = ref.gmr;
     ARMCIX_REQUIRE(g->access_depth == 0, call,
@@ -533,12 +604,20 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
     run_release_hooks(g);
     // Past the gather every member has finished its loads and stores on the region (node-only: nothing is
     // in flight), so my part of the block can be zeroed now for its next user (take_pool_block).  A member
-    // with an empty slice got no pointer to its part, which is still zero.
-    if (g->size[g->my_rank] > 0) {
-      std::memset(g->slice_lock[g->my_rank], 0, static_cast<std::size_t>(g->pool_block));
-      ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+    // with an empty slice got no pointer to its part, which is still zero.  A pool spanning nodes: first
+    // every member completes its MPI operations (flush), and waits for all others to have done so.
+    if (g->win != MPI_WIN_NULL) {
+      ARMCIX_MPI(MPI_Win_flush_all(g->win));
+      MPI_Request req;
+      ARMCIX_MPI(MPI_Ibarrier(g->comm, &req));
+      wait_for(call, &req);
     }
-    shm_pool_give_back(g->grp_to_abs, g->pool_offset, g->pool_block);
+    if (g->size(g->my_rank) > 0) {
+      std::memset(g->slice_lock(g->my_rank), 0, static_cast<std::size_t>(g->pool_block));
+      ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+      if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->win));
+    }
+    shm_pool_give_back(g->members(), g->pool_offset, g->pool_block);
     delete g;
     return;
   }
@@ -555,9 +634,8 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
     c.win = g->win;
     c.capacity = std::move(g->capacity);
     c.owner_base = std::move(g->owner_base);
-    c.local_ptr = std::move(g->local_ptr);
-    c.slice_lock = std::move(g->slice_lock);
-    shm_cache_put(g->grp_to_abs, std::move(c));
+    c.node_start = std::move(g->node_start);
+    shm_cache_put(g->members(), std::move(c));
     delete g;
     return;
   }
@@ -639,6 +717,9 @@ void gmr_finalize() {
     release_region(g);
   }
   shm_cache_clear();
+  g_slices.clear();  // the pools' entries
+  g_pools.clear();
+  g_rank_maps.clear();
   if (g_node_keyval != MPI_KEYVAL_INVALID) ARMCIX_MPI(MPI_Comm_free_keyval(&g_node_keyval));
 }
 

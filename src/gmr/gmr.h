@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -16,28 +17,46 @@
 
 namespace armcix {
 
+// Bytes in front of every shared slice: the slice's accumulate lock word, padded to a cache line so the
+// user's data keeps the allocator's alignment and the lock does not share a line with it.
+constexpr MPI_Aint kSliceHeader = 64;
+
+// The rank translations of one member set, shared by every region allocated on it (and by its pool): a
+// live region keeps no per-rank translation table of its own (issue 30).
+struct RankMap {
+  std::vector<int> grp_to_abs;  // window rank -> absolute rank
+  std::vector<int> abs_to_grp;  // absolute rank -> window rank (-1: not a member)
+  std::vector<int> node_index;  // window rank -> its index among the members on my node (-1: on another)
+  int node_size = 0;            // members on my node
+};
+
 struct Gmr {
   MPI_Win win = MPI_WIN_NULL;     // RMA window over the whole group (MPI_WIN_NULL if every member
                                   // is reachable by load/store: then no MPI operation is ever needed)
   MPI_Comm comm = MPI_COMM_NULL;  // the allocating group's communicator (owned by the group)
   int nranks = 0;                 // window group size
   int my_rank = -1;               // my rank in the window group
-  std::vector<int> grp_to_abs;    // window rank -> absolute rank
-  std::vector<int> abs_to_win;    // absolute rank -> window rank (-1: not in the group)
-  std::vector<char*> base;        // window rank -> base address of that rank's slice (NULL if empty)
-  std::vector<MPI_Aint> size;     // window rank -> bytes in that slice
+  std::shared_ptr<const RankMap> ranks;  // the member set's translations (shared)
   void* alloc_mem = nullptr;      // memory from MPI_Alloc_mem (window kind "create"), freed with the region
 
-  // Node-local path (src/shm): the slices of node peers mapped into this process.
-  MPI_Win shm_win = MPI_WIN_NULL;     // MPI_Win_allocate_shared over my node's members of the group
-  std::vector<char*> local_ptr;       // window rank -> that slice in MY address space (nullptr: not mapped)
-  std::vector<uint32_t*> slice_lock;  // window rank -> accumulate lock word of that slice (mapped ones)
-  bool atomics_via_mpi = false;       // group spans nodes: every acc/Rmw goes through MPI (doc/design.md)
-  // Shared segments (ARMCI_SHM=1, no progress ranks): what the segment holds, so that ARMCI_Free can keep
-  // it, and a spanning group's window, for reuse (gmr/shm_cache.h).  capacity[r] >= size[r]; owner_base[r]
-  // is rank r's slice in r's address space.  Empty: released at ARMCI_Free.
-  std::vector<MPI_Aint> capacity;
+  // Slices.  A region of its own keeps every slice's base (owner_base: in its owner's address space); a pool
+  // block (below) derives it from the pool's table and its offset.  Sizes: one for all when every member
+  // asked the same (GA's regular distributions), else one per window rank.
   std::vector<char*> owner_base;
+  std::vector<MPI_Aint> sizes;  // empty: every slice has uniform_size bytes
+  MPI_Aint uniform_size = 0;
+
+  // Node-local path (src/shm): the slices of node peers mapped into this process, by node index
+  // (RankMap::node_index): each entry is the slice's start (its lock word, user data kSliceHeader after), or
+  // nullptr for an empty slice; shared with the pool for pool blocks (then node_offset is the block's offset).
+  MPI_Win shm_win = MPI_WIN_NULL;  // MPI_Win_allocate_shared over my node's members of the group
+  std::shared_ptr<const std::vector<char*>> node_start;  // nullptr: nothing mapped
+  MPI_Aint node_offset = 0;
+  bool atomics_via_mpi = false;  // group spans nodes: every acc/Rmw goes through MPI (doc/design.md)
+  // Shared segments (ARMCI_SHM=1, no progress ranks): what the segment holds, so that ARMCI_Free can keep
+  // it, and a spanning group's window, for reuse (gmr/shm_cache.h).  capacity[r] >= size(r).  Empty:
+  // released at ARMCI_Free.
+  std::vector<MPI_Aint> capacity;
   // Progress ranks (progress/progress_ranks.h), region spanning nodes: `win` is the runtime's proxy window
   // (borrowed, not freed with the region), and window rank r's slice is reached at process proxy_rank[r]
   // of that window, displacement proxy_base[r] + offset.  Empty otherwise: MPI targets are window ranks.
@@ -46,13 +65,42 @@ struct Gmr {
   std::vector<std::pair<char*, std::size_t>> posix_maps;  // POSIX segments mapped here (munmap on release)
   MPI_Aint my_proxy_disp = 0;                             // my segment at my progress rank (0: none)
   // Small node-only region served from its member set's pool (gmr/shm_cache.h): the block's offset and
-  // length in every member's pool slice; shm_win is then the pool's and not the region's own.
+  // length in every member's pool slice, and the pool slices' starts in their owners' address spaces;
+  // shm_win is then the pool's and not the region's own.
   MPI_Aint pool_offset = -1;
   MPI_Aint pool_block = 0;
-  std::vector<Pending> pending;  // window rank -> operations not yet complete
-  int pending_count = 0;         // number of window ranks with pending.any()
-  unsigned access_depth = 0;     // nesting of ARMCI_Access_begin on my own slice
-  uint64_t serial = 0;           // allocation number, equal on every member (ARMCI_CHECK_COLLECTIVES)
+  std::shared_ptr<const std::vector<char*>> pool_owner_start;
+  // Where the region's slices start in `win`'s displacements: 0 for a window of its own, the block's data
+  // offset for a block of a pool spanning nodes (ARMCI_SPANNING_POOL=1: one window for all the pool's blocks).
+  MPI_Aint win_offset = 0;
+  PendingTargets pending;     // the targets with operations not yet complete (gmr/ordering.h)
+  unsigned access_depth = 0;  // nesting of ARMCI_Access_begin on my own slice
+  uint64_t serial = 0;        // allocation number, equal on every member (ARMCI_CHECK_COLLECTIVES)
+
+  int abs_rank_of(int wr) const { return ranks->grp_to_abs[wr]; }
+  int win_rank_of(int abs) const { return ranks->abs_to_grp[abs]; }  // -1: not a member
+  const std::vector<int>& members() const { return ranks->grp_to_abs; }
+  MPI_Aint size(int wr) const { return sizes.empty() ? uniform_size : sizes[wr]; }
+  // Window rank wr's slice in its owner's address space (what ARMCI_Malloc returned there); NULL if empty.
+  char* base(int wr) const {
+    if (size(wr) <= 0) return nullptr;
+    if (pool_offset >= 0) return (*pool_owner_start)[wr] + pool_offset + kSliceHeader;
+    return owner_base[wr];
+  }
+  // The slice's start (lock word) in MY address space; nullptr if not mapped here.
+  char* node_slice(int wr) const {
+    if (!node_start) return nullptr;
+    const int ni = ranks->node_index[wr];
+    if (ni < 0) return nullptr;
+    char* s = (*node_start)[ni];
+    return s ? s + node_offset : nullptr;
+  }
+  // Window rank wr's data mapped in MY address space (nullptr: not mapped), and its accumulate lock word.
+  char* local_ptr(int wr) const {
+    char* s = node_slice(wr);
+    return s ? s + kSliceHeader : nullptr;
+  }
+  uint32_t* slice_lock(int wr) const { return reinterpret_cast<uint32_t*>(node_slice(wr)); }
 };
 
 // The MPI target process and displacement of window rank wr's slice at offset `disp`: the window rank
@@ -61,7 +109,7 @@ inline int mpi_target(const Gmr* g, int wr) {
   return g->proxy_rank.empty() ? wr : g->proxy_rank[wr];
 }
 inline MPI_Aint mpi_disp(const Gmr* g, int wr, MPI_Aint disp) {
-  return g->proxy_rank.empty() ? disp : g->proxy_base[wr] + disp;
+  return g->proxy_rank.empty() ? g->win_offset + disp : g->proxy_base[wr] + disp;
 }
 // After issuing an operation on window rank wr's slice and before waiting for it: wakes the progress rank
 // serving the slice if it sleeps and is reached through shared memory (progress/progress_ranks.h).

@@ -95,7 +95,7 @@ bool accs_from_held_copies() {
 
 bool acc_from_held_copy(const Gmr* g, int wr, std::size_t bytes) {
   return bytes <= static_cast<std::size_t>(kOrderedPutMaxBytes) && accs_from_held_copies() &&
-         (server_of(g, wr) >= 0 || !on_my_node(g->grp_to_abs[wr]));
+         (server_of(g, wr) >= 0 || !on_my_node(g->abs_rank_of(wr)));
 }
 
 void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes) {
@@ -132,26 +132,24 @@ void flush_pair(Gmr* g, int wr) {
   wake_server(g, wr);
   ARMCIX_MPI(MPI_Win_flush(mpi_target(g, wr), g->win));
   if (!g_copies.empty()) release_copies(g, wr);
-  if (g->pending[wr].any()) --g->pending_count;
-  g->pending[wr].reset();
+  g->pending.complete(wr);
 }
 
 void fence_proc(int proc) {
   for (Gmr* g : gmr_all()) {
-    if (g->pending_count == 0) continue;
-    int wr = g->abs_to_win[proc];
-    if (wr >= 0 && g->pending[wr].any()) flush_pair(g, wr);
+    if (g->pending.count() == 0) continue;
+    int wr = g->win_rank_of(proc);
+    if (wr >= 0 && g->pending.find(wr)) flush_pair(g, wr);
   }
 }
 
 void fence_all() {
   for (Gmr* g : gmr_all()) {
-    if (g->pending_count == 0) continue;
+    if (g->pending.count() == 0) continue;
     wake_servers(g);
     ARMCIX_MPI(MPI_Win_flush_all(g->win));
     if (!g_copies.empty()) release_region_copies(g);
-    for (Pending& p : g->pending) p.reset();
-    g->pending_count = 0;
+    g->pending.complete_all();
   }
 }
 

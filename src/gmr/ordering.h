@@ -56,8 +56,8 @@ bool acc_from_held_copy(const Gmr* g, int wr, std::size_t bytes);
 
 // Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.
 inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
-  const Pending& p = g->pending[wr];
-  if (p.any() && conflicts(p, kind, lo, hi)) flush_pair(g, wr);
+  const Pending* p = g->pending.find(wr);
+  if (p && conflicts(*p, kind, lo, hi)) flush_pair(g, wr);
 }
 
 // A put on [lo, hi): true if it goes as an ordered put (MPI_Accumulate with MPI_REPLACE, gmr/pending.h),
@@ -68,9 +68,9 @@ inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
 // put to bytes still pending cost 166 us as an accumulate and 85 us as flush + put between simulated
 // hosts (doc/performance.md, "Open MPI between hosts").
 inline bool prepare_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi, bool across_network) {
-  const Pending& p = g->pending[wr];
-  if (across_network && p.any() && put_goes_ordered(p, lo, hi) && ordered_puts_by_accumulate()) {
-    if (ordered_put_conflicts(p, lo, hi)) flush_pair(g, wr);
+  const Pending* p = g->pending.find(wr);
+  if (across_network && p && put_goes_ordered(*p, lo, hi) && ordered_puts_by_accumulate()) {
+    if (ordered_put_conflicts(*p, lo, hi)) flush_pair(g, wr);
     return true;
   }
   prepare_op(g, wr, XferOp::Put, lo, hi);
@@ -96,44 +96,42 @@ std::size_t held_put_copy_bytes();  // for tests: bytes held in origin copies, a
 
 // After issuing an ordered put on [lo, hi).
 inline void note_ordered_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi) {
-  Pending& p = g->pending[wr];
-  if (!p.any()) ++g->pending_count;
-  p.rep.add(lo, hi);
+  g->pending.touch(wr).rep.add(lo, hi);
 }
 
 // Call after issuing an MPI operation on [lo, hi).  `in_flight`: a get whose local completion is deferred
 // to a non-blocking request (a blocking get is complete before anything else is issued).
 inline void note_issued(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi, bool in_flight = false) {
   if (kind == XferOp::Get && !in_flight) return;
-  Pending& p = g->pending[wr];
-  if (!p.any()) ++g->pending_count;
+  Pending& p = g->pending.touch(wr);
   (kind == XferOp::Put ? p.put : kind == XferOp::Acc ? p.acc : p.get).add(lo, hi);
 }
 
 // After MPI_Win_flush_local on (g, wr): the gets in flight there have completed.
 inline void note_locally_complete(Gmr* g, int wr) {
-  Pending& p = g->pending[wr];
-  if (!p.gets_in_flight()) return;
+  const Pending* found = g->pending.find(wr);
+  if (!found || !found->gets_in_flight()) return;
+  Pending& p = g->pending.touch(wr);
   p.get = ByteRange{};
   if (p.rgets > 0) {  // their requests find the epoch moved on (note_request_get_done)
     p.rgets = 0;
-    ++p.epoch;
+    g->pending.renew_epoch(p);
   }
-  if (!p.any()) --g->pending_count;
+  g->pending.drop_if_idle(wr);
 }
 
 // A non-blocking get completed by its own MPI request was issued to (g, wr): a get in flight until
 // note_request_get_done(g, wr, <the epoch returned>) or a flush of the pair.
 inline unsigned note_request_get(Gmr* g, int wr) {
-  Pending& p = g->pending[wr];
-  if (!p.any()) ++g->pending_count;
+  Pending& p = g->pending.touch(wr);
   ++p.rgets;
   return p.epoch;
 }
 inline void note_request_get_done(Gmr* g, int wr, unsigned epoch) {
-  Pending& p = g->pending[wr];
-  if (p.epoch != epoch || p.rgets == 0) return;  // a flush completed it already
-  if (--p.rgets == 0 && !p.any()) --g->pending_count;
+  const Pending* found = g->pending.find(wr);
+  if (!found || found->epoch != epoch || found->rgets == 0) return;  // a flush completed it already
+  Pending& p = g->pending.touch(wr);
+  if (--p.rgets == 0) g->pending.drop_if_idle(wr);
 }
 
 }  // namespace armcix

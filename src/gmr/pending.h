@@ -10,6 +10,9 @@
 
 #include <mpi.h>
 
+#include <cstddef>
+#include <vector>
+
 namespace armcix {
 
 // The one operation enum: what the API asks for (rma.h), what the ordering rule and the engine choice
@@ -37,17 +40,71 @@ struct Pending {
   ByteRange rep;  // puts issued as MPI_Accumulate(MPI_REPLACE) since the last flush (ordered puts, below)
   int rgets = 0;  // non-blocking gets completed by their own MPI request (MPI_Rget), issued since the last
                   // flush and not yet waited for; they count as gets in flight
-  // Flushes of this pair so far: a request that waits for its MPI_Rget after a flush already completed it
-  // (and zeroed rgets) must not count it off again.  Kept across reset().
+  // The pair's current flush interval, unique within its region (PendingTargets hands them out): a request
+  // that waits for its MPI_Rget after a flush already completed it (and dropped or renewed the entry) must
+  // not count it off again.
   unsigned epoch = 0;
   bool gets_in_flight() const { return !get.empty() || rgets > 0; }
   bool any() const { return !put.empty() || !acc.empty() || gets_in_flight() || !rep.empty(); }
-  // Everything issued is complete (a flush): a new flush interval.
-  void reset() {
-    const unsigned next = epoch + 1;
-    *this = Pending{};
-    epoch = next;
+};
+
+// The ordering state of one region: an entry only for the targets (window ranks) with something pending, so
+// that a live region costs the same at 4 ranks as at 100,000 (issue 30; a dense vector cost 72 B per rank
+// and region).  A flat vector searched linearly: a region has few targets pending between flushes (a flush
+// drops its target's entry, a fence or barrier all of them), and the search is cheap beside any MPI call.
+class PendingTargets {
+ public:
+  // The target's state, or nullptr if nothing is pending there.
+  const Pending* find(int wr) const {
+    for (const Entry& e : entries_)
+      if (e.wr == wr) return &e.p;
+    return nullptr;
   }
+  // The target's state, created empty (with a fresh epoch) if nothing was pending there.
+  Pending& touch(int wr) {
+    for (Entry& e : entries_)
+      if (e.wr == wr) return e.p;
+    entries_.push_back(Entry{wr, Pending{}});
+    entries_.back().p.epoch = ++last_epoch_;
+    return entries_.back().p;
+  }
+  // Gives the target's entry a new epoch (its MPI_Rgets completed: requests still waiting find it moved on).
+  void renew_epoch(Pending& p) { p.epoch = ++last_epoch_; }
+  // Drops the target's entry if nothing is pending there any more.
+  void drop_if_idle(int wr) {
+    for (std::size_t i = 0; i < entries_.size(); ++i)
+      if (entries_[i].wr == wr) {
+        if (!entries_[i].p.any()) erase_at(i);
+        return;
+      }
+  }
+  // Everything issued to the target is complete (a flush of the pair).
+  void complete(int wr) {
+    for (std::size_t i = 0; i < entries_.size(); ++i)
+      if (entries_[i].wr == wr) return erase_at(i);
+  }
+  void complete_all() {
+    entries_.clear();
+    if (entries_.capacity() > 8) entries_.shrink_to_fit();  // a burst to many targets keeps nothing
+  }
+  // Number of targets with something pending.
+  int count() const { return static_cast<int>(entries_.size()); }
+  template <class F>
+  void for_each_target(F fn) const {
+    for (const Entry& e : entries_) fn(e.wr);
+  }
+
+ private:
+  struct Entry {
+    int wr;
+    Pending p;
+  };
+  void erase_at(std::size_t i) {
+    entries_[i] = entries_.back();
+    entries_.pop_back();
+  }
+  std::vector<Entry> entries_;
+  unsigned last_epoch_ = 0;
 };
 
 // True if an operation of `kind` on target bytes [lo, hi) must wait for the pending ones (gmr/ordering.h

@@ -18,7 +18,8 @@ std::map<std::vector<int>, std::deque<CachedSlices>> g_cache;
 
 struct Pool {
   MPI_Win shm_win = MPI_WIN_NULL;
-  std::vector<char*> start_local, start_owner;
+  MPI_Win win = MPI_WIN_NULL;  // spanning nodes: one window over every member's pool slice
+  std::shared_ptr<const std::vector<char*>> start_local, start_owner;
   std::map<MPI_Aint, MPI_Aint> free;  // offset -> length of each free run, runs never adjacent
 };
 std::map<std::vector<int>, Pool> g_pools;
@@ -96,6 +97,10 @@ void shm_cache_clear() {
     for (CachedSlices& e : kv.second) release(e);
   g_cache.clear();
   for (auto& kv : g_pools) {
+    if (kv.second.win != MPI_WIN_NULL) {
+      ARMCIX_MPI(MPI_Win_unlock_all(kv.second.win));
+      ARMCIX_MPI(MPI_Win_free(&kv.second.win));
+    }
     ARMCIX_MPI(MPI_Win_unlock_all(kv.second.shm_win));
     ARMCIX_MPI(MPI_Win_free(&kv.second.shm_win));
   }
@@ -117,10 +122,12 @@ bool shm_pool_exists(const std::vector<int>& members) {
   return g_pools.count(members) != 0;
 }
 
-void shm_pool_add(const std::vector<int>& members, MPI_Win shm_win, std::vector<char*> start_local,
-                  std::vector<char*> start_owner, MPI_Aint slice_bytes) {
+void shm_pool_add(const std::vector<int>& members, MPI_Win shm_win, MPI_Win win,
+                  std::shared_ptr<const std::vector<char*>> start_local,
+                  std::shared_ptr<const std::vector<char*>> start_owner, MPI_Aint slice_bytes) {
   Pool& p = g_pools[members];
   p.shm_win = shm_win;
+  p.win = win;
   p.start_local = std::move(start_local);
   p.start_owner = std::move(start_owner);
   p.free = {{0, slice_bytes}};
@@ -136,6 +143,7 @@ bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* o
     p.free.erase(run);
     if (rest > 0) p.free[offset + block] = rest;
     out->shm_win = p.shm_win;
+    out->win = p.win;
     out->offset = offset;
     out->start_local = p.start_local;
     out->start_owner = p.start_owner;

@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace armcix {
@@ -28,8 +29,7 @@ struct CachedSlices {
                                    // (in a lock_all epoch), reused with them; MPI_WIN_NULL for node-only
   std::vector<MPI_Aint> capacity;  // group rank -> usable bytes of its slice
   std::vector<char*> owner_base;   // group rank -> the slice's address in its owner's address space
-  std::vector<char*> local_ptr;    // group rank -> the slice in this process
-  std::vector<uint32_t*> slice_lock;
+  std::shared_ptr<const std::vector<char*>> node_start;  // node index -> the slice's start here (Gmr)
 };
 
 // The best-fitting cached segment for `members` (absolute ranks, in group order) in which every slice r
@@ -69,14 +69,17 @@ MPI_Aint shm_slice_class(MPI_Aint bytes);
 // allocator serves all, changed only in collective calls on these members, like the cache above).
 struct PoolBlock {
   MPI_Win shm_win = MPI_WIN_NULL;  // the pool's segment (shared by its blocks; freed by shm_cache_clear)
+  MPI_Win win = MPI_WIN_NULL;      // members spanning nodes: the one MPI_Win_create window over every
+                                   // member's pool slice (in a lock_all epoch; freed by shm_cache_clear)
   MPI_Aint offset = -1;            // the block's offset in every member's slice
-  std::vector<char*> start_local;  // group rank -> its slice's start in this process
-  std::vector<char*> start_owner;  // group rank -> its slice's start in its owner's address space
+  std::shared_ptr<const std::vector<char*>> start_local;  // node index -> a slice's start in this process
+  std::shared_ptr<const std::vector<char*>> start_owner;  // group rank -> its slice's start in its owner's space
 };
 bool shm_pool_exists(const std::vector<int>& members);
 // Registers a new pool segment for `members`; every slice is `slice_bytes` long.
-void shm_pool_add(const std::vector<int>& members, MPI_Win shm_win, std::vector<char*> start_local,
-                  std::vector<char*> start_owner, MPI_Aint slice_bytes);
+void shm_pool_add(const std::vector<int>& members, MPI_Win shm_win, MPI_Win win,
+                  std::shared_ptr<const std::vector<char*>> start_local,
+                  std::shared_ptr<const std::vector<char*>> start_owner, MPI_Aint slice_bytes);
 // A free block of `block` bytes (first fit), or false when the pool is missing or full.
 bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* out);
 // Returns a block taken with shm_pool_take.

@@ -96,7 +96,7 @@ void complete_mpi(Request* req) {
 
 bool has_mpi_op_to(const Request* req, int proc) {
   return std::any_of(req->mpi_targets.begin(), req->mpi_targets.end(),
-                     [proc](const MpiOpTarget& t) { return t.g->grp_to_abs[t.wr] == proc; });
+                     [proc](const MpiOpTarget& t) { return t.g->abs_rank_of(t.wr) == proc; });
 }
 
 // Locally completes everything issued to `proc` (all requests' operations to it).
@@ -151,7 +151,7 @@ bool once_issued(const armci_hdl_t* hdl) {
 
 void request_track(Request* req, Gmr* g, int wr) {
   add_pair(req->pairs, g, wr);
-  int proc = g->grp_to_abs[wr];
+  int proc = g->abs_rank_of(wr);
   add_pair(g_unflushed_pairs[proc], g, wr);
   ++g_unflushed_ops[proc];
   ++g_unflushed_total;
@@ -309,7 +309,7 @@ void wait_proc(int proc) {
     Request* r = g_slots[i].get();
     if (r->in_use && !r->implicit && !r->finishers.empty() &&
         std::any_of(r->pairs.begin(), r->pairs.end(),
-                    [proc](auto& p) { return p.first->grp_to_abs[p.second] == proc; }))
+                    [proc](auto& p) { return p.first->abs_rank_of(p.second) == proc; }))
       request_complete(r);
   }
 }

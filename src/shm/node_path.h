@@ -21,9 +21,7 @@ namespace armcix {
 
 // Address of the resolved remote location in this process, or nullptr if it is not mapped here.
 inline char* mapped(const GmrRef& r) {
-  const Gmr* g = r.gmr;
-  if (g->local_ptr.empty()) return nullptr;
-  char* p = g->local_ptr[r.win_rank];
+  char* p = r.gmr->local_ptr(r.win_rank);
   return p ? p + r.disp : nullptr;
 }
 

@@ -65,7 +65,7 @@ int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
     // Hardware atomics: every Rmw on this allocation comes from this node, so they all meet here.  The
     // slice lock makes them atomic with node-local accumulates too, as MPI's atomics are with MPI
     // accumulates on the other path (an uncontended lock is two more atomic operations).
-    SliceLock lock(r.gmr->slice_lock[r.win_rank]);
+    SliceLock lock(r.gmr->slice_lock(r.win_rank));
     if (is_long) {
       long* loc = reinterpret_cast<long*>(p);
       long v = is_swap ? __atomic_exchange_n(loc, *static_cast<long*>(ploc), __ATOMIC_SEQ_CST)

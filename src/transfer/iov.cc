@@ -41,8 +41,8 @@ GmrRef single_region(const char* call, const Desc& d, int proc, int idx) {
   std::snprintf(arg, sizeof arg, "iov[%d].%s[0]", idx, d.remote_name);
   GmrRef first = gmr_resolve(call, arg, proc, d.remote[0], d.bytes);
   Gmr* g = first.gmr;
-  const char* lo = g->base[first.win_rank];
-  const char* hi = lo + g->size[first.win_rank];
+  const char* lo = g->base(first.win_rank);
+  const char* hi = lo + g->size(first.win_rank);
   bool single = true;
   for (int i = 1; i < d.n; ++i) {
     const char* p = static_cast<const char*>(d.remote[i]);
@@ -156,7 +156,7 @@ void batched_engine(XferOp op, const AccType* t, const void* scale, const Desc& 
                     Request* req) {
   Gmr* g = r0.gmr;
   const int wr = r0.win_rank;
-  const char* base = g->base[wr];
+  const char* base = g->base(wr);
   const int limit = rt().config.iov_batched_limit;
   bool scatter = false;
   auto packed = pack_local(op, t, scale, d, &scatter);
@@ -183,7 +183,7 @@ void batched_engine(XferOp op, const AccType* t, const void* scale, const Desc& 
 void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d, const GmrRef& r0, Request* req) {
   Gmr* g = r0.gmr;
   const int wr = r0.win_rank;
-  const char* base = g->base[wr];
+  const char* base = g->base(wr);
   MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
   int per_seg = t ? d.bytes / t->elem_bytes * t->mpi_per_elem : d.bytes;
   std::vector<MPI_Aint> displs(d.n);
@@ -237,8 +237,8 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d
 void local_engine(XferOp op, const AccType* t, const void* scale, const Desc& d, const GmrRef& r0) {
   Gmr* g = r0.gmr;
   const int wr = r0.win_rank;
-  const char* base = g->base[wr];
-  char* mapped_base = g->local_ptr[wr];
+  const char* base = g->base(wr);
+  char* mapped_base = g->local_ptr(wr);
   MPI_Aint lo, hi;
   remote_span(d, base, &lo, &hi);
   prepare_op(g, wr, op, lo, hi);

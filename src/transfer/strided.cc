@@ -214,7 +214,7 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   long issued = 0, k = 0;
   const int n = op == XferOp::Acc ? seg / t->elem_bytes * t->mpi_per_elem : seg;
   MPI_Datatype elem = op == XferOp::Acc ? t->mpi_elem : MPI_BYTE;
-  const bool other_node = !on_my_node(g->grp_to_abs[r.win_rank]);
+  const bool other_node = !on_my_node(g->abs_rank_of(r.win_rank));
   for_each_segment(s, [&](long loff, long roff) {
     MPI_Aint disp = r.disp + roff;
     char* local = packed.owned    ? packed.owned.get() + k * seg
@@ -262,7 +262,7 @@ void local_engine(XferOp op, const AccType* t, const void* scale, const StridedS
       for_each_segment(s, [&](long loff, long roff) { std::memcpy(sd.local + loff, remote + roff, seg); });
       break;
     case XferOp::Acc: {
-      SliceLock lock(r.gmr->slice_lock[r.win_rank]);
+      SliceLock lock(r.gmr->slice_lock(r.win_rank));
       for_each_segment(s, [&](long loff, long roff) { scale_add(*t, scale, sd.local + loff, remote + roff, seg); });
       after_local_store();
       break;

@@ -92,3 +92,56 @@ TEST(OrderingRule, OrderedPutsAreOrderedAmongThemselvesOnly) {
   r.get.add(100, 108);
   EXPECT_TRUE(ordered_put_conflicts(r, 0, 8));  // any get in flight, as for plain puts
 }
+
+// The per-region set of targets with something pending (issue 30: no per-rank state for idle targets).
+using armcix::PendingTargets;
+
+TEST(PendingTargets, HoldsOnlyTargetsWithSomethingPending) {
+  PendingTargets t;
+  EXPECT_EQ(t.count(), 0);
+  EXPECT_EQ(t.find(7), nullptr);
+  t.touch(7).put.add(0, 8);
+  t.touch(99999).acc.add(16, 24);  // any window rank: nothing is sized by the group
+  EXPECT_EQ(t.count(), 2);
+  ASSERT_NE(t.find(7), nullptr);
+  EXPECT_TRUE(conflicts(*t.find(7), XferOp::Get, 0, 4));
+  EXPECT_EQ(t.find(8), nullptr);
+  t.complete(7);
+  EXPECT_EQ(t.find(7), nullptr);
+  EXPECT_EQ(t.count(), 1);
+  int seen = -1;
+  t.for_each_target([&](int wr) { seen = wr; });
+  EXPECT_EQ(seen, 99999);
+  t.complete_all();
+  EXPECT_EQ(t.count(), 0);
+}
+
+TEST(PendingTargets, IdleEntriesAreDroppedOnlyWhenNothingIsLeft) {
+  PendingTargets t;
+  Pending& p = t.touch(3);
+  p.get.add(0, 8);
+  p.put.add(100, 108);
+  t.drop_if_idle(3);
+  ASSERT_NE(t.find(3), nullptr);  // the put is still pending
+  Pending& q = t.touch(3);
+  q.put = armcix::ByteRange{};
+  q.get = armcix::ByteRange{};
+  t.drop_if_idle(3);
+  EXPECT_EQ(t.find(3), nullptr);
+}
+
+TEST(PendingTargets, EpochsNeverRepeatWithinARegion) {
+  // A request whose MPI_Rget a flush already completed carries the old epoch: the new entry of the same
+  // target (after complete()) or a renewed one must not match it.
+  PendingTargets t;
+  Pending& p = t.touch(5);
+  ++p.rgets;
+  const unsigned first = p.epoch;
+  t.complete(5);
+  Pending& again = t.touch(5);
+  EXPECT_NE(again.epoch, first);
+  const unsigned second = again.epoch;
+  t.renew_epoch(again);
+  EXPECT_NE(again.epoch, second);
+  EXPECT_NE(again.epoch, first);
+}

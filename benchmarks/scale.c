@@ -1,0 +1,334 @@
+/*
+ * scale.c -- what a process pays as the job grows (issue 30): resident memory per live allocation,
+ * ARMCI_Init, new and reused ARMCI_Malloc/ARMCI_Free, ARMCI_Barrier.  Run at 2..64 ranks, on one node
+ * and on MPICH cliques (MPIR_CVAR_NUM_CLIQUES=k), by benchmarks/scale.sh; built twice by compare.sh.
+ *
+ *   scale [--regions N] [--bytes B] [--reps R] [--quick] [--check-only] [--probe KIND]
+ *
+ * Memory: one warm-up region is allocated and kept (so that one-time set-up -- node communicators, pools,
+ * first windows -- is not charged to the measured ones), then N regions of B bytes (default 32 x 4 KiB)
+ * are allocated and every rank writes all of its own slice.  VmRSS (/proc/self/status) and the bytes
+ * malloc has handed out (mallinfo2: in-use chunks + mmapped blocks) are read before and after, on every
+ * rank; per live allocation:
+ *   rss_per_alloc   (delta VmRSS) / N - B        resident bytes beyond the allocation's own data
+ *   heap_per_alloc  (delta malloc bytes) / N     the library's and MPI's tables (not page-rounded)
+ * both the mean over ranks (the max over ranks in the human line).  Pages of node peers' slices are
+ * never touched by this rank, so they are not resident here.
+ *
+ * --probe create|shmcreate|shm: no ARMCI at all (ARMCI_Init is not called): N raw MPI windows of B bytes
+ * under MPI_Win_lock_all, made as the libraries make them: `create` = MPI_Alloc_mem + MPI_Win_create over
+ * the world (ARMCI-MPI with ARMCI_USE_WIN_ALLOCATE=0); `shm` = MPI_Win_allocate_shared over the node;
+ * `shmcreate` = both over the same memory (armci-x's region spanning nodes).  The same rows with variant
+ * prefix probe_<kind>_: MPI's own cost per window, to split a library's figure into its tables and MPI's.
+ *
+ * Times (rank 0 prints; every collective's time is the max over ranks):
+ *   init            ARMCI_Init, ms (after MPI_Init, all ranks entering together)
+ *   malloc_new      ARMCI_Malloc of a new region (the N measured ones), median us
+ *   free_new        ARMCI_Free of those, median us
+ *   malloc_free_reused  ARMCI_Malloc + ARMCI_Free of the same size again and again, median us per pair
+ *   barrier         ARMCI_Barrier, median us
+ * Data check (every mode, and all of --check-only, which prints no times): every rank writes its own
+ * slices, then gets its right neighbour's slice of every region and compares, puts a pattern into its
+ * left neighbour's slice, ARMCI_Barrier, and compares what its right neighbour put into its own.
+ */
+#include "bench_common.h"
+
+#include <malloc.h>
+
+#define MAX_REGIONS 4096
+
+static long vm_rss_bytes(void)
+{
+    char line[256];
+    long kb = -1;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "VmRSS:", 6) == 0) {
+            kb = atol(line + 6);
+            break;
+        }
+    fclose(f);
+    return kb * 1024;
+}
+
+static long heap_bytes(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return (long)(mi.uordblks + mi.hblkhd);
+}
+
+static double max_over_ranks(double v)
+{
+    double m;
+    MPI_Allreduce(&v, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return m;
+}
+
+static double mean_over_ranks(double v)
+{
+    double s;
+    MPI_Allreduce(&v, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return s / bench_np;
+}
+
+static unsigned pattern(int rank, int region, int round, size_t i)
+{
+    return (unsigned)rank * 2654435761u ^ (unsigned)region * 40503u ^ (unsigned)round * 977u ^ (unsigned)i;
+}
+
+/* Memory rows: mean and max over ranks of (rss, heap) deltas per region. */
+static void report_memory(const char *prefix, long rss0, long rss1, long heap0, long heap1, int n, long bytes)
+{
+    char v[64];
+    double rss = (double)(rss1 - rss0) / n - (double)bytes, heap = (double)(heap1 - heap0) / n;
+    double rss_mean = mean_over_ranks(rss), rss_max = max_over_ranks(rss);
+    double heap_mean = mean_over_ranks(heap), heap_max = max_over_ranks(heap);
+    snprintf(v, sizeof v, "%srss_per_alloc", prefix);
+    bench_result("scale", v, bench_np, rss_mean, "B");
+    snprintf(v, sizeof v, "%sheap_per_alloc", prefix);
+    bench_result("scale", v, bench_np, heap_mean, "B");
+    bench_human("%s per live allocation of %ld B, %d live: resident beyond the data %.0f B (max over ranks %.0f), "
+                "malloc'd %.0f B (max %.0f)", prefix[0] ? prefix : "armci", bytes, n, rss_mean, rss_max, heap_mean,
+                heap_max);
+}
+
+/* --probe: MPI's own cost per window, no ARMCI. */
+static void probe(const char *kind, int n, long bytes)
+{
+    MPI_Win win[MAX_REGIONS], shm[MAX_REGIONS];
+    void *mem[MAX_REGIONS];
+    MPI_Comm node, world;
+    char prefix[64];
+    int i, do_create = strcmp(kind, "shm") != 0, do_shm = strcmp(kind, "create") != 0;
+    long rss0 = 0, rss1, heap0 = 0, heap1;
+    MPI_Info info;
+
+    if (strcmp(kind, "create") && strcmp(kind, "shm") && strcmp(kind, "shmcreate"))
+        bench_fatal(__FILE__, __LINE__, "--probe takes create, shm or shmcreate, not '%s'", kind);
+    BENCH_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, bench_me, MPI_INFO_NULL, &node));
+    BENCH_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &world));
+    BENCH_MPI(MPI_Info_create(&info));
+    BENCH_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
+    for (i = 0; i <= n; i++) { /* window 0: the warm-up, not counted */
+        if (i == 1) {
+            BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+            rss0 = vm_rss_bytes();
+            heap0 = heap_bytes();
+        }
+        if (do_shm) {
+            BENCH_MPI(MPI_Win_allocate_shared(bytes, 1, info, node, &mem[i], &shm[i]));
+            BENCH_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, shm[i]));
+        } else {
+            BENCH_MPI(MPI_Alloc_mem(bytes, MPI_INFO_NULL, &mem[i]));
+        }
+        memset(mem[i], 1, (size_t)bytes);
+        if (do_create) {
+            BENCH_MPI(MPI_Win_create(mem[i], bytes, 1, MPI_INFO_NULL, world, &win[i]));
+            BENCH_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win[i]));
+        }
+    }
+    BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    rss1 = vm_rss_bytes();
+    heap1 = heap_bytes();
+    snprintf(prefix, sizeof prefix, "probe_%s_", kind);
+    report_memory(prefix, rss0, rss1, heap0, heap1, n, bytes);
+    for (i = n; i >= 0; i--) {
+        if (do_create) {
+            BENCH_MPI(MPI_Win_unlock_all(win[i]));
+            BENCH_MPI(MPI_Win_free(&win[i]));
+        }
+        if (do_shm) {
+            BENCH_MPI(MPI_Win_unlock_all(shm[i]));
+            BENCH_MPI(MPI_Win_free(&shm[i]));
+        } else {
+            BENCH_MPI(MPI_Free_mem(mem[i]));
+        }
+    }
+    MPI_Info_free(&info);
+    MPI_Comm_free(&world);
+    MPI_Comm_free(&node);
+}
+
+/* Every rank checks, for every region, its right neighbour's slice (what that rank wrote locally), then
+ * puts a pattern into its left neighbour's slice; after ARMCI_Barrier its own slice holds its right
+ * neighbour's pattern. */
+static void check_data(void ***ptrs, int n, long bytes, int round)
+{
+    const int right = (bench_me + 1) % bench_np, left = (bench_me + bench_np - 1) % bench_np;
+    const size_t words = (size_t)bytes / sizeof(unsigned);
+    unsigned *buf = (unsigned *)malloc((size_t)bytes);
+    int i;
+    size_t w;
+    if (!buf)
+        bench_fatal(__FILE__, __LINE__, "malloc failed");
+    ARMCI_Barrier();
+    for (i = 0; i < n; i++) {
+        BENCH_ARMCI(ARMCI_Get(ptrs[i][right], buf, (int)bytes, right));
+        for (w = 0; w < words; w++)
+            if (!bench_check(buf[w] == pattern(right, i, round, w),
+                             "round %d region %d: word %zu of rank %d's slice is %u, expected %u", round, i, w, right,
+                             buf[w], pattern(right, i, round, w)))
+                break;
+    }
+    ARMCI_Barrier(); /* every rank has read its neighbour's slices before they are overwritten */
+    for (i = 0; i < n; i++) {
+        for (w = 0; w < words; w++)
+            buf[w] = pattern(bench_me, i, round + 1, w);
+        BENCH_ARMCI(ARMCI_Put(buf, ptrs[i][left], (int)bytes, left));
+    }
+    ARMCI_Barrier();
+    for (i = 0; i < n; i++) {
+        const unsigned *mine = (const unsigned *)ptrs[i][bench_me];
+        for (w = 0; w < words; w++)
+            if (!bench_check(mine[w] == pattern(right, i, round + 1, w),
+                             "round %d region %d: word %zu of my slice is %u after rank %d's put, expected %u", round,
+                             i, w, mine[w], right, pattern(right, i, round + 1, w)))
+                break;
+    }
+    /* back to "every rank's slice holds its own pattern of round + 2" for the next round */
+    for (i = 0; i < n; i++) {
+        unsigned *mine = (unsigned *)ptrs[i][bench_me];
+        for (w = 0; w < words; w++)
+            mine[w] = pattern(bench_me, i, round + 2, w);
+    }
+    ARMCI_Barrier();
+    free(buf);
+}
+
+static void fill_own(void **p, int region, long bytes, int round)
+{
+    unsigned *mine = (unsigned *)p[bench_me];
+    size_t w;
+    for (w = 0; w < (size_t)bytes / sizeof(unsigned); w++)
+        mine[w] = pattern(bench_me, region, round, w);
+}
+
+int main(int argc, char **argv)
+{
+    int n = 32, reps = 0, check_only = 0, i, r, provided;
+    long bytes = 4096;
+    const char *probe_kind = NULL;
+    static void **ptrs[MAX_REGIONS];
+    static double t_malloc[MAX_REGIONS], t_free[MAX_REGIONS];
+    double t0, t_init, times[BENCH_MAX_REPS];
+    long rss0, rss1, heap0, heap1;
+    void **warm;
+
+    bench_name = "scale";
+    BENCH_MPI(MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided));
+    MPI_Comm_rank(MPI_COMM_WORLD, &bench_me);
+    MPI_Comm_size(MPI_COMM_WORLD, &bench_np);
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            bench_quick = 1;
+        else if (!strcmp(argv[i], "--check-only"))
+            check_only = 1;
+        else if (!strcmp(argv[i], "--regions") && i + 1 < argc)
+            n = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--bytes") && i + 1 < argc)
+            bytes = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--probe") && i + 1 < argc)
+            probe_kind = argv[++i];
+        else
+            bench_fatal(__FILE__, __LINE__,
+                        "unknown argument '%s' (usage: scale [--regions N] [--bytes B] [--reps R] [--quick] "
+                        "[--check-only] [--probe create|shm|shmcreate])",
+                        argv[i]);
+    }
+    if (n < 1 || n > MAX_REGIONS || bytes < 64 || bytes % sizeof(unsigned))
+        bench_fatal(__FILE__, __LINE__, "--regions must be 1..%d and --bytes a multiple of 4, >= 64", MAX_REGIONS);
+    bench_reps = reps > 0 ? reps : (bench_quick ? 3 : 7);
+    if (bench_reps > BENCH_MAX_REPS)
+        bench_reps = BENCH_MAX_REPS;
+    if (bench_me == 0)
+        printf("# scale: %d rank(s), %d live regions of %ld B, %s\n", bench_np, n, bytes,
+               probe_kind ? "raw MPI probe" : check_only ? "data checks only" : "memory and times");
+    if (probe_kind) {
+        probe(probe_kind, n, bytes);
+        if (bench_me == 0)
+            printf("# scale: all data checks passed\n");
+        MPI_Finalize();
+        return 0;
+    }
+
+    BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    t0 = bench_now();
+    BENCH_ARMCI(ARMCI_Init());
+    t_init = max_over_ranks(bench_now() - t0);
+
+    warm = bench_armci_malloc(bytes); /* kept: one-time set-up is not charged to the measured regions */
+    ARMCI_Barrier();
+    BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    /* The program's own pointer tables (8 B per rank each) are made before the first reading: not the
+     * library's cost. */
+    for (i = 0; i < n; i++)
+        if (!(ptrs[i] = (void **)calloc((size_t)bench_np, sizeof(void *))))
+            bench_fatal(__FILE__, __LINE__, "calloc failed");
+    rss0 = vm_rss_bytes();
+    heap0 = heap_bytes();
+    for (i = 0; i < n; i++) {
+        BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        t0 = bench_now();
+        BENCH_ARMCI(ARMCI_Malloc(ptrs[i], (armci_size_t)bytes));
+        t_malloc[i] = bench_now() - t0;
+        fill_own(ptrs[i], i, bytes, 0);
+    }
+    BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    rss1 = vm_rss_bytes();
+    heap1 = heap_bytes();
+    ARMCI_Barrier();
+    check_data(ptrs, n, bytes, 0);
+
+    if (!check_only) {
+        report_memory("", rss0, rss1, heap0, heap1, n, bytes);
+        bench_result("scale", "init", bench_np, t_init * 1e3, "ms");
+        for (i = 0; i < n; i++)
+            t_malloc[i] = max_over_ranks(t_malloc[i]);
+        bench_result("scale", "malloc_new", bench_np, bench_median(t_malloc, n < BENCH_MAX_REPS ? n : BENCH_MAX_REPS) * 1e6,
+                     "us");
+        for (r = 0; r < bench_reps; r++) {
+            const int k = 10;
+            BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+            t0 = bench_now();
+            for (i = 0; i < k; i++)
+                ARMCI_Barrier();
+            times[r] = max_over_ranks((bench_now() - t0) / k);
+        }
+        bench_result("scale", "barrier", bench_np, bench_median(times, bench_reps) * 1e6, "us");
+        for (r = 0; r < bench_reps; r++) {
+            void **p;
+            BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+            t0 = bench_now();
+            p = bench_armci_malloc(bytes);
+            bench_armci_free(p);
+            times[r] = max_over_ranks(bench_now() - t0);
+        }
+        bench_result("scale", "malloc_free_reused", bench_np, bench_median(times, bench_reps) * 1e6, "us");
+    } else {
+        /* a free and a reused allocation are checked too */
+        bench_armci_free(ptrs[0]);
+        ptrs[0] = bench_armci_malloc(bytes);
+        fill_own(ptrs[0], 0, bytes, 2);
+        for (i = 1; i < n; i++)
+            fill_own(ptrs[i], i, bytes, 2);
+        check_data(ptrs, n, bytes, 2);
+    }
+    for (i = n - 1; i >= 0; i--) {
+        BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        t0 = bench_now();
+        bench_armci_free(ptrs[i]);
+        t_free[i] = bench_now() - t0;
+    }
+    if (!check_only) {
+        for (i = 0; i < n; i++)
+            t_free[i] = max_over_ranks(t_free[i]);
+        bench_result("scale", "free_new", bench_np, bench_median(t_free, n < BENCH_MAX_REPS ? n : BENCH_MAX_REPS) * 1e6,
+                     "us");
+    }
+    bench_armci_free(warm);
+    return bench_finish();
+}

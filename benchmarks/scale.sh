@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# scale.sh -- the scale benchmark (scale.c, scale_ga.c; issue 30) at several rank counts, on one node and
+# on MPICH cliques (MPIR_CVAR_NUM_CLIQUES=k: MPICH itself treats the machine as k nodes, both libraries
+# alike), side by side with ARMCI-MPI through benchmarks/compare.sh, plus raw-MPI probes of MPI's own cost
+# per window.  Prints one table with ratios to ARMCI-MPI.
+#
+# usage: benchmarks/scale.sh [--ranks 4,16,32,64] [--cliques 8] [--layouts node,cliques] [--timeout SEC]
+#                            [--runs N] [--out DIR] [--ours LIB] [--ours-include DIR] [--no-ga] [--no-probe]
+#
+#   --cliques K   cliques at every rank count: min(K, ranks / 2) (default 8: 2 cliques at 4 ranks)
+#   --timeout     per run (default 900: 64 ranks on 2 cores are slow); the programs run with --quick (3 reps)
+#   --out DIR     where compare.sh's build dirs and logs go (default /tmp/armcix-scale.XXXXXX); the table
+#                 is DIR/table.txt
+#   --table ROWS  no runs: print the table of an earlier run's DIR/rows.txt (or several, concatenated)
+# Other options go to compare.sh as they are.  Exit status 1 if any run failed.
+set -u
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+RANKS=4,16,32,64
+CLIQUES=8
+LAYOUTS=node,cliques
+TIMEOUT=900
+RUNS=1
+OUT=""
+GA=1
+PROBE=1
+PASS=()
+TABLE_ONLY=""
+THEIRS_LABEL=armci-mpi
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        --ranks) RANKS=$2; shift 2 ;;
+        --cliques) CLIQUES=$2; shift 2 ;;
+        --layouts) LAYOUTS=$2; shift 2 ;;
+        --timeout) TIMEOUT=$2; shift 2 ;;
+        --runs) RUNS=$2; shift 2 ;;
+        --out) OUT=$2; shift 2 ;;
+        --no-ga) GA=0; shift ;;
+        --no-probe) PROBE=0; shift ;;
+        --table) TABLE_ONLY=$2; shift 2 ;;
+        --ours|--ours-include|--theirs|--theirs-include|--theirs-name|--ours-env|--theirs-env) PASS+=("$1" "$2"); shift 2 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "scale.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+if [ -n "$TABLE_ONLY" ]; then
+    OUT=$(mktemp -d /tmp/armcix-scale-table.XXXXXX)
+    cat $TABLE_ONLY >"$OUT/rows.txt" || exit 2
+    RANKS="" LAYOUTS=""
+fi
+[ -n "$OUT" ] || OUT=$(mktemp -d /tmp/armcix-scale.XXXXXX)
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+BENCHES=(scale)
+[ "$GA" = 1 ] && BENCHES+=(scale_ga)
+ANY_FAIL=0
+ROWS="$OUT/rows.txt"
+[ -n "$TABLE_ONLY" ] || : >"$ROWS"
+echo "# scale.sh: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), out $OUT"
+rank_list=() layout_list=()
+[ -n "$RANKS" ] && IFS=, read -r -a rank_list <<<"$RANKS"
+[ -n "$LAYOUTS" ] && IFS=, read -r -a layout_list <<<"$LAYOUTS"
+for layout in "${layout_list[@]}"; do
+    for np in "${rank_list[@]}"; do
+        k=1
+        if [ "$layout" = cliques ]; then
+            k=$((np / 2 < CLIQUES ? np / 2 : CLIQUES))
+            [ "$k" -ge 2 ] || continue
+        fi
+        dir="$OUT/$layout-$np"
+        mkdir -p "$dir"
+        echo "# $layout, $np ranks, $k clique(s), load $(cut -d' ' -f1 /proc/loadavg)"
+        if [ "$k" -gt 1 ]; then export MPIR_CVAR_NUM_CLIQUES=$k; else unset MPIR_CVAR_NUM_CLIQUES; fi
+        "$SCRIPT_DIR/compare.sh" --quick --np "$np" --runs "$RUNS" --timeout "$TIMEOUT" --budget 0 --build-dir "$dir" \
+            "${PASS[@]}" "${BENCHES[@]}" >"$dir/compare.out" 2>&1 || ANY_FAIL=1
+        grep -E '^  (scale|scale_ga) ' "$dir/compare.out" | sed 's/^/  /'
+        awk -v L="$layout" -v K="$k" '{ print L, K, $0 }' "$dir/rows.txt" >>"$ROWS"
+        # MPI's own cost per window (no ARMCI): ARMCI-MPI's kind, and armci-x's across nodes
+        [ "$PROBE" = 1 ] && for kind in create shmcreate; do
+            timeout -k 10 "$TIMEOUT" mpiexec.mpich -n "$np" "$dir/ours/scale" --probe "$kind" </dev/null \
+                >"$dir/logs/probe.$kind.log" 2>&1 || { ANY_FAIL=1; echo "  probe $kind: FAILED ($dir/logs/probe.$kind.log)"; }
+            awk -v L="$layout" -v K="$k" '$1 == "RESULT" && NF == 6 { print L, K, "mpi", $0 }' \
+                "$dir/logs/probe.$kind.log" >>"$ROWS"
+        done
+        echo "#   done, load $(cut -d' ' -f1 /proc/loadavg)"
+    done
+done
+unset MPIR_CVAR_NUM_CLIQUES
+
+# rows: <layout> <k> <lib> RESULT <bench> <variant> <np> <value> <unit>
+awk '
+function med(key,    n, i, j, a, x) {
+    n = cnt[key]; if (!n) return ""
+    for (i = 1; i <= n; i++) a[i] = v[key, i]
+    for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function get(lib, var) { return med(cfg SUBSEP lib SUBSEP var) }
+function f(x) { return x == "" ? "-" : (x >= 100 || x <= -100) ? sprintf("%.0f", x) : sprintf("%.2g", x) }
+function r(a, b) { return (a == "" || b == "" || b == 0) ? "-" : sprintf("%.2f", a / b) }
+$4 == "RESULT" {
+    c = $1 " " $7 " " $2
+    if (!(c in seen)) { seen[c] = 1; order[++n] = c }
+    key = c SUBSEP $3 SUBSEP $6
+    cnt[key]++; v[key, cnt[key]] = $8 + 0
+}
+END {
+    printf "%-8s %5s %4s | %9s %9s %5s | %8s %8s | %9s %9s | %8s %8s %5s | %9s %9s %5s | %9s %9s %5s | %8s %8s %5s | %8s %8s | %9s %9s %5s\n",
+        "layout", "ranks", "k", "rss/alloc", "a-m", "ratio", "heap", "a-m", "MPI:crt", "MPI:shcr",
+        "init ms", "a-m", "ratio", "malloc us", "a-m", "ratio", "mal+fr us", "a-m", "ratio", "barr us", "a-m", "ratio",
+        "GA rss/a", "a-m", "GA c+d us", "a-m", "ratio"
+    for (i = 1; i <= n; i++) {
+        cfg = order[i]; split(cfg, p, " ")
+        o = get("ours", "rss_per_alloc"); t = get("armci-mpi", "rss_per_alloc")
+        printf "%-8s %5s %4s | %9s %9s %5s | %8s %8s | %9s %9s | %8s %8s %5s | %9s %9s %5s | %9s %9s %5s | %8s %8s %5s | %8s %8s | %9s %9s %5s\n",
+            p[1], p[2], p[3], f(o), f(t), r(o, t), f(get("ours", "heap_per_alloc")), f(get("armci-mpi", "heap_per_alloc")),
+            f(get("mpi", "probe_create_rss_per_alloc")), f(get("mpi", "probe_shmcreate_rss_per_alloc")),
+            f(get("ours", "init")), f(get("armci-mpi", "init")), r(get("ours", "init"), get("armci-mpi", "init")),
+            f(get("ours", "malloc_new")), f(get("armci-mpi", "malloc_new")), r(get("ours", "malloc_new"), get("armci-mpi", "malloc_new")),
+            f(get("ours", "malloc_free_reused")), f(get("armci-mpi", "malloc_free_reused")),
+            r(get("ours", "malloc_free_reused"), get("armci-mpi", "malloc_free_reused")),
+            f(get("ours", "barrier")), f(get("armci-mpi", "barrier")), r(get("ours", "barrier"), get("armci-mpi", "barrier")),
+            f(get("ours", "ga_rss_per_array")), f(get("armci-mpi", "ga_rss_per_array")),
+            f(get("ours", "ga_create_destroy")), f(get("armci-mpi", "ga_create_destroy")),
+            r(get("ours", "ga_create_destroy"), get("armci-mpi", "ga_create_destroy"))
+    }
+    print ""
+    print "rss/alloc: resident bytes per live 4 KiB ARMCI_Malloc beyond its data (mean over ranks), heap: malloc'"'"'d bytes per"
+    print "allocation (library + MPI tables); MPI:crt / MPI:shcr: raw MPI resident bytes per window (no ARMCI), MPI_Win_create"
+    print "(ARMCI-MPI'"'"'s window) / MPI_Win_allocate_shared + MPI_Win_create (armci-x'"'"'s window spanning nodes); times: max over"
+    print "ranks, median; ratios ours / ARMCI-MPI (a-m), below 1 = armci-x cheaper.  k = MPICH cliques (1: one node)."
+}' "$ROWS" | tee "$OUT/table.txt"
+echo "# scale.sh: end $(date -u '+%H:%M:%S UTC'), load $(cut -d' ' -f1-3 /proc/loadavg); table in $OUT/table.txt"
+exit "$ANY_FAIL"
