@@ -236,6 +236,12 @@ bool trylock(const char* call, MutexSet* set, int mutex, int proc) {
   if (threads && !claim_for_thread(call, set, id, mutex, proc, false)) return false;
   if (!set->algo->trylock(call, mutex, host, id)) {
     if (threads) release_for_thread(set, id);
+    // A caller may spin on trylock; each failure enters MPI's progress engine once, so that the spinning
+    // does not starve the holder, whose unlock can wait for RMA that needs this process's progress.  Seen
+    // on Open MPI 5.0.7: osc/sm's MPI_Compare_and_swap never enters the progress engine, and the holder's
+    // MPI_Win_flush_all on an osc/rdma window over btl/sm waited for the spinners for ever
+    // (classic-mutex-trylock-nodes, Mutex.TrylockAndLockExcludeEachOther).
+    progress_poke();
     return false;
   }
   set->held.insert(id);
