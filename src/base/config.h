@@ -43,14 +43,30 @@ struct SettingKind {
     return k;
   }
 };
-constexpr SettingKind flag() { return {SettingKind::Flag}; }
-constexpr SettingKind flag_on_open_mpi() { return {SettingKind::Flag, 0, 1, true}; }
-constexpr SettingKind auto_flag() { return {SettingKind::AutoFlag, 0, 1}; }
-constexpr SettingKind range(long min, long max) { return {SettingKind::Int, min, max}; }
-constexpr SettingKind auto_range(long min, long max) { return {SettingKind::AutoInt, min, max}; }
-constexpr SettingKind size_at_least(long min) { return {SettingKind::Size, min}; }
-constexpr SettingKind one_of() { return {SettingKind::OneOf}; }
-constexpr SettingKind text() { return {SettingKind::Text}; }
+constexpr SettingKind flag() {
+  return {SettingKind::Flag};
+}
+constexpr SettingKind flag_on_open_mpi() {
+  return {SettingKind::Flag, 0, 1, true};
+}
+constexpr SettingKind auto_flag() {
+  return {SettingKind::AutoFlag, 0, 1};
+}
+constexpr SettingKind range(long min, long max) {
+  return {SettingKind::Int, min, max};
+}
+constexpr SettingKind auto_range(long min, long max) {
+  return {SettingKind::AutoInt, min, max};
+}
+constexpr SettingKind size_at_least(long min) {
+  return {SettingKind::Size, min};
+}
+constexpr SettingKind one_of() {
+  return {SettingKind::OneOf};
+}
+constexpr SettingKind text() {
+  return {SettingKind::Text};
+}
 
 constexpr bool kAgree = true;   // every process must have the same value (a mismatch hangs collectives)
 constexpr bool kLocal = false;  // processes may differ
@@ -72,77 +88,76 @@ constexpr bool kLocal = false;  // processes may differ
 // ARMCI_PROGRESS_RANKS_USLEEP auto: progress_ranks.cc (0 with a core per process, else kSharedCorePauseUs).
 // ARMCI_WAIT_BACKOFF_US, _TIMER_SLACK_NS, ARMCI_MPI_YIELD, _TIMER_US, ARMCI_NODE_SYNC auto: runtime.cc.
 // ARMCI_ACC_HELD_COPY auto: gmr/ordering.h, accs_from_held_copies.
-#define ARMCIX_SETTINGS(X)                                                                                        \
-  X(bool, verbose, "ARMCI_VERBOSE", flag(), false, kLocal, "banner with every effective setting on rank 0")       \
-  X(WindowKind, window_kind, "ARMCI_USE_WIN_ALLOCATE",                                                            \
-    flag_on_open_mpi().notes(nullptr, "MPI_Alloc_mem + MPI_Win_create", "MPI_Win_allocate"), WindowKind::Create,  \
-    kAgree, "window kind with ARMCI_SHM=0: 1 = MPI_Win_allocate (see doc/design.md: MPICH 6110)")                \
-  X(bool, window_gate, "ARMCI_WINDOW_GATE", flag_on_open_mpi(), false, kAgree,                                   \
-    "serialized window creation per node (window.h; Open MPI issue 7393)")                                       \
-  X(StridedMethod, strided_method, "ARMCI_STRIDED_METHOD", one_of(), StridedMethod::Auto, kLocal,                 \
-    "strided engine for targets reached through MPI (transfer/engine_choice.h)")                                 \
-  X(IovMethod, iov_method, "ARMCI_IOV_METHOD", one_of(), IovMethod::Auto, kLocal, "I/O-vector engine")            \
-  X(int, iov_batched_limit, "ARMCI_IOV_BATCHED_LIMIT", range(0, 1 << 30), 0, kLocal,                             \
-    "ops per flush in BATCHED (0 = unlimited)")                                                                   \
-  X(std::size_t, pack_chunk_bytes, "ARMCI_PACK_CHUNK",                                                            \
-    size_at_least(64).notes("64K within a node, 32K to other nodes", nullptr, nullptr), 0, kLocal,                \
-    "chunk of the PACK engines; auto = 0 (engine_choice.h)")                                                      \
-  X(ShrBufMethod, shr_buf_method, "ARMCI_SHR_BUF_METHOD", one_of(), ShrBufMethod::NoGuard, kLocal,                \
-    "local buffers inside global memory: used directly or staged")                                               \
-  X(bool, noncollective_groups, "ARMCI_NONCOLLECTIVE_GROUPS", flag(), false, kAgree,                             \
-    "ARMCI_Group_create called by the members only")                                                              \
-  X(MutexMethod, mutex_method, "ARMCI_MUTEX_METHOD", one_of(), MutexMethod::Mcs, kAgree,                          \
-    "mutex algorithm for sets spanning nodes (src/sync/mutex.h)")                                                 \
-  X(bool, shm, "ARMCI_SHM", flag(), true, kAgree, "node-local load/store path")                                  \
-  X(int, node_size, "ARMCI_NODE_SIZE", range(0, 1 << 20).notes(nullptr, "real nodes", "simulated nodes"), 0,      \
-    kAgree, "simulate nodes of this many ranks (0 = real)")                                                       \
-  X(int, max_outstanding, "ARMCI_MAX_OUTSTANDING", range(1, 1 << 24), 1024, kLocal,                              \
-    "non-blocking ops in flight, in total")                                                                       \
-  X(int, max_outstanding_per_target, "ARMCI_MAX_OUTSTANDING_PER_TARGET", range(1, 1 << 24), 256, kLocal,          \
-    "non-blocking ops in flight, per target")                                                                     \
-  X(bool, progress_thread, "ARMCI_PROGRESS_THREAD", flag(), false, kLocal,                                       \
-    "a thread that drives MPI progress (needs MPI_THREAD_MULTIPLE)")                                              \
-  X(int, progress_usleep, "ARMCI_PROGRESS_USLEEP", range(0, 1000000), 300, kLocal,                               \
-    "the progress thread's pause between polls, us")                                                              \
-  X(int, progress_ranks, "ARMCI_PROGRESS_RANKS",                                                                  \
-    range(0, 1 << 20).notes(nullptr, "none", "per node, serving the node's ranks"), 0, kAgree,                    \
-    "per node, the last k ranks serve RMA (progress/progress_ranks.h)")                                          \
-  X(int, progress_ranks_usleep, "ARMCI_PROGRESS_RANKS_USLEEP", range(0, 1000000), -1, kLocal,                    \
-    "a progress rank's sleep between polls (0: yield); auto = -1")                                                \
-  X(int, progress_ranks_awake_us, "ARMCI_PROGRESS_RANKS_AWAKE_US", range(0, 1000000), 200, kLocal,               \
-    "a woken progress rank polls this long after the last request (0: never)")                                   \
-  X(int, progress_ranks_meeting_s, "ARMCI_PROGRESS_RANKS_MEETING_S", range(1, 86400), 60, kLocal,                \
-    "how long progress ranks wait for the program ranks in MPI_Finalize")                                        \
-  X(int, progress_ranks_handoff_us, "ARMCI_PROGRESS_RANKS_HANDOFF_US", range(0, 1000000), 0, kLocal,             \
-    "> 0: core hand-off to progress ranks, longest sleep of a handing wait (progress_ranks.h)")                  \
-  X(bool, profile, "ARMCI_PROFILE", flag(), false, kLocal, "profile every call, report at ARMCI_Finalize")       \
-  X(std::string, profile_file, "ARMCI_PROFILE_FILE", text(), "", kLocal, "also write the profile to this file")   \
-  X(int, wait_backoff_us, "ARMCI_WAIT_BACKOFF_US", range(0, 100000), -1, kLocal,                                  \
-    "sleep between polls in our waits; auto = -1")                                                                \
-  X(int, mpi_yield, "ARMCI_MPI_YIELD",                                                                            \
-    auto_flag().notes(nullptr, "blocking MPI calls are MPI's own", "blocking MPI calls poll with back-off"), -1,  \
-    kAgree, "blocking MPI calls poll with the wait back-off (wait/mpi_yield.h)")                                 \
-  X(int, wait_timer_slack_ns, "ARMCI_WAIT_TIMER_SLACK_NS",                                                        \
-    auto_range(0, 100000000).notes(nullptr, "the thread's own", nullptr), -1, kLocal,                             \
-    "the thread's timer slack while waits back off (0: leave it)")                                                \
-  X(int, mpi_yield_timer_us, "ARMCI_MPI_YIELD_TIMER_US",                                                          \
-    auto_range(0, 1000000)                                                                                        \
-        .notes(nullptr, "blocking MPI calls keep the core", "yield timer in blocking MPI calls"),                 \
-    -1, kLocal, "period of the yield timer in blocking MPI calls (wait/yield_timer.h; 0: never)")                \
-  X(int, node_sync, "ARMCI_NODE_SYNC",                                                                            \
-    auto_flag().notes(nullptr, "barriers and gops through MPI", "one-node barriers and gops in shared memory"),   \
-    -1, kAgree, "one-node barriers and gops meet in shared memory (wait/node_sync.h)")                           \
-  X(int, acc_held_copy, "ARMCI_ACC_HELD_COPY",                                                                    \
-    auto_flag().notes("on except on Open MPI", "blocking accumulates to other nodes wait for local completion",   \
-                      "blocking accumulates to other nodes go from held copies"),                                 \
-    -1, kLocal, "small blocking accumulates to other nodes go from a held copy (gmr/ordering.h)")                \
-  X(int, finalize_settle_ms, "ARMCI_FINALIZE_SETTLE_MS", range(0, 10000), 20, kLocal,                            \
-    "pause after the last barrier of ARMCI_Finalize, ms")                                                         \
-  X(bool, check_collectives, "ARMCI_CHECK_COLLECTIVES", flag(), true, kAgree,                                    \
-    "collectives agree on call and object first (collective_check.h)")                                           \
-  X(int, collective_timeout_s, "ARMCI_COLLECTIVE_TIMEOUT", range(0, 1 << 20), 0, kAgree,                         \
-    "give up on a collective check after s seconds (0: never)")                                                  \
-  X(int, watchdog_s, "ARMCI_WATCHDOG_S", range(0, 1 << 24).notes(nullptr, "off", "watchdog on"), 0, kLocal,       \
+#define ARMCIX_SETTINGS(X)                                                                                           \
+  X(bool, verbose, "ARMCI_VERBOSE", flag(), false, kLocal, "banner with every effective setting on rank 0")          \
+  X(WindowKind, window_kind, "ARMCI_USE_WIN_ALLOCATE",                                                               \
+    flag_on_open_mpi().notes(nullptr, "MPI_Alloc_mem + MPI_Win_create", "MPI_Win_allocate"), WindowKind::Create,     \
+    kAgree, "window kind with ARMCI_SHM=0: 1 = MPI_Win_allocate (see doc/design.md: MPICH 6110)")                    \
+  X(bool, window_gate, "ARMCI_WINDOW_GATE", flag_on_open_mpi(), false, kAgree,                                       \
+    "serialized window creation per node (window.h; Open MPI issue 7393)")                                           \
+  X(StridedMethod, strided_method, "ARMCI_STRIDED_METHOD", one_of(), StridedMethod::Auto, kLocal,                    \
+    "strided engine for targets reached through MPI (transfer/engine_choice.h)")                                     \
+  X(IovMethod, iov_method, "ARMCI_IOV_METHOD", one_of(), IovMethod::Auto, kLocal, "I/O-vector engine")               \
+  X(int, iov_batched_limit, "ARMCI_IOV_BATCHED_LIMIT", range(0, 1 << 30), 0, kLocal,                                 \
+    "ops per flush in BATCHED (0 = unlimited)")                                                                      \
+  X(std::size_t, pack_chunk_bytes, "ARMCI_PACK_CHUNK",                                                               \
+    size_at_least(64).notes("64K within a node, 32K to other nodes", nullptr, nullptr), 0, kLocal,                   \
+    "chunk of the PACK engines; auto = 0 (engine_choice.h)")                                                         \
+  X(ShrBufMethod, shr_buf_method, "ARMCI_SHR_BUF_METHOD", one_of(), ShrBufMethod::NoGuard, kLocal,                   \
+    "local buffers inside global memory: used directly or staged")                                                   \
+  X(bool, noncollective_groups, "ARMCI_NONCOLLECTIVE_GROUPS", flag(), false, kAgree,                                 \
+    "ARMCI_Group_create called by the members only")                                                                 \
+  X(MutexMethod, mutex_method, "ARMCI_MUTEX_METHOD", one_of(), MutexMethod::Mcs, kAgree,                             \
+    "mutex algorithm for sets spanning nodes (src/sync/mutex.h)")                                                    \
+  X(bool, shm, "ARMCI_SHM", flag(), true, kAgree, "node-local load/store path")                                      \
+  X(int, node_size, "ARMCI_NODE_SIZE", range(0, 1 << 20).notes(nullptr, "real nodes", "simulated nodes"), 0, kAgree, \
+    "simulate nodes of this many ranks (0 = real)")                                                                  \
+  X(int, max_outstanding, "ARMCI_MAX_OUTSTANDING", range(1, 1 << 24), 1024, kLocal,                                  \
+    "non-blocking ops in flight, in total")                                                                          \
+  X(int, max_outstanding_per_target, "ARMCI_MAX_OUTSTANDING_PER_TARGET", range(1, 1 << 24), 256, kLocal,             \
+    "non-blocking ops in flight, per target")                                                                        \
+  X(bool, progress_thread, "ARMCI_PROGRESS_THREAD", flag(), false, kLocal,                                           \
+    "a thread that drives MPI progress (needs MPI_THREAD_MULTIPLE)")                                                 \
+  X(int, progress_usleep, "ARMCI_PROGRESS_USLEEP", range(0, 1000000), 300, kLocal,                                   \
+    "the progress thread's pause between polls, us")                                                                 \
+  X(int, progress_ranks, "ARMCI_PROGRESS_RANKS",                                                                     \
+    range(0, 1 << 20).notes(nullptr, "none", "per node, serving the node's ranks"), 0, kAgree,                       \
+    "per node, the last k ranks serve RMA (progress/progress_ranks.h)")                                              \
+  X(int, progress_ranks_usleep, "ARMCI_PROGRESS_RANKS_USLEEP", range(0, 1000000), -1, kLocal,                        \
+    "a progress rank's sleep between polls (0: yield); auto = -1")                                                   \
+  X(int, progress_ranks_awake_us, "ARMCI_PROGRESS_RANKS_AWAKE_US", range(0, 1000000), 200, kLocal,                   \
+    "a woken progress rank polls this long after the last request (0: never)")                                       \
+  X(int, progress_ranks_meeting_s, "ARMCI_PROGRESS_RANKS_MEETING_S", range(1, 86400), 60, kLocal,                    \
+    "how long progress ranks wait for the program ranks in MPI_Finalize")                                            \
+  X(int, progress_ranks_handoff_us, "ARMCI_PROGRESS_RANKS_HANDOFF_US", range(0, 1000000), 0, kLocal,                 \
+    "> 0: core hand-off to progress ranks, longest sleep of a handing wait (progress_ranks.h)")                      \
+  X(bool, profile, "ARMCI_PROFILE", flag(), false, kLocal, "profile every call, report at ARMCI_Finalize")           \
+  X(std::string, profile_file, "ARMCI_PROFILE_FILE", text(), "", kLocal, "also write the profile to this file")      \
+  X(int, wait_backoff_us, "ARMCI_WAIT_BACKOFF_US", range(0, 100000), -1, kLocal,                                     \
+    "sleep between polls in our waits; auto = -1")                                                                   \
+  X(int, mpi_yield, "ARMCI_MPI_YIELD",                                                                               \
+    auto_flag().notes(nullptr, "blocking MPI calls are MPI's own", "blocking MPI calls poll with back-off"), -1,     \
+    kAgree, "blocking MPI calls poll with the wait back-off (wait/mpi_yield.h)")                                     \
+  X(int, wait_timer_slack_ns, "ARMCI_WAIT_TIMER_SLACK_NS",                                                           \
+    auto_range(0, 100000000).notes(nullptr, "the thread's own", nullptr), -1, kLocal,                                \
+    "the thread's timer slack while waits back off (0: leave it)")                                                   \
+  X(int, mpi_yield_timer_us, "ARMCI_MPI_YIELD_TIMER_US",                                                             \
+    auto_range(0, 1000000).notes(nullptr, "blocking MPI calls keep the core", "yield timer in blocking MPI calls"),  \
+    -1, kLocal, "period of the yield timer in blocking MPI calls (wait/yield_timer.h; 0: never)")                    \
+  X(int, node_sync, "ARMCI_NODE_SYNC",                                                                               \
+    auto_flag().notes(nullptr, "barriers and gops through MPI", "one-node barriers and gops in shared memory"), -1,  \
+    kAgree, "one-node barriers and gops meet in shared memory (wait/node_sync.h)")                                   \
+  X(int, acc_held_copy, "ARMCI_ACC_HELD_COPY",                                                                       \
+    auto_flag().notes("on except on Open MPI", "blocking accumulates to other nodes wait for local completion",      \
+                      "blocking accumulates to other nodes go from held copies"),                                    \
+    -1, kLocal, "small blocking accumulates to other nodes go from a held copy (gmr/ordering.h)")                    \
+  X(int, finalize_settle_ms, "ARMCI_FINALIZE_SETTLE_MS", range(0, 10000), 20, kLocal,                                \
+    "pause after the last barrier of ARMCI_Finalize, ms")                                                            \
+  X(bool, check_collectives, "ARMCI_CHECK_COLLECTIVES", flag(), true, kAgree,                                        \
+    "collectives agree on call and object first (collective_check.h)")                                               \
+  X(int, collective_timeout_s, "ARMCI_COLLECTIVE_TIMEOUT", range(0, 1 << 20), 0, kAgree,                             \
+    "give up on a collective check after s seconds (0: never)")                                                      \
+  X(int, watchdog_s, "ARMCI_WATCHDOG_S", range(0, 1 << 24).notes(nullptr, "off", "watchdog on"), 0, kLocal,          \
     "end the process when one ARMCI call has blocked this many seconds (checks/watchdog.h)")
 
 // What the user set (or the defaults), -1 = auto; never changed after parsing.

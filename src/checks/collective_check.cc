@@ -92,20 +92,22 @@ void wait_agreement(const char* call, MPI_Request* req, MPI_Comm cc) {
   if (timeout_s <= 0) return wait_for(call, req);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
   const int backoff_us = rt().resolved.wait_backoff_us > 0 ? rt().resolved.wait_backoff_us : 50;
-  for (;;) {
-    int done = 0;
-    ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
-    if (done) return;
-    if (std::chrono::steady_clock::now() > deadline) {
-      int n = 0;
-      ARMCIX_MPI(MPI_Comm_size(cc, &n));
-      fail(call,
-           "not every one of the %d processes taking part entered this collective call within %d s "
-           "(ARMCI_COLLECTIVE_TIMEOUT): a process skipped it, or waits in a collective on another group",
-           n, timeout_s);
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(backoff_us));
-  }
+  poll_until(
+      [&] {
+        int done = 0;
+        ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+        return done != 0;
+      },
+      [&] {
+        if (std::chrono::steady_clock::now() <= deadline) return;
+        int n = 0;
+        ARMCIX_MPI(MPI_Comm_size(cc, &n));
+        fail(call,
+             "not every one of the %d processes taking part entered this collective call within %d s "
+             "(ARMCI_COLLECTIVE_TIMEOUT): a process skipped it, or waits in a collective on another group",
+             n, timeout_s);
+      },
+      [&] { std::this_thread::sleep_for(std::chrono::microseconds(backoff_us)); });
 }
 
 // World ranks of ranks a and b of `cc`.

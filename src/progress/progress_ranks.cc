@@ -321,21 +321,25 @@ void free_proxy_windows(Runtime& r) {
     MPI_Request meeting;
     ARMCIX_MPI(MPI_Ibarrier(r.all, &meeting));
     const double deadline = MPI_Wtime() + r.config.progress_ranks_meeting_s;
-    for (int met = 0;;) {
-      ARMCIX_MPI(MPI_Test(&meeting, &met, MPI_STATUS_IGNORE));
-      if (met) break;
-      if (MPI_Wtime() > deadline) {
-        std::fprintf(stderr,
-                     "armci-x: progress rank %d: the program ranks did not reach MPI_Finalize within %d s of "
-                     "ARMCI_Finalize (or called PMPI_Finalize directly): finalizing without meeting them\n",
-                     r.me, r.config.progress_ranks_meeting_s);
-        break;
-      }
-      if (pause_us > 0)
-        waker.sleep(pause_us);
-      else
-        sched_yield();
-    }
+    poll_until(
+        [&] {
+          int met = 0;
+          ARMCIX_MPI(MPI_Test(&meeting, &met, MPI_STATUS_IGNORE));
+          if (met) return true;
+          if (MPI_Wtime() <= deadline) return false;
+          std::fprintf(stderr,
+                       "armci-x: progress rank %d: the program ranks did not reach MPI_Finalize within %d s of "
+                       "ARMCI_Finalize (or called PMPI_Finalize directly): finalizing without meeting them\n",
+                       r.me, r.config.progress_ranks_meeting_s);
+          return true;
+        },
+        [] {},
+        [&] {
+          if (pause_us > 0)
+            waker.sleep(pause_us);
+          else
+            sched_yield();
+        });
   }
   ARMCIX_MPI(MPI_Comm_free(&r.all));
   std::fflush(stdout);

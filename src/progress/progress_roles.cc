@@ -9,6 +9,7 @@
 #include "base/config.h"
 #include "base/error.h"
 #include "progress/progress_ranks.h"
+#include "wait/wait.h"
 
 namespace armcix {
 
@@ -35,17 +36,21 @@ int arrival_broadcast(int what, bool sleep_between_polls) {
   int value = what;
   MPI_Request req;
   ARMCIX_MPI(PMPI_Ibcast(&value, 1, MPI_INT, 0, g_early.arrival, &req));
-  for (;;) {
-    int done = 0;
-    ARMCIX_MPI(PMPI_Test(&req, &done, MPI_STATUS_IGNORE));
-    if (done) break;
-    if (sleep_between_polls) {
-      const timespec pause{0, 500 * 1000};
-      nanosleep(&pause, nullptr);
-    } else {
-      sched_yield();
-    }
-  }
+  poll_until(
+      [&] {
+        int done = 0;
+        ARMCIX_MPI(PMPI_Test(&req, &done, MPI_STATUS_IGNORE));
+        return done != 0;
+      },
+      [] {},
+      [&] {
+        if (sleep_between_polls) {
+          const timespec pause{0, 500 * 1000};
+          nanosleep(&pause, nullptr);
+        } else {
+          sched_yield();
+        }
+      });
   ARMCIX_MPI(PMPI_Comm_free(&g_early.arrival));
   g_early.arrived = true;
   return value;

@@ -29,15 +29,24 @@ void wait_all_for(const char* call, int n, MPI_Request* reqs);
 // a probe on the world communicator, which has no side effect.
 void progress_poke();
 
-// Polls until `done()` says so, calling `between()` after every unsuccessful poll and pausing (backing off)
-// after it when `backoff_us` > 0.
+// Polls until `done()` says so, calling `between()` and then `pause()` after every unsuccessful poll.  For
+// waits with a pause of their own (a fixed sleep, a yield); the waits that back off use the form below.
+template <typename Done, typename Between, typename Pause>
+void poll_until(Done done, Between between, Pause pause) {
+  while (!done()) {
+    between();
+    pause();
+  }
+}
+
+// Polls until `done()` says so, calling `between()` after every unsuccessful poll and pausing (backing off,
+// wait/backoff.h) after it when `backoff_us` > 0.
 template <typename Done, typename Between>
 void poll_until(int backoff_us, HandOff handoff, Done done, Between between) {
   BackoffPause pause(backoff_us, rt().machine.ranks, handoff);
-  while (!done()) {
-    between();
+  poll_until(done, between, [&] {
     if (backoff_us > 0) pause();
-  }
+  });
 }
 
 }  // namespace armcix
