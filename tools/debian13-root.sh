@@ -5,7 +5,7 @@
 #   tools/debian13-root.sh --unmount               unmounts whatever is left mounted under the root (after a kill -9)
 #
 #   ARMCIX_DEBIAN13_ROOT   the root (default /var/cache/armcix/debian13; keep it outside the repository)
-#   ARMCIX_DEBIAN_MIRROR   the archive debootstrap reads (default http://deb.debian.org/debian)
+#   ARMCIX_DEBIAN_MIRROR   the archive debootstrap reads (default: debootstrap's own, Debian's archive)
 #
 # The root is a cache: when it is missing it is made with 'debootstrap --variant=minbase trixie' in ROOT.tmp
 # and renamed to ROOT once complete (a failed or interrupted run never leaves a half-made ROOT); packages
@@ -22,7 +22,7 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 root="${ARMCIX_DEBIAN13_ROOT:-/var/cache/armcix/debian13}"
-mirror="${ARMCIX_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+mirror="${ARMCIX_DEBIAN_MIRROR:-}"  # empty: debootstrap's default (Debian's archive)
 inside_repo=/armcix
 [ "$(id -u)" -eq 0 ] || { echo "debian13-root: needs root (debootstrap, mount, chroot)" >&2; exit 2; }
 
@@ -53,8 +53,8 @@ make_root() {  # debootstrap into ROOT.tmp, then rename; serialised by a lock so
   local tmp="$root.tmp"
   root="$tmp" unmount_all
   rm -rf "$tmp"
-  echo "debian13-root: making $root with debootstrap (minbase trixie from $mirror, ~1-3 min)"
-  if ! debootstrap --variant=minbase trixie "$tmp" "$mirror" >"$root.debootstrap.log" 2>&1; then
+  echo "debian13-root: making $root with debootstrap (minbase trixie from ${mirror:-the default archive}, ~1-3 min)"
+  if ! debootstrap --variant=minbase trixie "$tmp" ${mirror:+"$mirror"} >"$root.debootstrap.log" 2>&1; then
     tail -n 20 "$root.debootstrap.log" >&2
     echo "debian13-root: debootstrap failed (whole log: $root.debootstrap.log)" >&2
     root="$tmp" unmount_all
