@@ -73,7 +73,7 @@ CEOF
 
 link() {  # name, link arguments...
   local name="$1"; shift
-  "$MPICC" -o "$tmp/$name" "$tmp/prog.o" "$@" >"$tmp/$name.link" 2>&1
+  "$MPICC" -o "$tmp/$name" "$tmp/prog.o" "$@" >"$tmp/$name.out" 2>&1  # if it fails, its messages are reported
 }
 run() {  # output file, np, command...
   local out="$1" np="$2"; shift 2
