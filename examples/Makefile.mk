@@ -2,6 +2,8 @@
 if HAVE_GA
 noinst_PROGRAMS += examples/ga_demo
 examples_ga_demo_SOURCES = examples/ga_demo.c
-examples_ga_demo_LDADD = $(GA_PROG_LIBS)
+# Plain libarmci, without the opt-in wrapper library: what a GA user links by default (the test programs
+# link libarmcix-mpiwrap too, for the features that need it; tests/Makefile.mk).
+examples_ga_demo_LDADD = $(GA_LIB) $(PLAIN_TEST_LIB) $(SCALAPACK_LIB) -llapack -lblas -lgfortran -lm
 examples_ga_demo_LINK = $(CXXLINK)
 endif
