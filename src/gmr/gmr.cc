@@ -102,18 +102,6 @@ void index_pool(const std::shared_ptr<const std::vector<char*>>& owner_start, st
 
 void release_proxied(Gmr* g);
 
-// ARMCI_SPANNING_POOL=1: small regions of groups spanning nodes come from a pool exposed by one MPI window
-// (created with the pool), at the same offset in every member's pool slice, instead of a window each.  Off by
-// default until it has run the whole suite (issue 30; doc/performance-scale.md).  Read once; every rank must
-// see the same value (it decides collectives).
-bool spanning_pool_enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("ARMCI_SPANNING_POOL");
-    return v && v[0] == '1';
-  }();
-  return on;
-}
-
 void release_region(Gmr* g) {
   run_release_hooks(g);
   if (!g->proxy_rank.empty()) {
@@ -493,8 +481,8 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   // progress ranks, whose regions have no window of their own).
   const bool reusable = cfg.shm && (node_only || !progress_ranks_on());
   // Small regions come from the member set's pool: node-only ones always, ones spanning nodes with
-  // ARMCI_SPANNING_POOL=1 (one window for the pool instead of one per region: doc/performance-scale.md).
-  const bool pooled = node_only || (cfg.shm && !progress_ranks_on() && spanning_pool_enabled());
+  // ARMCI_SPANNING_POOL=1 (one window for the pool instead of one per region: doc/performance.md, "Cost as jobs grow").
+  const bool pooled = node_only || (cfg.shm && !progress_ranks_on() && cfg.spanning_pool);
   if ((pooled && take_pool_block(call, g, group, sizes, node_only)) ||
       (reusable && adopt_cached_segment(call, g, sizes))) {
     for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base(r);
