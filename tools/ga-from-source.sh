@@ -17,6 +17,9 @@
 #     --timeout S     seconds per program run (default 300)
 #     --filter REGEX  run only the tests whose path (e.g. global/testing/test.x) matches
 #     --skip REGEX    leave out the tests whose path matches (they are listed as "not run")
+#     --cache-from D  seed configure's cache (-C) from build directory D's config.log, minus every result that
+#                     concerns ARMCI (armci.h, ARMCI_*/armci_* functions and members) and the precious variables:
+#                     the compiler, Fortran and BLAS probes are not repeated (on a loaded machine they take ~30 min)
 #     --no-build      reuse the existing build (run tests only)
 #     --build-only    build GA and its test programs, run nothing
 #     --jobs N        make -j (default 2)
@@ -31,11 +34,11 @@
 #
 # Results: WORK/results-NAME-TAG-npN.tsv (test, ranks, result, seconds, exit status) and one log per run in
 # WORK/logs-NAME-TAG-npN/ (npN: the rank counts, e.g. np2-4).  A result is PASS (exit 0), FAIL (exit status
-# != 0), TIMEOUT, XFAIL (failed and listed in GA's XFAIL_TESTS) or XPASS.  XFAIL counts as passed, XPASS as failed, as in automake.
+# != 0), TIMEOUT, NOBUILD (the program did not build), XFAIL (failed and listed in GA's XFAIL_TESTS) or XPASS.  XFAIL counts as passed, XPASS as failed, as in automake.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 armci="" name="" tag=v5.9.2 git_src=https://github.com/GlobalArrays/ga.git work="$repo/_ga"
-nps="2 4" tmo=300 filter="" skip="" build=1 run=1 jobs=2
+nps="2 4" tmo=300 filter="" skip="" build=1 run=1 jobs=2 cache_from=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --armci) armci="$2"; shift 2 ;;
@@ -47,6 +50,7 @@ while [ $# -gt 0 ]; do
     --timeout) tmo="$2"; shift 2 ;;
     --filter) filter="$2"; shift 2 ;;
     --skip) skip="$2"; shift 2 ;;
+    --cache-from) cache_from="$2"; shift 2 ;;
     --no-build) build=0; shift ;;
     --build-only) run=0; shift ;;
     --jobs) jobs="$2"; shift 2 ;;
@@ -98,33 +102,61 @@ if [ "$build" = 1 ]; then
     extra_libs=""
     if [ -d "$armci" ] && [ -f "$armci/lib/libarmci.a" ] && [ ! -e "$armci/lib/libarmci.so" ]; then extra_libs="-lstdc++"; fi
     case "$armci" in *.a) extra_libs="$extra_libs -lstdc++" ;; esac
-    logged "$bld/configure.out" "$src/configure" --with-armci="$armci" \
+    cache=()
+    if [ -n "$cache_from" ]; then
+      [ -f "$cache_from/config.log" ] || { echo "ga-from-source: no $cache_from/config.log" >&2; exit 1; }
+      # config.log ends with the cache variables (name=value, quoted for the shell); keep the ARMCI-free ones.
+      sed -n '/^## Cache variables\. ##/,/^## Output variables\. ##/p' "$cache_from/config.log" | grep -E '^[a-z_][a-zA-Z0-9_]*=' |
+        grep -viE 'armci|^ac_cv_env_' >"$bld/config.cache"
+      cache=(--cache-file="$bld/config.cache")
+    fi
+    logged "$bld/configure.out" "$src/configure" "${cache[@]}" --with-armci="$armci" \
       CC="$MPICC" CXX="$MPICXX" F77="$MPIF77" MPICC="$MPICC" MPICXX="$MPICXX" MPIF77="$MPIF77" \
       MPIEXEC="$MPIEXEC -n %NP%" LIBS="$extra_libs" \
       --with-blas4="$GA_BLAS" --with-lapack="$GA_LAPACK" "${scalapack[@]}"
   fi
   step "make -j$jobs (output: $bld/make.out)"
   logged "$bld/make.out" make -j"$jobs"
-  step "make checkprogs -j$jobs (output: $bld/checkprogs.out)"
-  logged "$bld/checkprogs.out" make -j"$jobs" checkprogs
 fi
-[ "$run" = 1 ] || { echo "ga-from-source: built in $bld"; exit 0; }
 [ -f "$bld/Makefile" ] || { echo "ga-from-source: no build in $bld (run without --no-build)" >&2; exit 1; }
 
 # GA's own lists, expanded by make from its Makefile (conditionals resolved by its configure).
 printvar() { make -s -C "$bld" -f Makefile -f - ga-from-source-print VAR="$1" <<<'ga-from-source-print: ; @echo $($(VAR))'; }
-read -r -a tests <<<"$(printvar TESTS)"
+read -r -a listed <<<"$(printvar TESTS)"
 serial=" $(printvar SERIAL_TESTS) "
 xfail=" $(printvar XFAIL_TESTS) "
-[ ${#tests[@]} -gt 0 ] || { echo "ga-from-source: GA's TESTS list is empty" >&2; exit 1; }
+[ ${#listed[@]} -gt 0 ] || { echo "ga-from-source: GA's TESTS list is empty" >&2; exit 1; }
+# The programs to run: GA's list in its order, once each (it names nga-scatter twice), --filter/--skip applied.
+tests=() not_run=()
+for t in "${listed[@]}"; do
+  case " ${tests[*]} ${not_run[*]} " in *" $t "*) continue ;; esac
+  if { [ -n "$filter" ] && ! [[ $t =~ $filter ]]; } || { [ -n "$skip" ] && [[ $t =~ $skip ]]; }; then
+    not_run+=("$t")
+  else
+    tests+=("$t")
+  fi
+done
+if [ "$run" = 0 ]; then
+  # Only the programs that would run (all of `make checkprogs` when nothing is filtered out).
+  step "building ${#tests[@]} test programs, make -j$jobs (output: $bld/checkprogs.out)"
+  (cd "$bld" && logged "$bld/checkprogs.out" make -j"$jobs" -k "${tests[@]}") || true
+  echo "ga-from-source: built in $bld"
+  exit 0
+fi
 
 mkdir -p "$logs"
 : >"$results"
-not_run=()
 step "running ${#tests[@]} GA test programs (ranks: 1 for serial ones, $nps otherwise; timeout ${tmo}s each)"
 run_one() {  # TEST RANKS
   local t="$1" np="$2" log status start secs result
   log="$logs/$(echo "$t" | tr / _).np$np.log"
+  # Each program is built just before its first run, so that results come in while the rest still builds.
+  [ -x "$bld/$t" ] || [ "$build" = 0 ] || make -C "$bld" -j"$jobs" "$t" >>"$bld/checkprogs.out" 2>&1 || true
+  if [ ! -x "$bld/$t" ]; then  # its build failed: see checkprogs.out
+    printf '%s\t%s\t%s\t%s\t%s\n' "$t" "$np" NOBUILD 0 - >>"$results"
+    printf '  %-48s %2s ranks  %-7s\n' "$t" "$np" NOBUILD
+    return 0
+  fi
   start=$(date +%s%N)
   set +e
   (cd "$bld/$(dirname "$t")" && timeout -k 10 "$tmo" $MPIEXEC -n "$np" "$bld/$t") >"$log" 2>&1 </dev/null
@@ -140,17 +172,11 @@ run_one() {  # TEST RANKS
   printf '%s\t%s\t%s\t%s\t%s\n' "$t" "$np" "$result" "$secs" "$status" >>"$results"
   printf '  %-48s %2s ranks  %-7s %7s s\n' "$t" "$np" "$result" "$secs"
 }
-for np in $nps; do
-  for t in "${tests[@]}"; do
-    if { [ -n "$filter" ] && ! [[ $t =~ $filter ]]; } || { [ -n "$skip" ] && [[ $t =~ $skip ]]; }; then
-      [ "$np" != "${nps%% *}" ] || not_run+=("$t")
-      continue
-    fi
-    case "$serial" in
-      *" $t "*) [ "$np" = "${nps%% *}" ] && run_one "$t" 1 ;;
-      *) run_one "$t" "$np" ;;
-    esac
-  done
+for t in "${tests[@]}"; do
+  case "$serial" in
+    *" $t "*) run_one "$t" 1 ;;
+    *) for np in $nps; do run_one "$t" "$np"; done ;;
+  esac
 done
 
 # The table: one line per program, one column per rank count.
