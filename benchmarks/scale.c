@@ -33,31 +33,9 @@
  */
 #include "bench_common.h"
 
-#include <malloc.h>
+#include "memory_reading.h"
 
 #define MAX_REGIONS 4096
-
-static long vm_rss_bytes(void)
-{
-    char line[256];
-    long kb = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "VmRSS:", 6) == 0) {
-            kb = atol(line + 6);
-            break;
-        }
-    fclose(f);
-    return kb * 1024;
-}
-
-static long heap_bytes(void)
-{
-    struct mallinfo2 mi = mallinfo2();
-    return (long)(mi.uordblks + mi.hblkhd);
-}
 
 static double max_over_ranks(double v)
 {

@@ -17,35 +17,13 @@
 #define BENCH_NO_ARMCI
 #include "bench_common.h"
 
-#include <malloc.h>
+#include "memory_reading.h"
 
 #include "ga.h"
 #include "macdecls.h"
 
 #define PER_RANK 512
 #define MAX_ARRAYS 1024
-
-static long vm_rss_bytes(void)
-{
-    char line[256];
-    long kb = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "VmRSS:", 6) == 0) {
-            kb = atol(line + 6);
-            break;
-        }
-    fclose(f);
-    return kb * 1024;
-}
-
-static long heap_bytes(void)
-{
-    struct mallinfo2 mi = mallinfo2();
-    return (long)(mi.uordblks + mi.hblkhd);
-}
 
 static double reduce(double v, MPI_Op op)
 {

@@ -136,7 +136,7 @@ EXTRA_DIST += tests/profile/run_profile.sh
 
 # The scale benchmark's data checks (issue 30), run by tests/manifest.txt at 16 ranks (--check-only).
 check_PROGRAMS += benchmarks/scale
-benchmarks_scale_SOURCES = benchmarks/scale.c benchmarks/bench_common.h
+benchmarks_scale_SOURCES = benchmarks/scale.c benchmarks/bench_common.h benchmarks/memory_reading.h
 benchmarks_scale_LDADD = $(TEST_LIB)
 benchmarks_scale_LINK = $(CXXLINK)
 
