@@ -18,7 +18,10 @@ MPICC="${MPICC:-mpicc.mpich}"
 MPIEXEC="${MPIEXEC:-mpiexec.mpich}"
 libs="$(cd "$builddir/src/.libs" && pwd)"
 ga="${GA_LIB:-/usr/lib/x86_64-linux-gnu/libga-mpich.a}"
-ga_deps="/usr/lib/x86_64-linux-gnu/libscalapack-mpich.so.2.2 -llapack -lblas -lgfortran -lm -lstdc++"
+# The launcher may carry options (Open MPI's: --allow-run-as-root --oversubscribe); ScaLAPACK per MPI.
+read -r -a mpiexec <<< "$MPIEXEC"
+case "${MPI_FLAVOR:-mpich}" in openmpi) scalapack=openmpi ;; *) scalapack=mpich ;; esac
+ga_deps="/usr/lib/x86_64-linux-gnu/libscalapack-$scalapack.so.2.2 -llapack -lblas -lgfortran -lm -lstdc++"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
@@ -77,7 +80,7 @@ link() {  # name, link arguments...
 }
 run() {  # output file, np, command...
   local out="$1" np="$2"; shift 2
-  timeout --kill-after=10 240 "$MPIEXEC" -n "$np" "$@" >"$out" 2>&1 </dev/null
+  timeout --kill-after=10 240 "${mpiexec[@]}" -n "$np" "$@" >"$out" 2>&1 </dev/null
 }
 tool_saw() {  # output file, processes that must report: the tool saw MPI_Init once and the 3 barriers
   [ "$(grep -cE 'pmpi-tool: process [0-9]+ saw MPI_Init 1, MPI_Barrier ([3-9]|[1-9][0-9]+)$' "$1")" -ge "$2" ]
