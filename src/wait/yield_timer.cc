@@ -31,17 +31,22 @@ bool foreign_load_in_handler() {
   return running >= 0 && running > g_ours_runnable.load(std::memory_order_relaxed) + 1;
 }
 
+struct ThreadTimer;
+void back_off(ThreadTimer* t);
+
 // Yields, unless other programs' busy tasks share the machine: then the yield hands the core to one of
 // them for the rest of its time slice, not to the peer the timed call waits for, and every call took
 // longer than without the timer (Open MPI, 2 hosts x 2 ranks on 2 cores beside 2 busy loops: test_sync
-// 48.6 s with the timer yielding, 14.4 s without it; doc/design.md).
-void on_timer_signal(int) {
+// 48.6 s with the timer yielding, 14.4 s without it; doc/design.md).  Then the next signal comes after
+// 1.5 times the time (back_off).
+void on_timer_signal(int, siginfo_t* info, void*) {
   const int saved = errno;
   g_signals.fetch_add(1, std::memory_order_relaxed);  // lock-free: async-signal-safe
   if (foreign_load_in_handler())
     g_skipped.fetch_add(1, std::memory_order_relaxed);
   else
     sched_yield();
+  if (info && info->si_code == SI_TIMER) back_off(static_cast<ThreadTimer*>(info->si_value.sival_ptr));
   errno = saved;
 }
 
@@ -57,8 +62,8 @@ bool install_handler() {
     if (sigaction(s, nullptr, &old) != 0) continue;
     if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;
     struct sigaction sa {};
-    sa.sa_handler = on_timer_signal;
-    sa.sa_flags = SA_RESTART;
+    sa.sa_sigaction = on_timer_signal;
+    sa.sa_flags = SA_RESTART | SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     if (sigaction(s, &sa, nullptr) != 0) continue;
     g_signo = s;
@@ -70,11 +75,22 @@ bool install_handler() {
 }
 
 // The calling thread's timer, made on its first timed call, deleted when the thread ends.
+//
+// One-shot, re-armed by the handler at 1.5 times the last interval (from the setting up to kMaxIntervalUs),
+// never periodic.  With a fixed period, on a machine with no other load (so that the handler yields), 16
+// ranks of Open MPI 4.1 on 2 cores creating and freeing windows took 887 s in CI and over 150 s here for
+// what takes 7.6 s with the growing interval (benchmarks/scale --check-only --regions 8; 4 ranks at 20 us
+// in mpi-yield-timer.np4 spun until the timeout); every rank interrupting every call so often starves
+// the ones doing the work (and a system call that starts over when interrupted may never finish).  The
+// first yields, which matter most, still come near the set period.
 struct ThreadTimer {
+  static constexpr long kMaxIntervalUs = 1000000;
   timer_t id{};
   bool made = false;
   bool failed = false;
-  int depth = 0;  // nested scopes: only the outermost arms and disarms
+  int depth = 0;                    // nested scopes: only the outermost arms and disarms
+  volatile sig_atomic_t armed = 0;  // read by the handler, which runs on this thread
+  long interval_us = 0;             // the interval the handler arms next; written only with armed set
 
   bool make() {
 #ifdef __linux__
@@ -82,6 +98,7 @@ struct ThreadTimer {
     struct sigevent ev {};
     ev.sigev_notify = SIGEV_THREAD_ID;
     ev.sigev_signo = g_signo;
+    ev.sigev_value.sival_ptr = this;
 #ifdef sigev_notify_thread_id
     ev.sigev_notify_thread_id = gettid();
 #else
@@ -92,17 +109,35 @@ struct ThreadTimer {
 #endif
     return made;
   }
-  void set(int period_us) {
+  // One shot after `us` microseconds; 0 disarms.  timer_settime is async-signal-safe.
+  void set(long us) {
     struct itimerspec its {};
-    its.it_value.tv_sec = period_us / 1000000;
-    its.it_value.tv_nsec = static_cast<long>(period_us % 1000000) * 1000;
-    its.it_interval = its.it_value;
+    its.it_value.tv_sec = us / 1000000;
+    its.it_value.tv_nsec = (us % 1000000) * 1000;
     timer_settime(id, 0, &its, nullptr);
+  }
+  void arm(long first_us) {
+    interval_us = first_us;
+    armed = 1;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    set(first_us);
+  }
+  void disarm() {
+    armed = 0;  // first: a signal that lands after this store does not re-arm
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    set(0);
   }
   ~ThreadTimer() {
     if (made) timer_delete(id);
   }
 };
+
+void back_off(ThreadTimer* t) {
+  if (!t || !t->armed) return;  // the scope has ended: stay disarmed
+  const long next = t->interval_us + t->interval_us / 2 + 1;
+  t->interval_us = next < ThreadTimer::kMaxIntervalUs ? next : ThreadTimer::kMaxIntervalUs;
+  t->set(t->interval_us);
+}
 
 thread_local ThreadTimer t_timer;
 
@@ -136,7 +171,7 @@ YieldTimerScope::YieldTimerScope() {
   counted_ = true;
   ThreadTimer& t = t_timer;
   if (t.depth++ > 0 || !t.make()) return;
-  t.set(period);
+  t.arm(period);
   armed_ = true;
 }
 
@@ -144,7 +179,7 @@ YieldTimerScope::~YieldTimerScope() {
   if (!counted_) return;
   ThreadTimer& t = t_timer;
   --t.depth;
-  if (armed_) t.set(0);
+  if (armed_) t.disarm();
 }
 
 }  // namespace armcix

@@ -8,7 +8,8 @@
 // 0.1 ms at 2 (tools/nwchem/RESULTS.md).  Nothing in MPICH's loop yields, so the timer makes it: while
 // such a call runs, a per-thread POSIX timer sends the calling thread a real-time signal every period,
 // whose handler calls sched_yield, and the peer gets the core within the period rather than the tick
-// (MPI_Comm_split_type 3-4 ms with 200 us).
+// (MPI_Comm_split_type 3-4 ms with 200 us).  The interval grows 1.5x after each signal of one call (see
+// ThreadTimer in yield_timer.cc: a fixed period can keep an interrupted system call from ever finishing).
 //
 // The timer is local: it changes no MPI call's form, so processes need not agree on it (unlike
 // ARMCI_MPI_YIELD).  The handler runs only while a timed call is in progress (armed by YieldTimerScope on
