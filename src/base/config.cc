@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include "base/error.h"
-#include "base/window.h"
+#include "base/mpi_library.h"
 
 namespace armcix {
 
@@ -167,7 +167,8 @@ void read_value(const char* name, const SettingKind&, const char* v, E* field) {
   fail("ARMCI_Init", "environment variable %s='%s' is not one of %s", name, v, allowed.c_str());
 }
 
-// flag_on_open_mpi(): the default where the library is Open MPI.
+// flag_on_open_mpi(), flag_on_open_mpi_before(major): the default where the library is Open MPI (older than
+// that major version).
 template <typename T>
 void set_open_mpi_default(T*) {}
 void set_open_mpi_default(bool* field) {
@@ -178,8 +179,10 @@ void set_open_mpi_default(WindowKind* field) {
 }
 
 template <typename T>
-void read_setting(const char* name, const SettingKind& kind, bool open_mpi, T* field) {
-  if (kind.on_open_mpi && open_mpi) set_open_mpi_default(field);
+void read_setting(const char* name, const SettingKind& kind, const MpiLibrary& lib, T* field) {
+  if (lib.is_open_mpi() && kind.on_open_mpi_before > 0 &&
+      (kind.on_open_mpi_before == kAnyVersion || lib.before(kind.on_open_mpi_before, 0)))
+    set_open_mpi_default(field);
   if (const char* v = env(name)) read_value(name, kind, v, field);
 }
 
@@ -250,7 +253,9 @@ std::string agreement_label(const char* name, const SettingKind& kind, const T&)
 
 template <typename T>
 std::string default_shown(const SettingKind& kind, const T& v) {
-  if (kind.on_open_mpi) return shown(v) + " on MPICH, 1 on Open MPI";
+  if (kind.on_open_mpi_before == kAnyVersion) return shown(v) + " on MPICH, 1 on Open MPI";
+  if (kind.on_open_mpi_before > 0)
+    return "1 on Open MPI before " + std::to_string(kind.on_open_mpi_before) + ", else " + shown(v);
   const std::string s = shown(v);
   return s.empty() ? "(none)" : s;
 }
@@ -285,8 +290,8 @@ bool Config::progress_thread_requested() {
 
 Config Config::from_environment() {
   Config c;
-  const bool open_mpi = mpi_is_open_mpi();
-#define ARMCIX_READ(type, field, name, kind, by_default, agree, doc) read_setting(name, kind, open_mpi, &c.field);
+  const MpiLibrary& lib = mpi_library();
+#define ARMCIX_READ(type, field, name, kind, by_default, agree, doc) read_setting(name, kind, lib, &c.field);
   ARMCIX_SETTINGS(ARMCIX_READ)
 #undef ARMCIX_READ
   return c;

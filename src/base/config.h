@@ -31,7 +31,8 @@ struct SettingKind {
   };
   Type type = Flag;
   long min = 0, max = 0;
-  bool on_open_mpi = false;  // Flag: the default is 1 when the MPI library is Open MPI
+  // Flag: the default is 1 when the MPI library is Open MPI older than this major version (0: never).
+  int on_open_mpi_before = 0;
   // Banner notes after the value, "NAME=value  (note)": for auto (-1, or 0 of a Size), 0 and other values.
   const char* if_auto = nullptr;
   const char* if_zero = nullptr;
@@ -46,8 +47,12 @@ struct SettingKind {
 constexpr SettingKind flag() {
   return {SettingKind::Flag};
 }
+constexpr int kAnyVersion = 1 << 30;
 constexpr SettingKind flag_on_open_mpi() {
-  return {SettingKind::Flag, 0, 1, true};
+  return {SettingKind::Flag, 0, 1, kAnyVersion};
+}
+constexpr SettingKind flag_on_open_mpi_before(int major) {
+  return {SettingKind::Flag, 0, 1, major};
 }
 constexpr SettingKind auto_flag() {
   return {SettingKind::AutoFlag, 0, 1};
@@ -81,7 +86,7 @@ constexpr bool kLocal = false;  // processes may differ
 // ARMCI_USE_WIN_ALLOCATE, ARMCI_WINDOW_GATE: defaults per MPI (doc/user-guide.md, "Known MPI problems"):
 // MPICH 4.0.2 needs MPI_Win_create windows for correct atomics (issue 6110); on Open MPI 4.1
 // MPI_Win_allocate puts node peers' memory in one segment that osc/rdma reaches directly, and window
-// creation needs the node gate (issue 7393).
+// creation needs the node gate before Open MPI 5 (issue 7393; base/mpi_library.h).
 // ARMCI_PROGRESS_USLEEP: 300, not 100: NWChem's water dimer across 2 hosts with the thread took 38.6-39.9 s
 // at 300 and 40.2-42.4 s at 100 (the wake-ups take the computing ranks' cores; 1000: 41.3-44.6 s, the
 // triples' gets wait longer; tools/nwchem/RESULTS.md).
@@ -93,8 +98,8 @@ constexpr bool kLocal = false;  // processes may differ
   X(WindowKind, window_kind, "ARMCI_USE_WIN_ALLOCATE",                                                               \
     flag_on_open_mpi().notes(nullptr, "MPI_Alloc_mem + MPI_Win_create", "MPI_Win_allocate"), WindowKind::Create,     \
     kAgree, "window kind with ARMCI_SHM=0: 1 = MPI_Win_allocate (see doc/design.md: MPICH 6110)")                    \
-  X(bool, window_gate, "ARMCI_WINDOW_GATE", flag_on_open_mpi(), false, kAgree,                                       \
-    "serialized window creation per node (window.h; Open MPI issue 7393)")                                           \
+  X(bool, window_gate, "ARMCI_WINDOW_GATE", flag_on_open_mpi_before(5), false, kAgree,                               \
+    "serialized window creation per node (window.h; Open MPI 4 issue 7393)")                                         \
   X(StridedMethod, strided_method, "ARMCI_STRIDED_METHOD", one_of(), StridedMethod::Auto, kLocal,                    \
     "strided engine for targets reached through MPI (transfer/engine_choice.h)")                                     \
   X(IovMethod, iov_method, "ARMCI_IOV_METHOD", one_of(), IovMethod::Auto, kLocal, "I/O-vector engine")               \
@@ -151,8 +156,8 @@ constexpr bool kLocal = false;  // processes may differ
     auto_flag().notes("on except on Open MPI", "blocking accumulates to other nodes wait for local completion",      \
                       "blocking accumulates to other nodes go from held copies"),                                    \
     -1, kLocal, "small blocking accumulates to other nodes go from a held copy (gmr/ordering.h)")                    \
-  X(bool, spanning_pool, "ARMCI_SPANNING_POOL", flag(), false, kAgree,                                              \
-    "prototype: small regions of groups spanning nodes share one pooled MPI window (gmr/gmr.cc)")                     \
+  X(bool, spanning_pool, "ARMCI_SPANNING_POOL", flag(), false, kAgree,                                               \
+    "prototype: small regions of groups spanning nodes share one pooled MPI window (gmr/gmr.cc)")                    \
   X(int, finalize_settle_ms, "ARMCI_FINALIZE_SETTLE_MS", range(0, 10000), 20, kLocal,                                \
     "pause after the last barrier of ARMCI_Finalize, ms")                                                            \
   X(bool, check_collectives, "ARMCI_CHECK_COLLECTIVES", flag(), true, kAgree,                                        \

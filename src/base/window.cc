@@ -15,17 +15,6 @@
 
 namespace armcix {
 
-bool mpi_is_open_mpi() {
-  static int cached = -1;
-  if (cached < 0) {
-    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-    int len = 0;
-    ARMCIX_MPI(MPI_Get_library_version(version, &len));  // allowed before MPI_Init and after MPI_Finalize
-    cached = std::strstr(version, "Open MPI") != nullptr ? 1 : 0;
-  }
-  return cached == 1;
-}
-
 namespace {
 
 // What this rank does about the gate for windows on one communicator, cached on it as an attribute.

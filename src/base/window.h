@@ -5,6 +5,8 @@
 
 #include <functional>
 
+#include "base/mpi_library.h"
+
 namespace armcix {
 
 // A window over `bytes` of fresh memory that this process exposes on `comm`, for RMA and MPI atomics,
@@ -25,12 +27,9 @@ RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Co
 // reports that on MPI_COMM_WORLD, whose error handler is the application's: by default fatal, silently).
 void* alloc_mem_or_fail(const char* call, MPI_Aint bytes);
 
-// True if the MPI library is Open MPI (MPI_Get_library_version; callable before MPI_Init).
-bool mpi_is_open_mpi();
-
 // Runs `create`, a window-creating collective over `comm` (MPI_Win_create / _allocate / _create_dynamic),
 // so that no two communicators create windows on one node at the same time when ARMCI_WINDOW_GATE is on
-// (the default on Open MPI).  Why: Open MPI 4.1's osc/rdma names the shared-memory segment of a new window
+// (the default on Open MPI before 5.0).  Why: Open MPI 4.1's osc/rdma names the shared-memory segment of a new window
 // after the node, the job and the communicator's context id only, and disjoint communicators (from one
 // MPI_Comm_split, or groups made independently) share context ids; two such windows made at once on one
 // node then map the same file (Open MPI issue 7393: "unlink(2) /dev/shm/osc_rdma...: No such file",

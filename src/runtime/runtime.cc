@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "base/error.h"
+#include "base/mpi_library.h"
 #include "base/state.h"
 #include "base/thread_lock.h"
 #include "checks/collective_check.h"
@@ -228,12 +229,15 @@ void check_settings_agree(const Runtime& r) {
 void print_banner(const Runtime& r) {
   char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
   int len = 0;
-  MPI_Get_library_version(lib, &len);
+  ARMCIX_MPI(MPI_Get_library_version(lib, &len));
   for (char* c = lib; *c; ++c)
     if (*c == '\n') *c = ' ';
   std::printf("armci-x %s: %d ranks on %d node(s), %d domain(s) (armci_domain_*), MPI thread level %d\n",
               ARMCIX_Version(), r.nproc, r.node_count, r.domain_count, r.thread_level);
   std::printf("  MPI: %.200s\n", lib);
+  std::printf("  MPI work-arounds for this version: window-name collision gate %s, PROC_NULL status fix-up %s\n",
+              mpi_has_window_name_collision() ? "needed" : "not needed",
+              mpi_has_proc_null_status_bug() ? "needed" : "not needed");
   std::printf("  machine of rank 0: %d of our ranks on %d usable cores%s; blocking MPI calls: %s\n", r.machine.ranks,
               r.machine.cores, r.machine.oversubscribed() ? " (oversubscribed)" : "",
               mpi_yield_on() ? "non-blocking form + back-off (ARMCI_MPI_YIELD)" : "MPI's own");

@@ -10,8 +10,8 @@ extern "C" {
 int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Recv", 0);
   comm = world_or(comm);
-  // MPI_PROC_NULL returns at once; MPICH 4.0.2 would give the request's status source 0 and tag 0 instead
-  // of MPI_PROC_NULL and MPI_ANY_TAG.
+  // MPI_PROC_NULL returns at once, and a request's status would say source 0, tag 0 on MPICH 4.0 instead of
+  // MPI_PROC_NULL and MPI_ANY_TAG (base/mpi_library.h): the blocking call has nothing to wait for anyway.
   if (!yield_p2p() || source == MPI_PROC_NULL)
     return with_yield_timer([&] { return ARMCIX_NEXT(MPI_Recv)(buf, count, datatype, source, tag, comm, status); });
   MPI_Request req;

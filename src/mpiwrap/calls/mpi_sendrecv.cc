@@ -1,5 +1,6 @@
 // MPI_Sendrecv: one wrapper per object file, so that a PMPI tool that defines MPI_Sendrecv itself links ahead of the
 // wrapper archive without a "multiple definition" (mpiwrap/wrap.h).
+#include "base/mpi_library.h"
 #include "mpiwrap/wrap.h"
 
 using namespace armcix;           // NOLINT(google-build-using-namespace)
@@ -28,8 +29,8 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
   }
   // The receive first (its status is the call's), then the send.
   rc = complete(MPI_SUCCESS, &reqs[0], status);
-  if (source == MPI_PROC_NULL && status != MPI_STATUS_IGNORE) {
-    // What the blocking call reports; MPICH 4.0.2's request status says source 0, tag 0.
+  if (source == MPI_PROC_NULL && status != MPI_STATUS_IGNORE && mpi_has_proc_null_status_bug()) {
+    // What the blocking call reports; MPICH 4.0's request status says source 0, tag 0 (base/mpi_library.h).
     status->MPI_SOURCE = MPI_PROC_NULL;
     status->MPI_TAG = MPI_ANY_TAG;
   }

@@ -1,0 +1,37 @@
+// Which MPI library and version this process runs on (MPI_Get_library_version), for the work-arounds that
+// only some versions need.  doc/user-guide.md, "MPI work-arounds by version", lists each with its evidence.
+#pragma once
+
+namespace armcix {
+
+struct MpiLibrary {
+  enum class Kind { Mpich, OpenMpi, Other };
+  Kind kind = Kind::Other;
+  int major = 0, minor = 0, patch = 0;  // 0.0.0 when the text names no version
+
+  bool is_open_mpi() const { return kind == Kind::OpenMpi; }
+  bool is_mpich() const { return kind == Kind::Mpich; }
+  // True for a known version below major.minor (an unknown version counts as new).
+  bool before(int major_, int minor_) const {
+    return (major != 0 || minor != 0) && (major < major_ || (major == major_ && minor < minor_));
+  }
+};
+
+// Parses MPI_Get_library_version's text: MPICH's "MPICH Version:\t4.0.2\n..." and Open MPI's
+// "Open MPI v5.0.7, package: ...".  Derived MPIs that name MPICH the same way (Intel MPI, MVAPICH) are
+// Other unless their text says "MPICH Version:".
+MpiLibrary parse_mpi_library_version(const char* text);
+
+// This process's library, read once (MPI_Get_library_version may be called before MPI_Init).
+const MpiLibrary& mpi_library();
+
+// The work-arounds chosen by version (each is documented where it is applied).
+// Open MPI 4's osc/rdma window-name collision (issue 7393): gone in 5.0.
+bool mpi_has_window_name_collision();
+// MPICH 4.0's MPI_Wait status of an MPI_PROC_NULL receive (source 0, tag 0): gone in 4.2.1.
+bool mpi_has_proc_null_status_bug();
+
+// True if the MPI library is Open MPI (any version).
+bool mpi_is_open_mpi();
+
+}  // namespace armcix
