@@ -20,6 +20,7 @@ src_libarmci_la_SOURCES = \
 	src/api/armci_api.cc \
 	src/groups/group.cc src/groups/group.h \
 	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/pending.h src/gmr/shm_cache.cc src/gmr/shm_cache.h \
+	src/gmr/region_plan.cc src/gmr/region_plan.h \
 	src/acc/acc_types.cc src/acc/acc_types.h \
 	src/gmr/ordering.cc src/gmr/ordering.h \
 	src/transfer/staging.cc src/transfer/staging.h \

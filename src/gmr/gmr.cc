@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
@@ -18,6 +18,7 @@
 #include "base/window.h"
 #include "checks/collective_check.h"
 #include "gmr/ordering.h"
+#include "gmr/region_plan.h"
 #include "gmr/shm_cache.h"
 #include "groups/group.h"
 #include "progress/progress_ranks.h"
@@ -225,8 +226,8 @@ void* map_proxied_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI
     } else if (peer[0]) {
       const std::size_t bytes = static_cast<std::size_t>(g->size(gr) + kSliceHeader);
       int fd = shm_open(peer, O_RDWR, 0);
-      ARMCIX_REQUIRE(fd >= 0, call, "could not open process %d's shared-memory segment %s: %s", g->abs_rank_of(gr), peer,
-                     std::strerror(errno));
+      ARMCIX_REQUIRE(fd >= 0, call, "could not open process %d's shared-memory segment %s: %s", g->abs_rank_of(gr),
+                     peer, std::strerror(errno));
       void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
       close(fd);
       ARMCIX_REQUIRE(p != MAP_FAILED, call, "could not map process %d's shared-memory segment %s", g->abs_rank_of(gr),
@@ -477,14 +478,9 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
     g->sizes = sizes;
 
   const bool node_only = group_is_node_local(group->grp_to_abs, group->size);
-  // Reusable: node-only segments, and segments spanning nodes with their MPI_Win_create window (not with
-  // progress ranks, whose regions have no window of their own).
-  const bool reusable = cfg.shm && (node_only || !progress_ranks_on());
-  // Small regions come from the member set's pool: node-only ones always, ones spanning nodes with
-  // ARMCI_SPANNING_POOL=1 (one window for the pool instead of one per region: doc/performance.md, "Cost as jobs grow").
-  const bool pooled = node_only || (cfg.shm && !progress_ranks_on() && cfg.spanning_pool);
-  if ((pooled && take_pool_block(call, g, group, sizes, node_only)) ||
-      (reusable && adopt_cached_segment(call, g, sizes))) {
+  const RegionPlan plan = plan_region({cfg.shm, node_only, progress_ranks_on(), cfg.spanning_pool, cfg.window_kind});
+  if ((plan.pooled && take_pool_block(call, g, group, sizes, node_only)) ||
+      (plan.reusable && adopt_cached_segment(call, g, sizes))) {
     for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base(r);
     index_region(g);
     return;
@@ -496,32 +492,40 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   // Accumulates from one origin must stay ordered (location consistency without a flush between them).
   ARMCIX_MPI(MPI_Info_set(info, "accumulate_ordering", "rar,raw,war,waw"));
   void* base = nullptr;
-  if (cfg.shm && !node_only && progress_ranks_on()) {
-    base = map_proxied_slices(call, g, group, mine);
-    g->atomics_via_mpi = true;
-  } else if (cfg.shm) {
-    // The segment may be reused after ARMCI_Free (gmr/shm_cache.h): its slices get a size class (the same
-    // on every member, computed from the gathered sizes), so that later, slightly larger allocations fit.
-    const MPI_Aint capacity = shm_slice_class(mine);
-    base = map_node_slices(call, g, group, capacity);
-    // A group inside one node needs no MPI window at all; one that spans nodes exposes the same memory
-    // (the whole capacity, for reuse) to the other nodes.  Every member computes the same answer, so the
-    // collective below is matched.
-    g->atomics_via_mpi = !node_only;
-    if (g->atomics_via_mpi) {
-      MPI_Comm win_comm = shm_cache_window_comm(g->members(), group->comm);  // not group->comm: see there
-      run_window_collective(win_comm,
-                            [&] { ARMCIX_MPI_WINDOW(MPI_Win_create(base, capacity, 1, info, win_comm, &g->win)); });
+  switch (plan.memory) {
+    case RegionMemory::ProxiedSegments:
+      base = map_proxied_slices(call, g, group, mine);
+      g->atomics_via_mpi = true;
+      break;
+    case RegionMemory::NodeSegments:
+    case RegionMemory::NodeSegmentsExposed: {
+      // The segment may be reused after ARMCI_Free (gmr/shm_cache.h): its slices get a size class (the same
+      // on every member, computed from the gathered sizes), so that later, slightly larger allocations fit.
+      const MPI_Aint capacity = shm_slice_class(mine);
+      base = map_node_slices(call, g, group, capacity);
+      // A group inside one node needs no MPI window at all; one that spans nodes exposes the same memory
+      // (the whole capacity, for reuse) to the other nodes.  Every member computes the same answer, so the
+      // collective below is matched.
+      g->atomics_via_mpi = plan.memory == RegionMemory::NodeSegmentsExposed;
+      if (g->atomics_via_mpi) {
+        MPI_Comm win_comm = shm_cache_window_comm(g->members(), group->comm);  // not group->comm: see there
+        run_window_collective(win_comm,
+                              [&] { ARMCIX_MPI_WINDOW(MPI_Win_create(base, capacity, 1, info, win_comm, &g->win)); });
+      }
+      break;
     }
-  } else if (cfg.window_kind == WindowKind::Allocate) {
-    run_window_collective(group->comm, [&] {
-      check_allocation(call, MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win), "MPI_Win_allocate", mine);
-    });
-  } else {
-    RmaWindow w = create_rma_window(mine, 1, info, group->comm);
-    base = w.base;
-    g->alloc_mem = w.alloc_mem;
-    g->win = w.win;
+    case RegionMemory::WinAllocate:
+      run_window_collective(group->comm, [&] {
+        check_allocation(call, MPI_Win_allocate(mine, 1, info, group->comm, &base, &g->win), "MPI_Win_allocate", mine);
+      });
+      break;
+    case RegionMemory::WinCreate: {
+      RmaWindow w = create_rma_window(mine, 1, info, group->comm);
+      base = w.base;
+      g->alloc_mem = w.alloc_mem;
+      g->win = w.win;
+      break;
+    }
   }
   ARMCIX_MPI(MPI_Info_free(&info));
   if (mine == 0) base = nullptr;
@@ -540,7 +544,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
     g->owner_base[r] = reinterpret_cast<char*>(bases[r]);
     base_ptrs[r] = g->base(r);
   }
-  if (reusable) {
+  if (plan.reusable) {
     g->capacity.resize(g->nranks);
     for (int r = 0; r < g->nranks; ++r) g->capacity[r] = shm_slice_class(sizes[r]);
   }

@@ -96,6 +96,41 @@ int world_ranks_of(MPI_Comm comm, const std::vector<int>& members, std::vector<i
   return rc;
 }
 
+// Step 2: whether each process of `comm` has a template for its new communicator, by rank in `comm`.
+int gather_who_has_template(MPI_Comm comm, bool mine, std::vector<int>* have) {
+  int n = 0;
+  PMPI_Comm_size(comm, &n);
+  have->assign(static_cast<std::size_t>(n), 0);
+  const int has = mine ? 1 : 0;
+  MPI_Request req;
+  return complete(PMPI_Iallgather(&has, 1, MPI_INT, have->data(), 1, MPI_INT, comm, &req), &req, MPI_STATUS_IGNORE);
+}
+
+// Step 3 where some member has none: a new template over `members` (ranks in `comm`), made by all of them
+// together (blocking).
+int make_template(MPI_Comm comm, const std::vector<int>& members, MPI_Comm* made) {
+  MPI_Group comm_group, group;
+  if (int rc = PMPI_Comm_group(comm, &comm_group); rc != MPI_SUCCESS) return rc;
+  const int included = PMPI_Group_incl(comm_group, static_cast<int>(members.size()), members.data(), &group);
+  PMPI_Group_free(&comm_group);
+  if (included != MPI_SUCCESS) return included;
+  const int rc = with_yield_timer([&] { return PMPI_Comm_create_group(comm, group, kTemplateTag, made); });
+  PMPI_Group_free(&group);
+  return rc;
+}
+
+// Step 3: the new communicator, a duplicate of `templ` with the error handler of `parent` (a split or create
+// inherits the parent's; the template's may be another parent's).
+int duplicate_template(MPI_Comm templ, MPI_Comm parent, MPI_Comm* newcomm) {
+  MPI_Request req;
+  if (int rc = complete(PMPI_Comm_idup(templ, newcomm, &req), &req, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) return rc;
+  MPI_Errhandler handler;
+  if (int rc = PMPI_Comm_get_errhandler(parent, &handler); rc != MPI_SUCCESS) return rc;
+  const int rc = PMPI_Comm_set_errhandler(*newcomm, handler);
+  PMPI_Errhandler_free(&handler);
+  return rc;
+}
+
 // The templates go when the yielding mode goes off (the last ARMCI_Finalize).
 [[maybe_unused]] const bool g_templates_hooked = (set_mpi_yield_off_hook(&clear_comm_templates), true);
 
@@ -108,44 +143,21 @@ bool use_comm_templates() {
 // Steps 2 and 3 above: the new communicator of this process over `members` (ranks in `comm`, in the new
 // order; empty: this process gets none, MPI_COMM_NULL).  Collective over `comm`.
 int create_from_template(MPI_Comm comm, const std::vector<int>& members, MPI_Comm* newcomm) {
-  std::vector<int> world_ranks;
-  if (!members.empty())
-    if (int rc = world_ranks_of(comm, members, &world_ranks); rc != MPI_SUCCESS) return rc;
-  MPI_Comm found = members.empty() ? MPI_COMM_NULL : find_template(world_ranks);
-  int n = 0;
-  PMPI_Comm_size(comm, &n);
-  std::vector<int> have(static_cast<std::size_t>(n));
-  const int mine = found != MPI_COMM_NULL ? 1 : 0;
-  MPI_Request req;
-  if (int rc =
-          complete(PMPI_Iallgather(&mine, 1, MPI_INT, have.data(), 1, MPI_INT, comm, &req), &req, MPI_STATUS_IGNORE);
-      rc != MPI_SUCCESS)
+  std::vector<int> have;
+  if (members.empty()) {  // none for this process, which still answers step 2 for the others
+    const int rc = gather_who_has_template(comm, false, &have);
+    if (rc == MPI_SUCCESS) *newcomm = MPI_COMM_NULL;
     return rc;
-  if (members.empty()) {
-    *newcomm = MPI_COMM_NULL;
-    return MPI_SUCCESS;
   }
-  const bool all_have = std::all_of(members.begin(), members.end(), [&](int m) { return have[m] != 0; });
-  if (!all_have) {
-    MPI_Group comm_group, group;
-    int rc = PMPI_Comm_group(comm, &comm_group);
-    if (rc != MPI_SUCCESS) return rc;
-    rc = PMPI_Group_incl(comm_group, static_cast<int>(members.size()), members.data(), &group);
-    PMPI_Group_free(&comm_group);
-    if (rc != MPI_SUCCESS) return rc;
-    rc = with_yield_timer([&] { return PMPI_Comm_create_group(comm, group, kTemplateTag, &found); });
-    PMPI_Group_free(&group);
-    if (rc != MPI_SUCCESS) return rc;
+  std::vector<int> world_ranks;
+  if (int rc = world_ranks_of(comm, members, &world_ranks); rc != MPI_SUCCESS) return rc;
+  MPI_Comm found = find_template(world_ranks);
+  if (int rc = gather_who_has_template(comm, found != MPI_COMM_NULL, &have); rc != MPI_SUCCESS) return rc;
+  if (!std::all_of(members.begin(), members.end(), [&](int m) { return have[m] != 0; })) {
+    if (int rc = make_template(comm, members, &found); rc != MPI_SUCCESS) return rc;
     store_template(world_ranks, found);
   }
-  if (int rc = complete(PMPI_Comm_idup(found, newcomm, &req), &req, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) return rc;
-  // A split or create inherits the parent's error handler; the template's may be another parent's.
-  MPI_Errhandler handler;
-  int rc = PMPI_Comm_get_errhandler(comm, &handler);
-  if (rc != MPI_SUCCESS) return rc;
-  rc = PMPI_Comm_set_errhandler(*newcomm, handler);
-  PMPI_Errhandler_free(&handler);
-  return rc;
+  return duplicate_template(found, comm, newcomm);
 }
 
 }  // namespace armcix::mpiwrap

@@ -21,16 +21,7 @@ void* next_definition(const char* name, void* fallback) {
 
 int complete(int started, MPI_Request* req, MPI_Status* status, HandOff handoff) {
   if (started != MPI_SUCCESS) return started;
-  BackoffPause pause_between_polls = poll_pause(handoff);
-  for (;;) {
-    int done = 0;
-    const int rc = PMPI_Test(req, &done, status);
-    if (rc != MPI_SUCCESS || done) {
-      count_yielding_call();
-      return rc;
-    }
-    pause_between_polls();
-  }
+  return poll_with_pauses([&](int* done) { return PMPI_Test(req, done, status); }, handoff);
 }
 
 int arrive_together(MPI_Comm comm) {

@@ -61,6 +61,7 @@
 #include "wait/backoff.h"
 #include "wait/call_stats.h"
 #include "wait/mpi_yield.h"
+#include "wait/wait.h"
 #include "wait/yield_timer.h"
 
 namespace armcix::mpiwrap {
@@ -100,6 +101,24 @@ inline bool yield_collective(MPI_Comm comm) {
 // the program's other calls may move data that needs this process's polls (wait/backoff.h, HandOff).
 inline BackoffPause poll_pause(HandOff handoff = HandOff::Never) {
   return BackoffPause(mpi_yield_pause_us(), rt().machine.ranks, handoff);
+}
+
+// Polls `test` (an MPI_Test-like call: int test(int* done), returning MPI's error code) until it fails or
+// sets *done, pausing between polls (poll_pause), and counts the call as completed through the yielding
+// path.  Returns the last poll's error code.
+template <typename Test>
+int poll_with_pauses(Test test, HandOff handoff = HandOff::Never) {
+  BackoffPause pause_between_polls = poll_pause(handoff);
+  int rc = MPI_SUCCESS;
+  poll_until(
+      [&] {
+        int done = 0;
+        rc = test(&done);
+        return rc != MPI_SUCCESS || done;
+      },
+      [] {}, [&] { pause_between_polls(); });
+  count_yielding_call();
+  return rc;
 }
 
 // Completes *req as MPI_Wait would (the status included), polling with pauses.  `started` is the return

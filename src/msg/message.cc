@@ -414,7 +414,7 @@ void reduce_on(MPI_Comm comm, void* x, int n, Op op, int type, int root) {
   }
   if (root < 0 && comm == rt().world && armcix::node_sync_on()) {
     const std::size_t bytes = static_cast<std::size_t>(n) * armcix::msg::type_size(type);
-    armcix::CallTimer timer(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "armci_msg_gop (node)"));
+    armcix::ScopeTimer timer(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "armci_msg_gop (node)"));
     if (armcix::node_allreduce(x, n, dt, mop, bytes)) return;
   }
   if (backoff()) {
@@ -643,7 +643,7 @@ void parmci_msg_barrier(void) {
   armcix::require_initialized("armci_msg_barrier");
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (armcix::node_sync_on()) {
-    armcix::CallTimer timer(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "armci_msg_barrier (node)"));
+    armcix::ScopeTimer timer(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "armci_msg_barrier (node)"));
     armcix::node_barrier();
     std::atomic_thread_fence(std::memory_order_seq_cst);
     return;

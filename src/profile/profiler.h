@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "checks/watchdog.h"
+#include "wait/call_stats.h"
 
 namespace armcix {
 
@@ -52,27 +53,25 @@ bool prof_is_sync(ProfKind k);  // fences, waits, barriers and locks: the "time 
 
 extern bool g_profiling;  // ARMCI_PROFILE, read once at initialisation
 
-void prof_record(ProfKind k, std::size_t bytes, double seconds);
-double prof_now();
+// One call of entry point `kind` (a ProfKind) that moved `bytes` and took `seconds` (ScopeTimer::Record; the
+// pauses are counted in the table of waits, wait/call_stats.h).
+void prof_record(int kind, double seconds, uint64_t pauses, uint64_t bytes);
 
-// Times the enclosing entry point when profiling is on, and tells the watchdog (ARMCI_WATCHDOG_S,
-// checks/watchdog.h) when it is on; one predictable branch each when they are off.
+// Around an entry point: times it when profiling is on (wait/call_stats.h, ScopeTimer), and tells the
+// watchdog (ARMCI_WATCHDOG_S, checks/watchdog.h) when it is on; one predictable branch each when they are off.
 class ProfScope {
  public:
-  ProfScope(ProfKind k, std::size_t bytes) : kind_(k), bytes_(bytes), start_(g_profiling ? prof_now() : 0.0) {
+  ProfScope(ProfKind k, std::size_t bytes) : timer_(g_profiling, prof_record, static_cast<int>(k), bytes) {
     if (g_watchdog_on) watchdog_enter(prof_kind_name(k));
   }
   ~ProfScope() {
-    if (g_profiling) prof_record(kind_, bytes_, prof_now() - start_);
     if (g_watchdog_on) watchdog_leave();
   }
   ProfScope(const ProfScope&) = delete;
   ProfScope& operator=(const ProfScope&) = delete;
 
  private:
-  ProfKind kind_;
-  std::size_t bytes_;
-  double start_;
+  ScopeTimer timer_;
 };
 
 // Bytes of a strided transfer / an I/O vector, for the profile (0 on malformed input: validation

@@ -53,23 +53,31 @@ void call_stats_enable(bool on);
 
 double call_stats_now();
 
-// Times the enclosing scope into `slot` when counting is on (a negative slot: not at all).
-class CallTimer {
+// Times the enclosing scope: the profiler's one timer, for this file's table of MPI calls and waits and for
+// the table of ARMCI entry points (profile/profiler.h, ProfScope).  When `on` at the start, the end of the
+// scope hands `record` the slot, the seconds elapsed, the pauses between polls this thread took meanwhile
+// (call_stats_count_pause) and the bytes.  Off, it costs the test of `on`.
+class ScopeTimer {
  public:
-  explicit CallTimer(int slot, std::size_t bytes = 0)
-      : slot_(slot), bytes_(bytes), on_(slot >= 0 && g_call_stats_on.load(std::memory_order_relaxed)) {
+  using Record = void (*)(int slot, double seconds, uint64_t pauses, uint64_t bytes);
+  ScopeTimer(bool on, Record record, int slot, std::size_t bytes)
+      : record_(record), slot_(slot), bytes_(bytes), on_(on) {
     if (on_) {
       pauses_ = call_stats_pauses();
       start_ = call_stats_now();
     }
   }
-  ~CallTimer() {
-    if (on_) call_stats_add(slot_, call_stats_now() - start_, call_stats_pauses() - pauses_, bytes_);
+  // Into call_stats_add's `slot` when counting is on (a negative slot: not at all).
+  explicit ScopeTimer(int slot, std::size_t bytes = 0)
+      : ScopeTimer(slot >= 0 && g_call_stats_on.load(std::memory_order_relaxed), call_stats_add, slot, bytes) {}
+  ~ScopeTimer() {
+    if (on_) record_(slot_, call_stats_now() - start_, call_stats_pauses() - pauses_, bytes_);
   }
-  CallTimer(const CallTimer&) = delete;
-  CallTimer& operator=(const CallTimer&) = delete;
+  ScopeTimer(const ScopeTimer&) = delete;
+  ScopeTimer& operator=(const ScopeTimer&) = delete;
 
  private:
+  Record record_;
   int slot_;
   std::size_t bytes_;
   bool on_;
@@ -82,4 +90,4 @@ class CallTimer {
 // Times the rest of the enclosing scope under (kind, literal name); the slot is looked up once per site.
 #define ARMCIX_TIME_CALL(kind, name, bytes)                                       \
   static const int armcix_call_slot_ = ::armcix::call_stats_slot((kind), (name)); \
-  ::armcix::CallTimer armcix_call_timer_(armcix_call_slot_, static_cast<std::size_t>(bytes))
+  ::armcix::ScopeTimer armcix_call_timer_(armcix_call_slot_, static_cast<std::size_t>(bytes))

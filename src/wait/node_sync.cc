@@ -224,7 +224,7 @@ bool node_allgather(const char* call, const void* mine, void* all, std::size_t b
   const int slot = g_call_stats_on.load(std::memory_order_relaxed)
                        ? call_stats_slot(CallKind::Wait, (std::string(call) + " (node)").c_str())
                        : -1;
-  CallTimer timer(slot);
+  ScopeTimer timer(slot);
   ensure_page(call);
   const uint64_t parity = exchange(call, mine, bytes);
   for (int rank = 0; rank < g_state.nranks; ++rank)

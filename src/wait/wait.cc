@@ -15,7 +15,7 @@ void progress_poke() {
 }
 
 void wait_for(const char* call, MPI_Request* req, HandOff handoff) {
-  CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
+  ScopeTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
   const int backoff_us = rt().resolved.wait_backoff_us;
   // Other threads of this process keep running while we wait for other processes (thread_lock.h).
   ApiUnlocked unlocked;
@@ -36,7 +36,7 @@ void wait_for(const char* call, MPI_Request* req, HandOff handoff) {
 
 void wait_for_served(const char* call, MPI_Request* req, int server) {
   if (!proxy_wake_possible(server)) return wait_for(call, req, HandOff::Never);
-  CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
+  ScopeTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
   ApiUnlocked unlocked;
   // Polled even without back-off: the wake-up is repeated between polls.
   poll_until(
@@ -50,7 +50,7 @@ void wait_for_served(const char* call, MPI_Request* req, int server) {
 }
 
 void wait_all_for(const char* call, int n, MPI_Request* reqs) {
-  CallTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
+  ScopeTimer timer(call_stats_slot_if_on(CallKind::Wait, call));
   const int backoff_us = rt().resolved.wait_backoff_us;
   ApiUnlocked unlocked;
   if (backoff_us <= 0) {

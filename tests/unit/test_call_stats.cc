@@ -30,18 +30,18 @@ TEST(CallStats, SlotsAreKeyedByKindAndName) {
 TEST(CallStats, CountsOnlyWhileEnabled) {
   armcix::call_stats_enable(false);
   const int slot = armcix::call_stats_slot(armcix::CallKind::Wait, "test_counts_only_while_enabled");
-  { armcix::CallTimer t(slot, 8); }
+  { armcix::ScopeTimer t(slot, 8); }
   EXPECT_EQ(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "test_counts_only_while_enabled"), -1);
   armcix::call_stats_enable(true);
   EXPECT_EQ(find(armcix::call_stats_snapshot(), armcix::CallKind::Wait, "test_counts_only_while_enabled"), nullptr)
       << "calls made while off must not count";
   for (int i = 0; i < 3; ++i) {
-    armcix::CallTimer t(slot, 8);
+    armcix::ScopeTimer t(slot, 8);
     armcix::call_stats_count_pause();
     armcix::call_stats_count_pause();
   }
   {
-    armcix::CallTimer t(-1);  // no slot: not counted anywhere, no crash
+    armcix::ScopeTimer t(-1);  // no slot: not counted anywhere, no crash
     armcix::call_stats_count_pause();
   }
   EXPECT_EQ(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "test_counts_only_while_enabled"), slot);
@@ -56,7 +56,7 @@ TEST(CallStats, CountsOnlyWhileEnabled) {
   armcix::call_stats_enable(true);
   EXPECT_EQ(find(armcix::call_stats_snapshot(), armcix::CallKind::Wait, "test_counts_only_while_enabled"), nullptr);
   armcix::call_stats_enable(false);
-  { armcix::CallTimer t(slot); }
+  { armcix::ScopeTimer t(slot); }
   EXPECT_EQ(find(armcix::call_stats_snapshot(), armcix::CallKind::Wait, "test_counts_only_while_enabled"), nullptr);
 }
 

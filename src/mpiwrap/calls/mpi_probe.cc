@@ -12,16 +12,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   comm = world_or(comm);
   if (!yield_p2p() || source == MPI_PROC_NULL)
     return with_yield_timer([&] { return ARMCIX_NEXT(MPI_Probe)(source, tag, comm, status); });  // returns at once
-  BackoffPause pause_between_polls = poll_pause();
-  for (;;) {
-    int found = 0;
-    const int rc = PMPI_Iprobe(source, tag, comm, &found, status);
-    if (rc != MPI_SUCCESS || found) {
-      count_yielding_call();
-      return rc;
-    }
-    pause_between_polls();
-  }
+  return poll_with_pauses([&](int* found) { return PMPI_Iprobe(source, tag, comm, found, status); });
 }
 
 }  // extern "C"

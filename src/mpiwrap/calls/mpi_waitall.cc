@@ -10,16 +10,7 @@ extern "C" {
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitall", 0);
   if (!yield_p2p()) return with_yield_timer([&] { return ARMCIX_NEXT(MPI_Waitall)(count, requests, statuses); });
-  BackoffPause pause_between_polls = poll_pause();
-  for (;;) {
-    int done = 0;
-    const int rc = PMPI_Testall(count, requests, &done, statuses);
-    if (rc != MPI_SUCCESS || done) {
-      count_yielding_call();
-      return rc;
-    }
-    pause_between_polls();
-  }
+  return poll_with_pauses([&](int* done) { return PMPI_Testall(count, requests, done, statuses); });
 }
 
 }  // extern "C"

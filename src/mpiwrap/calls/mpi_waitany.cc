@@ -10,16 +10,7 @@ extern "C" {
 int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitany", 0);
   if (!yield_p2p()) return with_yield_timer([&] { return ARMCIX_NEXT(MPI_Waitany)(count, requests, index, status); });
-  BackoffPause pause_between_polls = poll_pause();
-  for (;;) {
-    int done = 0;
-    const int rc = PMPI_Testany(count, requests, index, &done, status);
-    if (rc != MPI_SUCCESS || done) {
-      count_yielding_call();
-      return rc;
-    }
-    pause_between_polls();
-  }
+  return poll_with_pauses([&](int* done) { return PMPI_Testany(count, requests, index, done, status); });
 }
 
 }  // extern "C"

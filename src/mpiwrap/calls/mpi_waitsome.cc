@@ -11,15 +11,11 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
   ARMCIX_TIME_CALL(CallKind::Mpi, "MPI_Waitsome", 0);
   if (!yield_p2p())
     return with_yield_timer([&] { return ARMCIX_NEXT(MPI_Waitsome)(incount, requests, outcount, indices, statuses); });
-  BackoffPause pause_between_polls = poll_pause();
-  for (;;) {
+  return poll_with_pauses([&](int* done) {
     const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
-    if (rc != MPI_SUCCESS || *outcount != 0) {
-      count_yielding_call();
-      return rc;
-    }
-    pause_between_polls();
-  }
+    *done = *outcount != 0;
+    return rc;
+  });
 }
 
 }  // extern "C"
