@@ -1,6 +1,9 @@
 #!/bin/bash
-# Build NWChem 7.0.2 (Debian's source and patches) with only what CCSD(T)
-# needs, linked against Debian's Global Arrays and an armci-x libarmci.a.
+# Build NWChem (Debian's source and patches) with only what CCSD(T) needs,
+# linked against Debian's Global Arrays and an armci-x libarmci.a.  The
+# version follows the Debian release found (/etc/os-release VERSION_CODENAME):
+# bookworm (Debian 12) builds 7.0.2-4 on GA 5.8.2, trixie (Debian 13) builds
+# 7.2.3-10 on GA 5.9.2, each the nwchem source package of that release.
 #
 # usage: tools/nwchem/build.sh [--mpi mpich|openmpi] [ARMCI_LIB]
 #
@@ -30,9 +33,10 @@
 #                      TCE build leaves the ccsd build alone.
 #   ARMCIX_NO_APT=1    never call apt-get (fail if something is missing)
 #
-# The slow steps (source download ~2 min, 64_to_32 conversion 10-20 min,
-# compile 35-65 min on 2 shared cores; measured 2026-11-22: 10 + 62 min at load
-# ~10) run once and are remembered by stamps in the cache; when only the ARMCI
+# The slow steps (source download ~2 min, 64_to_32 conversion 10-20 min for
+# 7.0.2 (7.2.3's tarball comes converted: src/64_to_32 exists and make says
+# "up to date"), compile 35-65 min on 2 shared cores; measured 2026-11-22: 10 +
+# 62 min at load ~10) run once and are remembered by stamps in the cache; when only the ARMCI
 # library changed, the script just relinks (~10 s).  The
 # result is $ARMCIX_NWCHEM_DIR/nwchem.armcix (default modules); its .lib file
 # records the library (path and sha256) it was linked with.
@@ -56,8 +60,15 @@ esac
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 
-NWCHEM_VERSION=7.0.2
-DEB_VERSION=7.0.2-4
+# The release decides the source package (the version Debian ships there: its
+# patches and build system match that release's GA, MPI and ScaLAPACK).
+codename=$( (. /etc/os-release && echo "${VERSION_CODENAME:-}") 2>/dev/null || true)
+case "$codename" in
+    bookworm) NWCHEM_VERSION=7.0.2 DEB_VERSION=7.0.2-4 ;;
+    trixie) NWCHEM_VERSION=7.2.3 DEB_VERSION=7.2.3-10 ;;
+    *) echo "build.sh: error: Debian release '${codename:-unknown}' (/etc/os-release): only bookworm (NWChem 7.0.2) and trixie (7.2.3) are known" >&2
+       exit 1 ;;
+esac
 cache=${ARMCIX_NWCHEM_DIR:-/var/tmp/armcix-nwchem}
 default_modules="ccsd hessian"
 modules=${NWCHEM_MODULES:-$default_modules}
@@ -150,12 +161,38 @@ if [ ! -f "$srcstamp" ]; then
     # file of our own and remove it afterwards, so the system's sources are
     # left as they were.
     srclist=/etc/apt/sources.list.d/armcix-nwchem-src.sources
+    # URIs of the system's "deb" entries that carry the suite $codename itself (not -security,
+    # -updates), from deb822 files and one-line entries alike.
+    apt_uris() {
+        {
+            for f in /etc/apt/sources.list.d/*.sources; do
+                [ -f "$f" ] || continue
+                awk -v c="$codename" '
+                    function flush() { if (deb && suite && uris != "") print uris; deb = suite = 0; uris = "" }
+                    /^[ \t]*$/ { flush(); next }
+                    /^[ \t]*#/ { next }
+                    tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+                    tolower($1) == "uris:" { uris = $2; for (i = 3; i <= NF; i++) uris = uris " " $i }
+                    tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == c) suite = 1 }
+                    tolower($1) == "enabled:" && tolower($2) == "no" { deb = 0 }
+                    END { flush() }' "$f"
+            done
+            cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+                sed -e 's/#.*//' -e 's/\[[^]]*\]//' |
+                awk -v c="$codename" '$1 == "deb" && $3 == c { print $2 }'
+        } | tr ' ' '\n' | grep -E '^(https?|file|mirror[+a-z]*)://' | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//' || true
+    }
     added_src=0
     if ! apt-cache showsrc "nwchem=$DEB_VERSION" 2>/dev/null | grep -q "^Version: $DEB_VERSION"; then
-        cat >"$srclist" <<'EOF'
+        # The archive the system already uses for $codename (deb822 .sources or one-line .list
+        # entries), else Debian's own.
+        uris=$(apt_uris)
+        [ -n "$uris" ] || uris=http://deb.debian.org/debian
+        say "adding a temporary deb-src entry: $uris $codename main"
+        cat >"$srclist" <<EOF
 Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
+URIs: $uris
+Suites: $codename
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
@@ -167,8 +204,35 @@ EOF
         trap restore_src EXIT
         apt-get $apt_lock_opt update >/dev/null || die "apt-get update failed"
     fi
-    (cd "$cache/src" && apt-get source "nwchem=$DEB_VERSION") ||
-        die "apt-get source nwchem=$DEB_VERSION failed"
+    if ! (cd "$cache/src" && apt-get source "nwchem=$DEB_VERSION"); then
+        # An archive mirror or proxy may lack the .dsc while it serves the tarballs (seen
+        # 2026-11-27: nwchem_7.2.3-10.dsc 404 behind this machine's proxy, the tarballs 200).
+        # apt checked what it fetched against the signed Sources index; check the sums again
+        # here and unpack as dpkg-source would: the upstream tarball, debian/, then the series.
+        say "apt-get source failed; unpacking the fetched tarballs without the .dsc"
+        sums=$(apt-cache showsrc nwchem | awk -v v="$DEB_VERSION" '
+            /^Version:/ { this = ($2 == v) } /^[A-Za-z0-9-]+:/ { sec = $1 }
+            this && sec == "Checksums-Sha256:" && NF == 3 { print $1 "  " $3 }')
+        tars=$(cd "$cache/src" && ls nwchem_"$NWCHEM_VERSION".orig.tar.* nwchem_"$DEB_VERSION".debian.tar.* 2>/dev/null || true)
+        [ "$(echo "$tars" | grep -c .)" = 2 ] || die "apt-get source nwchem=$DEB_VERSION failed and its tarballs are not there"
+        for t in $tars; do
+            grep -q "  $t\$" <<<"$sums" || die "no sha256 for $t in the Sources index"
+        done
+        (cd "$cache/src" && grep -E "  ($(echo $tars | tr ' ' '|'))\$" <<<"$sums" | sha256sum -c --quiet) ||
+            die "the fetched tarballs do not match the Sources index"
+        orig=$(echo "$tars" | grep orig)
+        mkdir -p "$srcdir"
+        tar xf "$cache/src/$orig" -C "$srcdir" --strip-components=1
+        rm -rf "$srcdir/debian"
+        tar xf "$cache/src/$(echo "$tars" | grep debian)" -C "$srcdir"
+        mkdir -p "$srcdir/.pc"
+        : >"$srcdir/.pc/applied-patches"
+        for pf in $(grep -v '^\s*\(#\|$\)' "$srcdir/debian/patches/series" | awk '{ print $1 }'); do
+            (cd "$srcdir" && patch -p1 -s -f --no-backup-if-mismatch -r - <"debian/patches/$pf") ||
+                die "Debian patch $pf does not apply"
+            echo "$pf" >>"$srcdir/.pc/applied-patches"
+        done
+    fi
     if [ "$added_src" = 1 ]; then
         say "removing the temporary deb-src entry"
         restore_src
@@ -220,6 +284,18 @@ export MPIRUN_PATH=/usr/bin/mpirun.$mpi
 export SCALAPACK=-lscalapack-$mpi
 export BLACS=-lscalapack-$mpi
 export LIBDIR=$build/lib/$target
+if [ "$NWCHEM_VERSION" != 7.0.2 ]; then
+    # 7.2.3's debian/rules adds these: generic code (no -march), the GA headers from /usr
+    # (ccsd and nwdft/xc include ga-wapi.h from $GA_INCLUDE_PATH/include, patch ga_libs), no
+    # ARMCI network libraries of NWChem's own choosing, USE_ARUR (archives made with 'ar rU', real
+    # time stamps; makefile.h probes ar for it anyway).  The 7.2.3 source ignores LIBMPI, MPI_LIB
+    # and MPI_INCLUDE ("ignored since FORCE_MPI_ENV not set") and asks $MPIFC -show (patch
+    # detect_mpi), as Debian's build does.
+    export USE_HWOPT=n
+    export GA_INCLUDE_PATH=/usr
+    export ARMCI_NETWORK=SOCKETS
+    export USE_ARUR=yes
+fi
 unset PYTHONHOME PYTHONVERSION USE_PYTHONCONFIG
 
 # A private GA "installation": Debian's ga-config, but linking our library.
@@ -360,7 +436,7 @@ watch_stop() {
 }
 
 if [ ! -f "$stamp_dir/64_to_32" ]; then
-    say "make 64_to_32 (BLAS/LAPACK calls to 32-bit integers; 10-20 min on 2 cores)"
+    say "make 64_to_32 (BLAS/LAPACK calls to 32-bit integers; 10-20 min on 2 cores for 7.0.2, nothing to do for 7.2.3)"
     watch_start "$stamp_dir/64_to_32.log"
     ok=1
     run_step 64_to_32 make 64_to_32 || ok=0
