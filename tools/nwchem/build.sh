@@ -127,9 +127,11 @@ say "MPI: $mpi"
 
 # --------------------------------------------------------------- packages ---
 # What the compile and link need (a subset of Debian's Build-Depends: no
-# Open MPI, no python3-dev since the python module is not built).
+# Open MPI, no python3-dev since the python module is not built), and what
+# run-ccsdt needs afterwards (python3, /usr/bin/time: a minimal Debian 13
+# root has neither).
 need_pkgs="dpkg-dev csh gfortran libglobalarrays-dev libscalapack-$mpi-dev
-libblas-dev liblapack-dev"
+libblas-dev liblapack-dev python3 time"
 case "$mpi" in
     mpich) need_pkgs="$need_pkgs libmpich-dev mpich" ;;
     openmpi) need_pkgs="$need_pkgs libopenmpi-dev openmpi-bin" ;;
