@@ -86,12 +86,14 @@ fi
 if [ "${ARMCIX_SKIP_MEMCHECK:-0}" != 1 ] && [ "${ARMCIX_SKIP_ASAN:-0}" != 1 ]; then
   echo "== AddressSanitizer + UBSan build"
   # Only the programs this stage runs are built (instrumented, all of them took ~10 of its 11 minutes).
-  asan_programs="tests/unit/unit_tests $(printf 'tests/mpi/test_%s ' core msg shm sync strided nb groups)"
+  # (The filter used to name unit, but only .np2 lines matched it: the unit tests have not run under the
+  # sanitizers yet; adding them is open.)
+  asan_programs="$(printf 'tests/mpi/test_%s ' core msg shm sync strided nb groups)"
   asan_programs+="$(printf ' tests/classic/%s' armci_test test_mutex test_msg nb_overlap)"
   asan="$(ARMCIX_BUILD="$build-asan" ARMCIX_BUILD_PROGRAMS="$asan_programs" "$repo/tools/build.sh" --enable-sanitizers | tail -n 1)" ||
     { echo "FAIL asan build"; total_fail=$((total_fail + 1)); }
   if [ -n "${asan:-}" ]; then
-    (cd "$asan" && ASAN_OPTIONS=detect_leaks=0 "$repo/tests/check.sh" --filter '^(unit\.np0|(msg|core|strided|iov-batched|sync|nb|shm|groups|classic-(armci-test|nb|msg|mutex))\.np2)$') | tee asan.out
+    (cd "$asan" && ASAN_OPTIONS=detect_leaks=0 "$repo/tests/check.sh" --filter '^(msg|core|strided|iov-batched|sync|nb|shm|groups|classic-(armci-test|nb|msg|mutex))\.np2$') | tee asan.out
     tally asan.out
   fi
 fi
