@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -41,11 +41,11 @@ namespace {
 // What every rank tells the others in ARMCI_Init's one allgather (the census): everything the start-up
 // decisions need from other processes, so that none of them makes a collective of its own.
 struct Census {
-  uint64_t settings = 0;   // settings_fingerprint: the settings that must agree
-  MachineRecord machine;   // topo/machine.h: the machine and the affinity mask
-  int32_t node_leader = -1;       // lowest world rank of my node (topo/nodes.h, lowest_world_rank)
-  int32_t wait_backoff_us = -1;   // ARMCI_WAIT_BACKOFF_US as set (-1: auto)
-  int32_t oversubscribed = -1;    // my machine counted with the progress ranks (0 or 1); -1: from the census
+  uint64_t settings = 0;         // settings_fingerprint: the settings that must agree
+  MachineRecord machine;         // topo/machine.h: the machine and the affinity mask
+  int32_t node_leader = -1;      // lowest world rank of my node (topo/nodes.h, lowest_world_rank)
+  int32_t wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US as set (-1: auto)
+  int32_t oversubscribed = -1;   // my machine counted with the progress ranks (0 or 1); -1: from the census
   int32_t unused = 0;
 };
 static_assert(sizeof(Census) % 8 == 0, "Census is sent as bytes; keep it free of tail padding surprises");
@@ -66,10 +66,11 @@ void resolve_wait_backoff(Runtime& r, const std::vector<Census>& census, const s
   int backoff = 0;
   bool any = false;
   for (int p = 0; p < r.nproc; ++p) {
-    const bool oversubscribed = census[p].oversubscribed >= 0 ? census[p].oversubscribed != 0 : machines[p].oversubscribed();
+    const bool oversubscribed =
+        census[p].oversubscribed >= 0 ? census[p].oversubscribed != 0 : machines[p].oversubscribed();
     const int asked = census[p].wait_backoff_us >= 0 ? census[p].wait_backoff_us
-                      : oversubscribed                ? kOversubscribedBackoffUs
-                                                      : 0;
+                      : oversubscribed               ? kOversubscribedBackoffUs
+                                                     : 0;
     backoff = std::max(backoff, asked);
     any = any || oversubscribed;
   }
@@ -95,11 +96,11 @@ void resolve_timer_slack(Runtime& r) {
 }
 
 // ARMCI_MPI_YIELD (wait/mpi_yield.h).  Every input is the same on every process -- the setting
-// (Config::must_agree), whether any machine is oversubscribed and the back-off (both from the census,
-// which every process holds: resolve_wait_backoff), and whether ARMCI spans MPI_COMM_WORLD (the size of the communicator all of
-// them were initialized on) -- so every process decides alike, and switches at this same point of
-// ARMCI_Init.  Auto: on when some machine has more ranks than cores, where a busy-polling MPI call starves
-// the rank it waits for; off on dedicated cores, where polling answers soonest.  Never when ARMCI runs on
+// (Config::must_agree), whether any machine is oversubscribed and the back-off (both from the census, which
+// every process holds: resolve_wait_backoff), and whether ARMCI spans MPI_COMM_WORLD (the size of the
+// communicator all of them were initialized on) -- so every process decides alike, and switches at this same
+// point of ARMCI_Init.  Auto: on when some machine has more ranks than cores, where a busy-polling MPI call
+// starves the rank it waits for; off on dedicated cores, where polling answers soonest.  Never when ARMCI runs on
 // a part of MPI_COMM_WORLD: the other processes never see ARMCI_Init, and their collectives on the world
 // would then meet ours in the other form.
 void resolve_mpi_yield(Runtime& r, bool spans_world) {
@@ -131,9 +132,9 @@ void resolve_node_sync(Runtime& r) {
 // whether MPI calls yield, and MPICH busy-polls them: 0.13-0.17 s of ARMCI_Init at 4 ranks on 2 cores against
 // ~1 ms at 2 ranks, when ARMCI_Init made all of its collectives that way.  The census and the duplicates are
 // non-blocking and wait yielding (wait_yielding); what blocking calls come after them (ARMCI_NODE_SIZE's
-// split, the modules' start-up) every process of the world makes in ARMCI_Init, so all
-// of them complete these calls through the yielding path (pausing with sched_yield, which costs nothing on a
-// free core) until resolve_mpi_yield sets the job's mode.  Not at MPI_THREAD_MULTIPLE: another thread of the
+// split, the modules' start-up) every process of the world makes in ARMCI_Init, so all of them complete these
+// calls through the yielding path (pausing with sched_yield, which costs nothing on a free core) until
+// resolve_mpi_yield sets the job's mode.  Not at MPI_THREAD_MULTIPLE: another thread of the
 // program could make its own collectives meanwhile, in the other form than its peers.  Not before the
 // census: whether the wrappers are in every process is one of the settings it compares.
 void yield_during_init(const Runtime& r) {
@@ -286,7 +287,8 @@ std::vector<Census> take_census(Runtime& r, MPI_Comm real_node, cpu_set_t* cpus)
   mine.machine = my_machine_record(cpus);
   mine.node_leader = lowest_world_rank(real_node);
   mine.wait_backoff_us = r.config.wait_backoff_us;
-  if (r.machine_with_progress_ranks.ranks > 0) mine.oversubscribed = r.machine_with_progress_ranks.oversubscribed() ? 1 : 0;
+  if (r.machine_with_progress_ranks.ranks > 0)
+    mine.oversubscribed = r.machine_with_progress_ranks.oversubscribed() ? 1 : 0;
   std::vector<Census> all(r.nproc);
   MPI_Request reqs[2];
   ARMCIX_MPI(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, r.world, &reqs[0]));

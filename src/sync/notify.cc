@@ -7,10 +7,10 @@
 // Classic ARMCI puts the sender's counter into a notification array every process allocates at start-up.
 // Here a notification is an empty message on the runtime's private communicator (Runtime::internal, where
 // nothing else is sent point to point), so that no memory is allocated at ARMCI_Init for programs that never
-// notify, and a waiting process blocks in MPI instead of spinning on memory.  The messages carry nothing: the receiver counts them.  The sender frees each request at once
-// (MPI completes it in the background; there is no buffer to keep alive), so a notification nobody waits
-// for costs nothing later.  The receiver, after the message, makes remote updates visible to its loads
-// (MPI_Win_sync on every window, as ARMCI_Barrier does).
+// notify, and a waiting process blocks in MPI instead of spinning on memory.  The messages carry nothing: the
+// receiver counts them.  The sender frees each request at once (MPI completes it in the background; there is
+// no buffer to keep alive), so a notification nobody waits for costs nothing later.  The receiver, after the
+// message, makes remote updates visible to its loads (MPI_Win_sync on every window, as ARMCI_Barrier does).
 #include <armci.h>
 
 #include <vector>
@@ -29,9 +29,9 @@ namespace {
 constexpr int kTagNotify = 1;
 
 struct NotifyState {
-  std::vector<int> sent;          // by target: notifications sent
-  std::vector<int> waited;        // by source: waits started
-  std::vector<int> received;      // by source: notifications received
+  std::vector<int> sent;      // by target: notifications sent
+  std::vector<int> waited;    // by source: waits started
+  std::vector<int> received;  // by source: notifications received
 };
 NotifyState g_notify;
 

@@ -112,8 +112,8 @@ bool machine_counts_from_records(const std::vector<MachineRecord>& records, std:
   for (const auto& [leader, ranks] : ranks_by_machine(records)) {
     MachineCount m;
     m.ranks = static_cast<int>(ranks.size());
-    const bool alike = std::all_of(ranks.begin(), ranks.end(),
-                                   [&](int p) { return same_mask(records[p], records[leader]); });
+    const bool alike =
+        std::all_of(ranks.begin(), ranks.end(), [&](int p) { return same_mask(records[p], records[leader]); });
     if (alike) {
       m.cores = records[leader].cpus_count;
     } else {

@@ -37,8 +37,8 @@ std::string read_hostname();
 // communicator per machine in the usual layouts (every rank of a machine with one mask, or each rank bound
 // to one run of consecutive CPUs).
 struct MachineRecord {
-  uint64_t key = 0;        // machine_key
-  uint64_t cpus_hash = 0;  // FNV-1a over the mask's bytes
+  uint64_t key = 0;         // machine_key
+  uint64_t cpus_hash = 0;   // FNV-1a over the mask's bytes
   int32_t cpus_first = -1;  // lowest CPU of the mask (-1: empty)
   int32_t cpus_last = -1;   // highest
   int32_t cpus_count = 0;   // CPUs in the mask

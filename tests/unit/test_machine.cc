@@ -58,13 +58,7 @@ TEST(MachineLeaders, BlocksAndSingletons) {
 // of one run each (unioned), and masks that need the masks themselves (false).
 namespace {
 armcix::MachineRecord record(uint64_t key, int first, int last, int count, uint64_t hash) {
-  armcix::MachineRecord m;
-  m.key = key;
-  m.cpus_first = first;
-  m.cpus_last = last;
-  m.cpus_count = count;
-  m.cpus_hash = hash;
-  return m;
+  return armcix::MachineRecord{key, hash, first, last, count, 0};
 }
 }  // namespace
 
