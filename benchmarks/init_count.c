@@ -18,16 +18,16 @@
 
 enum {
     C_BARRIER, C_IBARRIER, C_BCAST, C_ALLREDUCE, C_IALLREDUCE, C_REDUCE, C_ALLGATHER, C_IALLGATHER, C_ALLGATHERV,
-    C_GATHER, C_ALLTOALL, C_SCAN, C_EXSCAN, C_COMM_DUP, C_COMM_SPLIT, C_COMM_SPLIT_TYPE, C_COMM_CREATE,
+    C_GATHER, C_ALLTOALL, C_SCAN, C_EXSCAN, C_COMM_DUP, C_COMM_IDUP, C_COMM_SPLIT, C_COMM_SPLIT_TYPE, C_COMM_CREATE,
     C_COMM_CREATE_GROUP, C_INTERCOMM_CREATE, C_WIN_CREATE, C_WIN_ALLOCATE, C_WIN_ALLOCATE_SHARED,
     C_WIN_CREATE_DYNAMIC, C_WIN_FREE, C_ALLOC_MEM, C_SEND, C_RECV, C_ISEND, C_IRECV, C_COUNT
 };
 static const char *names[C_COUNT] = {
     "MPI_Barrier", "MPI_Ibarrier", "MPI_Bcast", "MPI_Allreduce", "MPI_Iallreduce", "MPI_Reduce", "MPI_Allgather",
     "MPI_Iallgather", "MPI_Allgatherv", "MPI_Gather", "MPI_Alltoall", "MPI_Scan", "MPI_Exscan", "MPI_Comm_dup",
-    "MPI_Comm_split", "MPI_Comm_split_type", "MPI_Comm_create", "MPI_Comm_create_group", "MPI_Intercomm_create",
-    "MPI_Win_create", "MPI_Win_allocate", "MPI_Win_allocate_shared", "MPI_Win_create_dynamic", "MPI_Win_free",
-    "MPI_Alloc_mem", "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv"};
+    "MPI_Comm_idup", "MPI_Comm_split", "MPI_Comm_split_type", "MPI_Comm_create", "MPI_Comm_create_group",
+    "MPI_Intercomm_create", "MPI_Win_create", "MPI_Win_allocate", "MPI_Win_allocate_shared", "MPI_Win_create_dynamic",
+    "MPI_Win_free", "MPI_Alloc_mem", "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv"};
 static long counts[C_COUNT];
 static int counting;
 #define COUNT(c) (counting ? (void)counts[c]++ : (void)0)
@@ -54,6 +54,7 @@ int MPI_Alltoall(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Da
 int MPI_Scan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c) { COUNT(C_SCAN); return PMPI_Scan(s, r, n, t, o, c); }
 int MPI_Exscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c) { COUNT(C_EXSCAN); return PMPI_Exscan(s, r, n, t, o, c); }
 int MPI_Comm_dup(MPI_Comm c, MPI_Comm *n) { COUNT(C_COMM_DUP); return PMPI_Comm_dup(c, n); }
+int MPI_Comm_idup(MPI_Comm c, MPI_Comm *n, MPI_Request *r) { COUNT(C_COMM_IDUP); return PMPI_Comm_idup(c, n, r); }
 int MPI_Comm_split(MPI_Comm c, int color, int key, MPI_Comm *n) { COUNT(C_COMM_SPLIT); return PMPI_Comm_split(c, color, key, n); }
 int MPI_Comm_split_type(MPI_Comm c, int type, int key, MPI_Info i, MPI_Comm *n)
 { COUNT(C_COMM_SPLIT_TYPE); return PMPI_Comm_split_type(c, type, key, i, n); }

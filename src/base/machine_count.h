@@ -1,5 +1,5 @@
 // What a machine holds for us: how many of our ranks run there and how many cores their affinity masks
-// allow together (topo/machine.h, count_machine, makes it).  A value type of the runtime state (base/state.h).
+// allow together (topo/machine.h, count_machines, makes it).  A value type of the runtime state (base/state.h).
 #pragma once
 
 namespace armcix {

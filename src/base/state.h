@@ -35,6 +35,10 @@ struct Runtime {
   int init_count = 0;  // ARMCI_Init/Finalize nest (GA calls them repeatedly)
   bool we_initialized_mpi = false;
   MPI_Comm world = MPI_COMM_NULL;  // our duplicate of the communicator ARMCI was initialized on
+  // A second duplicate of `world`, private: the agreements of ARMCI_CHECK_COLLECTIVES on every communicator
+  // congruent to the world (checks/collective_check.h) and armci_notify's messages (sync/notify.cc), so that
+  // neither meets the application's traffic nor armci_msg_*'s.  Made last in ARMCI_Init.
+  MPI_Comm internal = MPI_COMM_NULL;
   int me = -1;
   int nproc = 0;
   Config config;      // what the user set (Config::from_environment), never changed afterwards
@@ -57,7 +61,7 @@ struct Runtime {
   // Progress ranks (ARMCI_PROGRESS_RANKS=k > 0, progress/progress_ranks.h).  `world` then holds the program's
   // ranks only; `all` every process ARMCI was initialized on, progress ranks included.
   MPI_Comm all = MPI_COMM_NULL;
-  int node_color = -1;               // my node's lowest rank in `all` (discover_topology splits `world` by it)
+  int node_color = -1;               // my node's lowest rank in `all` (ARMCI_Init splits `world` by it)
   MPI_Win proxy_win = MPI_WIN_NULL;  // dynamic window over `all`: progress ranks attach their node's slices
   // ARMCI_MUTEX_METHOD=QUEUE with progress ranks: a second dynamic window over `all`, never in a lock_all epoch,
   // for the QUEUE mutexes' exclusive epochs at the progress ranks (sync/mutex_queue.cc)

@@ -13,14 +13,14 @@ namespace armcix {
 namespace {
 
 // The private duplicate a communicator's agreements run on, cached as an attribute of it.  Every
-// communicator congruent to the world (same processes, same order: ARMCI's world group and the runtime's
-// communicator) shares one duplicate of the world, so that ARMCI_Malloc on the world group and
-// ARMCI_Barrier meet; a group gets its own duplicate, freed with the group's communicator.
+// communicator congruent to the world (same processes, same order: ARMCI's world group, the runtime's
+// communicator) shares the runtime's private duplicate of the world (Runtime::internal, made in ARMCI_Init),
+// so that ARMCI_Malloc on the world group and ARMCI_Barrier meet; a group gets its own duplicate, made at
+// its first checked collective (collective over the group) and freed with the group's communicator.
 struct CheckComm {
   MPI_Comm comm;
-  bool owned;  // false: the shared world duplicate
+  bool owned;  // false: the runtime's duplicate of the world
 };
-MPI_Comm g_world_check = MPI_COMM_NULL;
 int g_keyval = MPI_KEYVAL_INVALID;
 
 int free_check_comm(MPI_Comm, int, void* attr, void*) {
@@ -41,11 +41,7 @@ MPI_Comm check_comm_of(MPI_Comm comm) {
   ARMCIX_MPI(MPI_Comm_compare(comm, rt().world, &cmp));
   auto* c = new CheckComm{MPI_COMM_NULL, false};
   if (cmp == MPI_IDENT || cmp == MPI_CONGRUENT) {
-    if (g_world_check == MPI_COMM_NULL) {
-      ARMCIX_MPI(MPI_Comm_dup(rt().world, &g_world_check));
-      ARMCIX_MPI(MPI_Comm_set_errhandler(g_world_check, MPI_ERRORS_RETURN));
-    }
-    c->comm = g_world_check;
+    c->comm = rt().internal;
   } else {
     ARMCIX_MPI(MPI_Comm_dup(comm, &c->comm));
     ARMCIX_MPI(MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN));
@@ -227,9 +223,7 @@ void collective_barrier(const char* call, Collective kind, MPI_Comm comm) {
 }
 
 void collective_check_finalize() {
-  // The world duplicate is not owned by any attribute; the runtime's communicators are freed after this,
-  // and their attributes only delete their records.
-  if (g_world_check != MPI_COMM_NULL) ARMCIX_MPI(MPI_Comm_free(&g_world_check));
+  // The runtime's communicators are freed after this, and their attributes only delete their records.
   if (g_keyval != MPI_KEYVAL_INVALID) ARMCIX_MPI(MPI_Comm_free_keyval(&g_keyval));
 }
 

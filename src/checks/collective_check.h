@@ -44,7 +44,7 @@ void collective_check_lists(const char* call, Collective kind, MPI_Comm comm, co
 // barrier does), so that ARMCI_Barrier and ARMCI_Finalize make one collective either way.
 void collective_barrier(const char* call, Collective kind, MPI_Comm comm);
 
-// Frees the private duplicate of the world communicator and the attribute key (ARMCI_Finalize).
+// Frees the attribute key (ARMCI_Finalize; the runtime frees its private duplicate of the world).
 void collective_check_finalize();
 
 }  // namespace armcix

@@ -178,16 +178,18 @@ void dup_group(const char* call, const ARMCI_Group* parent, ARMCI_Group* out) {
   make_group(comm, out);
 }
 
+// The world group runs on the runtime's communicator itself, as ARMCI-MPI's does (no duplicate of its own:
+// one collective less in ARMCI_Init).  What it carries then shares that communicator with armci_msg_*'s
+// messages and collectives on the world, all of them ARMCI calls every process makes in one order, and the
+// application's own calls on armci_group_comm of the world group; ARMCI_CHECK_COLLECTIVES's agreements and
+// armci_notify's messages run on Runtime::internal, apart from all of these.
 void groups_initialize() {
-  MPI_Comm dup;
-  ARMCIX_MPI(MPI_Comm_dup(rt().world, &dup));
-  make_group(dup, &g_world);
+  make_group(rt().world, &g_world);
   g_default = g_world;
 }
 
 void groups_finalize() {
   g_live.erase(g_world.grp_to_abs);
-  ARMCIX_MPI(MPI_Comm_free(&g_world.comm));
   std::free(g_world.grp_to_abs);
   std::free(g_world.abs_to_grp);
   clear(&g_world);

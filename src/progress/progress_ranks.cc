@@ -510,7 +510,7 @@ OwnWake make_wake_channels(Runtime& r, bool progress_rank) {
 
 }  // namespace
 
-void progress_ranks_start(Runtime& r) {
+void progress_ranks_start(Runtime& r, const MachineCount& machine_of_all) {
   const int k = r.config.progress_ranks;
   if (k <= 0) return;
   // Decided in armci-x's MPI_Init (progress/progress_roles.h), or here when MPI started past it.
@@ -531,9 +531,9 @@ void progress_ranks_start(Runtime& r) {
   // operation through it then costs what it costs without progress ranks), one that shares cores with
   // computing ranks sleeps kSharedCorePauseUs between polls (spinning would take their time).
   // The same for the core hand-off (progress_ranks.h): with a core per process the progress rank polls anyway.
-  // Counted over every process here, while the progress ranks still take part in collectives; the program
-  // ranks' waits count the progress ranks too (runtime/runtime.cc, resolve_wait_backoff).
-  r.machine_with_progress_ranks = count_machine(r.all);
+  // Counted over every process (ARMCI_Init's first gather, while the progress ranks still took part); the
+  // program ranks' waits count the progress ranks too (runtime/runtime.cc, resolve_wait_backoff).
+  r.machine_with_progress_ranks = machine_of_all;
   const bool own_cores = r.machine_with_progress_ranks.core_per_rank();
   // The hand-off only where the progress ranks share the cores (with a core each they poll anyway).
   if (own_cores) r.resolved.progress_ranks_handoff_us = 0;

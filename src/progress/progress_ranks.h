@@ -28,9 +28,10 @@ namespace armcix {
 
 // Called by initialize() once the settings are read and agreed on (r.world is every process).  With
 // k = r.config.progress_ranks > 0: checks k against every node's size, makes r.world the program's ranks,
-// r.all every process, r.proxy_win and r.proxy_of.  On a progress rank it does not return: the rank serves
-// until every program rank has finalized, then finalizes MPI and exits with status 0.
-void progress_ranks_start(Runtime& r);
+// r.all every process, r.proxy_win and r.proxy_of.  `machine_of_all`: this process's machine counted over
+// every process (topo/machine.h).  On a progress rank it does not return: the rank serves until every
+// program rank has finalized, then finalizes MPI and exits with status 0.
+void progress_ranks_start(Runtime& r, const MachineCount& machine_of_all);
 // Called by finalize() after the program ranks' last barrier: releases the progress ranks (collective over
 // r.all together with them).  They then wait in MPI until the program ranks reach MPI_Finalize.
 void progress_ranks_stop(Runtime& r);

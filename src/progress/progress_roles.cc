@@ -74,7 +74,7 @@ ProgressRoles decide_progress_roles(const char* call, MPI_Comm all, int k, int n
   ProgressRoles roles;
   int all_me = 0;
   ARMCIX_MPI(MPI_Comm_rank(all, &all_me));
-  // The node as discover_topology sees it (MPI's node, cut into blocks by ARMCI_NODE_SIZE), here over every
+  // The node as discover_nodes sees it (MPI's node, cut into blocks by ARMCI_NODE_SIZE), here over every
   // process: the blocks of ARMCI_NODE_SIZE count progress ranks too.
   MPI_Comm node;
   ARMCIX_MPI(MPI_Comm_split_type(all, MPI_COMM_TYPE_SHARED, all_me, MPI_INFO_NULL, &node));

@@ -13,14 +13,14 @@ namespace armcix {
 // profile/: up first, down last, so that its report covers everything in between (collective).
 void profiler_initialize();
 void profiler_finalize();
-// groups/: the world and default groups.
+// groups/: the world and default groups (the world group's communicator is the runtime's, Runtime::world).
 void groups_initialize();
 void groups_finalize();
 // gmr/: regions the program did not free, the segment cache.
 void gmr_finalize();
 // sync/: mutex sets the program did not destroy.
 void mutexes_finalize();
-// sync/notify.cc: the private communicator of armci_notify / armci_notify_wait.
+// sync/notify.cc: the counters of armci_notify / armci_notify_wait (their messages: Runtime::internal).
 void notify_initialize();
 void notify_finalize();
 // nb/: request tables (sized by the world); completes what is still in flight.

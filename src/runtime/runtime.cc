@@ -9,9 +9,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "base/error.h"
 #include "base/mpi_library.h"
@@ -35,25 +39,44 @@ namespace armcix {
 
 namespace {
 
+// What every rank tells the others in ARMCI_Init's one allgather (the census): everything the start-up
+// decisions need from other processes, so that none of them makes a collective of its own.
+struct Census {
+  uint64_t settings = 0;         // settings_fingerprint: the settings that must agree
+  MachineRecord machine;         // topo/machine.h: the machine and the affinity mask
+  int32_t node_leader = -1;      // lowest world rank of my node (topo/nodes.h, lowest_world_rank)
+  int32_t wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US as set (-1: auto)
+  int32_t oversubscribed = -1;   // my machine counted with the progress ranks (0 or 1); -1: from the census
+  int32_t unused = 0;
+};
+static_assert(sizeof(Census) % 8 == 0, "Census is sent as bytes; keep it free of tail padding surprises");
+
 // ARMCI_WAIT_BACKOFF_US.  Unset: back off (kOversubscribedBackoffUs) when this machine runs more of our ranks
 // than their affinity masks give cores, where busy-polling waits starve the ranks that still compute
 // (NWChem water CCSD(T), 4 ranks on 2 cores: 99 s busy-polling, 50 s with back-off; doc/performance.md);
 // otherwise poll
 // (the dedicated-core case, where a sleep only adds latency).  The machine, not MPI's node: simulated
 // hosts and cliques split one machine into several nodes that each look dedicated.  The value is made the
-// same on every rank (the maximum), because the msg collectives choose blocking or non-blocking MPI calls
-// by it and those must match.
-void resolve_wait_backoff(Runtime& r) {
+// same on every rank (the maximum over the census, which every rank holds), because the msg collectives
+// choose blocking or non-blocking MPI calls by it and those must match.
+void resolve_wait_backoff(Runtime& r, const std::vector<Census>& census, const std::vector<MachineCount>& machines) {
   // Progress ranks share the machine's cores with the program ranks: they count (the program ranks' waits
   // then poll, which lets them hand their cores to the progress ranks, progress_ranks.h).
-  r.machine = count_machine(r.world);
+  r.machine = machines[r.me];
   if (r.machine_with_progress_ranks.ranks > 0) r.machine = r.machine_with_progress_ranks;
-  const bool oversubscribed = r.machine.oversubscribed();
-  int mine[2] = {r.config.wait_backoff_us, oversubscribed ? 1 : 0}, job[2];
-  if (mine[0] < 0) mine[0] = oversubscribed ? kOversubscribedBackoffUs : 0;
-  ARMCIX_MPI(MPI_Allreduce(mine, job, 2, MPI_INT, MPI_MAX, r.world));
-  r.resolved.wait_backoff_us = job[0];
-  r.any_machine_oversubscribed = job[1] != 0;
+  int backoff = 0;
+  bool any = false;
+  for (int p = 0; p < r.nproc; ++p) {
+    const bool oversubscribed =
+        census[p].oversubscribed >= 0 ? census[p].oversubscribed != 0 : machines[p].oversubscribed();
+    const int asked = census[p].wait_backoff_us >= 0 ? census[p].wait_backoff_us
+                      : oversubscribed               ? kOversubscribedBackoffUs
+                                                     : 0;
+    backoff = std::max(backoff, asked);
+    any = any || oversubscribed;
+  }
+  r.resolved.wait_backoff_us = backoff;
+  r.any_machine_oversubscribed = any;
 }
 
 // ARMCI_WAIT_TIMER_SLACK_NS.  The back-off sleeps of our waits and of the yielding MPI calls ask for
@@ -74,11 +97,11 @@ void resolve_timer_slack(Runtime& r) {
 }
 
 // ARMCI_MPI_YIELD (wait/mpi_yield.h).  Every input is the same on every process -- the setting
-// (Config::must_agree), whether any machine is oversubscribed and the back-off (both reduced over the job
-// in resolve_wait_backoff), and whether ARMCI spans MPI_COMM_WORLD (the size of the communicator all of
-// them were initialized on) -- so every process decides alike, and switches at this same point of
-// ARMCI_Init.  Auto: on when some machine has more ranks than cores, where a busy-polling MPI call starves
-// the rank it waits for; off on dedicated cores, where polling answers soonest.  Never when ARMCI runs on
+// (Config::must_agree), whether any machine is oversubscribed and the back-off (both from the census, which
+// every process holds: resolve_wait_backoff), and whether ARMCI spans MPI_COMM_WORLD (the size of the
+// communicator all of them were initialized on) -- so every process decides alike, and switches at this same
+// point of ARMCI_Init.  Auto: on when some machine has more ranks than cores, where a busy-polling MPI call
+// starves the rank it waits for; off on dedicated cores, where polling answers soonest.  Never when ARMCI runs on
 // a part of MPI_COMM_WORLD: the other processes never see ARMCI_Init, and their collectives on the world
 // would then meet ours in the other form.
 void resolve_mpi_yield(Runtime& r, bool spans_world) {
@@ -101,18 +124,20 @@ void resolve_mpi_yield(Runtime& r, bool spans_world) {
 // ARMCI_NODE_SYNC (wait/node_sync.h).  Auto: on when our waits back off (an oversubscribed machine), where
 // an MPI barrier costs several back-off periods; off on dedicated cores, where MPI's polled barrier answers
 // in microseconds.  The inputs are the same on every process (the setting: Config::must_agree; the
-// back-off: reduced in resolve_wait_backoff), so is the result; msg/node_sync.cc also needs one node.
+// back-off: from the census, resolve_wait_backoff), so is the result; msg/node_sync.cc also needs one node.
 void resolve_node_sync(Runtime& r) {
   r.resolved.node_sync = (r.config.node_sync > 0 || (r.config.node_sync < 0 && r.resolved.wait_backoff_us > 0)) ? 1 : 0;
 }
 
-// ARMCI_Init's own collectives (the topology's splits and gathers, the machine count) run before the job
-// has agreed whether MPI calls yield, and MPICH busy-polls them: 0.13-0.17 s of ARMCI_Init at 4 ranks on 2
-// cores against ~1 ms at 2 ranks.  Every process of the world is in ARMCI_Init here, making the same calls,
-// so all of them complete these calls through the yielding path (pausing with sched_yield, which costs
-// nothing on a free core) until resolve_mpi_yield sets the job's mode: 0.08 s (MPI_Comm_split_type's
-// internal agreement still spins).  Not at MPI_THREAD_MULTIPLE: another thread of the program could make
-// its own collectives meanwhile, in the other form than its peers.  Progress ranks never get here.
+// ARMCI_Init's own collectives before the census (the communicators' creation) run before the job has agreed
+// whether MPI calls yield, and MPICH busy-polls them: 0.13-0.17 s of ARMCI_Init at 4 ranks on 2 cores against
+// ~1 ms at 2 ranks, when ARMCI_Init made all of its collectives that way.  The census and the duplicates are
+// non-blocking and wait yielding (wait_yielding); what blocking calls come after them (ARMCI_NODE_SIZE's
+// split, the modules' start-up) every process of the world makes in ARMCI_Init, so all of them complete these
+// calls through the yielding path (pausing with sched_yield, which costs nothing on a free core) until
+// resolve_mpi_yield sets the job's mode.  Not at MPI_THREAD_MULTIPLE: another thread of the
+// program could make its own collectives meanwhile, in the other form than its peers.  Not before the
+// census: whether the wrappers are in every process is one of the settings it compares.
 void yield_during_init(const Runtime& r) {
   if (mpi_wrappers_present() && r.thread_level < MPI_THREAD_MULTIPLE && !mpi_yield_on()) set_mpi_yield(true, 0);
 }
@@ -196,34 +221,88 @@ void require_mpi_features(const Runtime& r, bool mpi_was_up) {
          r.config.mpi_yield_timer_us, kWrapperFix);
 }
 
-// The settings that must be the same everywhere (Config::must_agree), compared in one reduction: MIN over
-// the values and their negations gives each one's minimum and maximum.  On a difference every process
-// gathers the values (all saw it, so all take part) and fails naming the variable and two processes.
-void check_settings_agree(const Runtime& r) {
-  auto settings = r.config.must_agree();
-  // Not a setting, but the same condition: yielding waits are on where the wrappers are (last entry).
+// The settings that must be the same everywhere (Config::must_agree), and whether the wrappers are in (the
+// yielding waits need them on every process or none: last entry).
+std::vector<std::pair<std::string, long>> settings_that_agree() {
+  auto settings = rt().config.must_agree();
   settings.emplace_back("libarmcix-mpiwrap", mpi_wrappers_present() ? 1 : 0);
+  return settings;
+}
+
+// FNV-1a over their values: what the census compares.
+uint64_t settings_fingerprint() {
+  uint64_t h = 14695981039346656037ULL;
+  for (const auto& setting : settings_that_agree()) {
+    const auto v = static_cast<uint64_t>(setting.second);
+    for (int byte = 0; byte < 8; ++byte) h = (h ^ ((v >> (8 * byte)) & 0xff)) * 1099511628211ULL;
+  }
+  return h;
+}
+
+// Every process holds every fingerprint, so all see a difference alike; then all gather the values and fail
+// naming the first variable that differs and two processes.
+void check_settings_agree(const Runtime& r, const std::vector<Census>& census) {
+  if (std::all_of(census.begin(), census.end(), [&](const Census& c) { return c.settings == census[0].settings; }))
+    return;
+  const auto settings = settings_that_agree();
   const int n = static_cast<int>(settings.size());
-  std::vector<long> v(2 * n);
-  for (int i = 0; i < n; ++i) v[i] = settings[i].second, v[n + i] = -settings[i].second;
-  ARMCIX_MPI(MPI_Allreduce(MPI_IN_PLACE, v.data(), 2 * n, MPI_LONG, MPI_MIN, r.world));
-  int bad = -1;
-  for (int i = 0; i < n && bad < 0; ++i)
-    if (v[i] != -v[n + i]) bad = i;
-  if (bad < 0) return;
-  const long mine = settings[bad].second;
-  std::vector<long> all(r.nproc);
-  ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_LONG, all.data(), 1, MPI_LONG, r.world));
-  int other = 0;
-  while (other < r.nproc && all[other] == all[0]) ++other;
-  if (bad == n - 1)
+  std::vector<long> mine(n), all(static_cast<std::size_t>(n) * r.nproc);
+  for (int i = 0; i < n; ++i) mine[i] = settings[i].second;
+  ARMCIX_MPI(MPI_Allgather(mine.data(), n, MPI_LONG, all.data(), n, MPI_LONG, r.world));
+  for (int i = 0; i < n; ++i) {
+    int other = 0;
+    while (other < r.nproc && all[static_cast<std::size_t>(other) * n + i] == all[i]) ++other;
+    if (other == r.nproc) continue;
+    const long theirs = all[static_cast<std::size_t>(other) * n + i];
+    if (i == n - 1)
+      fail("ARMCI_Init",
+           "armci-x's MPI wrapper library (libarmcix-mpiwrap) must be in every process or in none: process 0 %s "
+           "it, process %d %s it (LD_PRELOAD or the link line differ)",
+           all[i] ? "has" : "lacks", other, theirs ? "has" : "lacks");
     fail("ARMCI_Init",
-         "armci-x's MPI wrapper library (libarmcix-mpiwrap) must be in every process or in none: process 0 %s it, "
-         "process %d %s it (LD_PRELOAD or the link line differ)",
-         all[0] ? "has" : "lacks", other, all[other] ? "has" : "lacks");
-  fail("ARMCI_Init",
-       "environment variable %s must be the same on every process: it is %ld on process 0 but %ld on process %d",
-       settings[bad].first.c_str(), all[0], all[other], other);
+         "environment variable %s must be the same on every process: it is %ld on process 0 but %ld on process %d",
+         settings[i].first.c_str(), all[i], theirs, other);
+  }
+  fail("ARMCI_Init", "internal error: the settings' fingerprints differ between processes but their values agree");
+}
+
+// Completes requests of ARMCI_Init's own collectives, yielding the core between polls: before the census
+// nobody knows whether the machine is oversubscribed, and MPICH busy-polls MPI_Wait (on a free core a
+// yield returns at once).  Every process makes these calls in this form, with or without the wrappers.
+void wait_yielding(int n, MPI_Request* reqs) {
+  std::vector<MPI_Status> statuses(n);
+  poll_until(
+      [&] {
+        int done = 0;
+        ARMCIX_MPI(MPI_Testall(n, reqs, &done, statuses.data()));
+        return done != 0;
+      },
+      [] {}, [] { sched_yield(); });
+}
+
+// The census over r.world: one allgather of every rank's Census, and meanwhile r.internal (a duplicate of
+// r.world).  `real_node`: my node's communicator, ranked by world rank.  `cpus` receives my affinity mask.
+std::vector<Census> take_census(Runtime& r, MPI_Comm real_node, cpu_set_t* cpus) {
+  Census mine;
+  mine.settings = settings_fingerprint();
+  mine.machine = my_machine_record(cpus);
+  mine.node_leader = lowest_world_rank(real_node);
+  mine.wait_backoff_us = r.config.wait_backoff_us;
+  if (r.machine_with_progress_ranks.ranks > 0)
+    mine.oversubscribed = r.machine_with_progress_ranks.oversubscribed() ? 1 : 0;
+  std::vector<Census> all(r.nproc);
+  MPI_Request reqs[2];
+  ARMCIX_MPI(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, r.world, &reqs[0]));
+  ARMCIX_MPI(MPI_Comm_idup(r.world, &r.internal, &reqs[1]));
+  wait_yielding(2, reqs);
+  ARMCIX_MPI(MPI_Comm_set_errhandler(r.internal, MPI_ERRORS_RETURN));
+  return all;
+}
+
+std::vector<MachineRecord> machine_records(const std::vector<Census>& census) {
+  std::vector<MachineRecord> machines(census.size());
+  for (std::size_t p = 0; p < census.size(); ++p) machines[p] = census[p].machine;
+  return machines;
 }
 
 void print_banner(const Runtime& r) {
@@ -299,8 +378,20 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
     early_roles_arrive();
     start_from = every_process;
   }
-  ARMCIX_MPI(MPI_Comm_dup(start_from, &r.world));
+  // MPI_COMM_WORLD as the program ranks' once progress ranks have left it (a second ARMCI_Init, which
+  // fails in progress_ranks_start): the wrappers translate it for the blocking calls (mpiwrap/wrap.h), and
+  // MPI_Comm_idup is not among them.
+  if (start_from == MPI_COMM_WORLD && program_world_set()) start_from = program_world();
+  // The runtime's communicator, and meanwhile MPI's nodes over the same processes (ranked alike).
+  MPI_Request dup;
+  ARMCIX_MPI(MPI_Comm_idup(start_from, &r.world, &dup));
+  int start_rank = 0;
+  ARMCIX_MPI(MPI_Comm_rank(start_from, &start_rank));
+  MPI_Comm real_node;
+  ARMCIX_MPI(MPI_Comm_split_type(start_from, MPI_COMM_TYPE_SHARED, start_rank, MPI_INFO_NULL, &real_node));
+  wait_yielding(1, &dup);
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
+  ARMCIX_MPI(MPI_Comm_set_errhandler(real_node, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
   ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));
   const bool spans_world = r.nproc == world_size;
@@ -312,17 +403,30 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   const int raised_from = program_thread_request();
   const int program_asked = raised_from >= 0 ? raised_from : r.we_initialized_mpi ? requested : r.thread_level;
   set_calls_serialized(r.thread_level == MPI_THREAD_MULTIPLE && program_asked >= MPI_THREAD_MULTIPLE);
-  check_settings_agree(r);
-  progress_ranks_start(r);  // a progress rank stays in there until the program ranks finalize
+  cpu_set_t cpus;
+  std::vector<Census> census = take_census(r, real_node, &cpus);
+  check_settings_agree(r, census);
+  std::vector<MachineCount> machines = count_machines(r.world, machine_records(census), cpus);
+  if (r.config.progress_ranks > 0) {
+    // Everything above was over every process; the program ranks start over on theirs.
+    ARMCIX_MPI(MPI_Comm_free(&real_node));
+    ARMCIX_MPI(MPI_Comm_free(&r.internal));
+    progress_ranks_start(r, machines[r.me]);  // a progress rank stays in there until the program ranks finalize
+    ARMCIX_MPI(MPI_Comm_split(r.world, r.node_color, r.me, &real_node));
+    ARMCIX_MPI(MPI_Comm_set_errhandler(real_node, MPI_ERRORS_RETURN));
+    census = take_census(r, real_node, &cpus);
+    machines = count_machines(r.world, machine_records(census), cpus);
+  }
   yield_during_init(r);
-  discover_nodes(r);
-  resolve_wait_backoff(r);
+  std::vector<int> leaders(r.nproc);
+  for (int p = 0; p < r.nproc; ++p) leaders[p] = census[p].node_leader;
+  discover_nodes(r, real_node, leaders);
+  resolve_wait_backoff(r, census, machines);
   resolve_yield_timer(r);
   resolve_timer_slack(r);
   resolve_mpi_yield(r, spans_world);
   resolve_node_sync(r);
-  collective_check("ARMCI_Init", Collective::Barrier, r.world);  // makes the check communicator
-  initialize_modules();                                          // the progress thread last
+  initialize_modules();  // the progress thread last
   watchdog_start();
   if (r.config.verbose && r.me == 0) print_banner(r);
 }
@@ -340,6 +444,7 @@ void finalize() {
   ARMCIX_MPI(MPI_Barrier(r.world));
   node_sync_finalize();  // after the last barrier or gather that may use it
   collective_check_finalize();
+  ARMCIX_MPI(MPI_Comm_free(&r.internal));
   ARMCIX_MPI(MPI_Comm_free(&r.node_comm));
   progress_ranks_stop(r);
   ARMCIX_MPI(MPI_Comm_free(&r.world));

@@ -5,12 +5,12 @@
 //   armci_notify_wait(p, &w): counts one more wait on p, blocks until as many notifications from p have
 //                             arrived, sets *w to the waits so far and returns the notifications received.
 // Classic ARMCI puts the sender's counter into a notification array every process allocates at start-up.
-// Here a notification is an empty message on a private communicator, so that no memory is allocated at
-// ARMCI_Init for programs that never notify, and a waiting process blocks in MPI instead of spinning on
-// memory.  The messages carry nothing: the receiver counts them.  The sender frees each request at once
-// (MPI completes it in the background; there is no buffer to keep alive), so a notification nobody waits
-// for costs nothing later.  The receiver, after the message, makes remote updates visible to its loads
-// (MPI_Win_sync on every window, as ARMCI_Barrier does).
+// Here a notification is an empty message on the runtime's private communicator (Runtime::internal, where
+// nothing else is sent point to point), so that no memory is allocated at ARMCI_Init for programs that never
+// notify, and a waiting process blocks in MPI instead of spinning on memory.  The messages carry nothing: the
+// receiver counts them.  The sender frees each request at once (MPI completes it in the background; there is
+// no buffer to keep alive), so a notification nobody waits for costs nothing later.  The receiver, after the
+// message, makes remote updates visible to its loads (MPI_Win_sync on every window, as ARMCI_Barrier does).
 #include <armci.h>
 
 #include <vector>
@@ -29,27 +29,23 @@ namespace {
 constexpr int kTagNotify = 1;
 
 struct NotifyState {
-  MPI_Comm comm = MPI_COMM_NULL;  // private duplicate of the world: nothing else is sent on it
-  std::vector<int> sent;          // by target: notifications sent
-  std::vector<int> waited;        // by source: waits started
-  std::vector<int> received;      // by source: notifications received
+  std::vector<int> sent;      // by target: notifications sent
+  std::vector<int> waited;    // by source: waits started
+  std::vector<int> received;  // by source: notifications received
 };
 NotifyState g_notify;
 
 }  // namespace
 
 void notify_initialize() {
-  ARMCIX_MPI(MPI_Comm_dup(rt().world, &g_notify.comm));
-  ARMCIX_MPI(MPI_Comm_set_errhandler(g_notify.comm, MPI_ERRORS_RETURN));
   g_notify.sent.assign(rt().nproc, 0);
   g_notify.waited.assign(rt().nproc, 0);
   g_notify.received.assign(rt().nproc, 0);
 }
 
-// Notifications nobody waited for are still queued at their targets; freeing the communicator is
-// allowed with them pending (MPI frees it when they are gone).
+// Notifications nobody waited for are still queued at their targets; ARMCI_Finalize frees the communicator
+// with them pending, as MPI allows (it frees it when they are gone).
 void notify_finalize() {
-  if (g_notify.comm != MPI_COMM_NULL) ARMCIX_MPI(MPI_Comm_free(&g_notify.comm));
   g_notify = NotifyState();
 }
 
@@ -58,7 +54,7 @@ namespace {
 // Receives one notification from `proc` (blocking, without the API lock).
 void receive_one(const char* call, int proc) {
   MPI_Request req;
-  ARMCIX_MPI(MPI_Irecv(nullptr, 0, MPI_INT, proc, kTagNotify, g_notify.comm, &req));
+  ARMCIX_MPI(MPI_Irecv(nullptr, 0, MPI_INT, proc, kTagNotify, rt().internal, &req));
   wait_for(call, &req);
   ++g_notify.received[proc];
 }
@@ -78,7 +74,7 @@ int parmci_notify(int proc) {
   check_rank(call, "proc", proc);
   fence_proc(proc);  // the data before the notification is at proc when it sees the notification
   MPI_Request req;
-  ARMCIX_MPI(MPI_Isend(nullptr, 0, MPI_INT, proc, kTagNotify, g_notify.comm, &req));
+  ARMCIX_MPI(MPI_Isend(nullptr, 0, MPI_INT, proc, kTagNotify, rt().internal, &req));
   ARMCIX_MPI(MPI_Request_free(&req));
   return ++g_notify.sent[proc];
 }
@@ -96,7 +92,7 @@ int parmci_notify_wait(int proc, int* pval) {
   for (;;) {
     int more = 0;
     MPI_Message msg;
-    ARMCIX_MPI(MPI_Improbe(proc, kTagNotify, g_notify.comm, &more, &msg, MPI_STATUS_IGNORE));
+    ARMCIX_MPI(MPI_Improbe(proc, kTagNotify, rt().internal, &more, &msg, MPI_STATUS_IGNORE));
     if (!more) break;
     ARMCIX_MPI(MPI_Mrecv(nullptr, 0, MPI_INT, &msg, MPI_STATUS_IGNORE));
     ++g_notify.received[proc];

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -49,30 +50,107 @@ std::string read_hostname() {
   return name;
 }
 
-MachineCount count_machine(MPI_Comm comm) {
-  int me, n;
-  ARMCIX_MPI(MPI_Comm_rank(comm, &me));
-  ARMCIX_MPI(MPI_Comm_size(comm, &n));
-  const uint64_t mine = machine_key(read_boot_id(), read_hostname());
-  std::vector<uint64_t> keys(n);
-  ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_UINT64_T, keys.data(), 1, MPI_UINT64_T, comm));
-  const std::vector<int> leader = machine_leaders(keys);
-  MPI_Comm machine;
-  ARMCIX_MPI(MPI_Comm_split(comm, leader[me], me, &machine));
-  MachineCount m;
-  ARMCIX_MPI(MPI_Comm_size(machine, &m.ranks));
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0) {
-    CPU_ZERO(&cpus);
+MachineRecord my_machine_record(cpu_set_t* mask) {
+  CPU_ZERO(mask);
+  if (sched_getaffinity(0, sizeof *mask, mask) != 0) {
+    CPU_ZERO(mask);
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    for (long c = 0; c < online && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &cpus);
+    for (long c = 0; c < online && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), mask);
   }
-  // cpu_set_t is a bit array; OR-ing it byte-wise gives the cores any of the machine's ranks may use.
-  ARMCIX_MPI(MPI_Allreduce(MPI_IN_PLACE, &cpus, static_cast<int>(sizeof cpus), MPI_BYTE, MPI_BOR, machine));
-  m.cores = CPU_COUNT(&cpus);
-  ARMCIX_MPI(MPI_Comm_free(&machine));
+  MachineRecord m;
+  m.key = machine_key(read_boot_id(), read_hostname());
+  uint64_t h = 14695981039346656037ULL;  // FNV-1a, as machine_key
+  const auto* bytes = reinterpret_cast<const unsigned char*>(mask);
+  for (std::size_t i = 0; i < sizeof *mask; ++i) h = (h ^ bytes[i]) * 1099511628211ULL;
+  m.cpus_hash = h;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (!CPU_ISSET(c, mask)) continue;
+    if (m.cpus_first < 0) m.cpus_first = c;
+    m.cpus_last = c;
+    ++m.cpus_count;
+  }
   return m;
+}
+
+namespace {
+
+bool same_mask(const MachineRecord& a, const MachineRecord& b) {
+  return a.cpus_hash == b.cpus_hash && a.cpus_first == b.cpus_first && a.cpus_last == b.cpus_last &&
+         a.cpus_count == b.cpus_count;
+}
+
+bool one_run(const MachineRecord& m) {
+  return m.cpus_count == 0 || m.cpus_count == m.cpus_last - m.cpus_first + 1;
+}
+
+// The CPUs of the union of runs [first, last], ranks' masks of one machine.
+int union_of_runs(std::vector<std::pair<int, int>> runs) {
+  std::sort(runs.begin(), runs.end());
+  int cpus = 0, end = -1;  // CPUs counted so far lie below `end`
+  for (const auto& [first, last] : runs) {
+    if (last < end) continue;
+    cpus += last - std::max(first, end) + 1;
+    end = last + 1;
+  }
+  return cpus;
+}
+
+// Ranks by machine (machine_leaders: the lowest rank of each machine names it).
+std::map<int, std::vector<int>> ranks_by_machine(const std::vector<MachineRecord>& records) {
+  std::vector<uint64_t> keys(records.size());
+  for (std::size_t p = 0; p < records.size(); ++p) keys[p] = records[p].key;
+  const std::vector<int> leader = machine_leaders(keys);
+  std::map<int, std::vector<int>> machines;
+  for (std::size_t p = 0; p < records.size(); ++p) machines[leader[p]].push_back(static_cast<int>(p));
+  return machines;
+}
+
+}  // namespace
+
+bool machine_counts_from_records(const std::vector<MachineRecord>& records, std::vector<MachineCount>* counts) {
+  std::vector<MachineCount> out(records.size());
+  for (const auto& [leader, ranks] : ranks_by_machine(records)) {
+    MachineCount m;
+    m.ranks = static_cast<int>(ranks.size());
+    const bool alike =
+        std::all_of(ranks.begin(), ranks.end(), [&](int p) { return same_mask(records[p], records[leader]); });
+    if (alike) {
+      m.cores = records[leader].cpus_count;
+    } else {
+      std::vector<std::pair<int, int>> runs;
+      for (int p : ranks) {
+        if (!one_run(records[p])) return false;
+        if (records[p].cpus_count > 0) runs.emplace_back(records[p].cpus_first, records[p].cpus_last);
+      }
+      m.cores = union_of_runs(std::move(runs));
+    }
+    for (int p : ranks) out[p] = m;
+  }
+  *counts = std::move(out);
+  return true;
+}
+
+std::vector<MachineCount> count_machines(MPI_Comm comm, const std::vector<MachineRecord>& records,
+                                         const cpu_set_t& mine) {
+  std::vector<MachineCount> counts;
+  if (machine_counts_from_records(records, &counts)) return counts;
+  // Masks of several runs that differ within a machine (e.g. each rank bound to a core and its hyperthread
+  // sibling): the union needs the masks themselves.
+  const int n = static_cast<int>(records.size());
+  std::vector<cpu_set_t> masks(n);
+  ARMCIX_MPI(MPI_Allgather(&mine, static_cast<int>(sizeof mine), MPI_BYTE, masks.data(), static_cast<int>(sizeof mine),
+                           MPI_BYTE, comm));
+  counts.assign(n, MachineCount{});
+  for (const auto& [leader, ranks] : ranks_by_machine(records)) {
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    for (int p : ranks) CPU_OR(&all, &all, &masks[p]);
+    MachineCount m;
+    m.ranks = static_cast<int>(ranks.size());
+    m.cores = CPU_COUNT(&all);
+    for (int p : ranks) counts[p] = m;
+  }
+  return counts;
 }
 
 long loadavg_running(const char* text) {

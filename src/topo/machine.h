@@ -11,6 +11,7 @@
 #pragma once
 
 #include <mpi.h>
+#include <sched.h>
 
 #include <cstdint>
 #include <string>
@@ -31,9 +32,31 @@ std::vector<int> machine_leaders(const std::vector<uint64_t>& keys);
 std::string read_boot_id();
 std::string read_hostname();
 
-// How many of `comm`'s processes run on my machine, and how many cores their affinity masks allow together.
-// Collective over `comm` (MachineCount: base/machine_count.h).
-MachineCount count_machine(MPI_Comm comm);
+// What a rank tells the others about its machine in ARMCI_Init's one allgather (runtime/runtime.cc): the
+// machine's key and a summary of its CPU affinity mask, enough to count the machine's cores without a
+// communicator per machine in the usual layouts (every rank of a machine with one mask, or each rank bound
+// to one run of consecutive CPUs).
+struct MachineRecord {
+  uint64_t key = 0;         // machine_key
+  uint64_t cpus_hash = 0;   // FNV-1a over the mask's bytes
+  int32_t cpus_first = -1;  // lowest CPU of the mask (-1: empty)
+  int32_t cpus_last = -1;   // highest
+  int32_t cpus_count = 0;   // CPUs in the mask
+  int32_t unused = 0;       // keeps the record a multiple of 8 bytes (it is sent as bytes)
+};
+
+// This process's record; `mask` receives its affinity mask (all online CPUs if it cannot be read).
+MachineRecord my_machine_record(cpu_set_t* mask);
+
+// For every rank of `records` (one per rank of a communicator), its machine's count: how many of the ranks
+// share its key, and how many CPUs the union of their masks holds.  False when the records cannot say
+// exactly: ranks of one machine whose masks differ and are not each one run of consecutive CPUs.
+bool machine_counts_from_records(const std::vector<MachineRecord>& records, std::vector<MachineCount>* counts);
+
+// The same, always exact: where the records cannot say, one MPI_Allgather of every rank's mask over `comm`
+// (`mine`: this rank's).  Every rank holds the same records, so either all of them take that step or none.
+std::vector<MachineCount> count_machines(MPI_Comm comm, const std::vector<MachineRecord>& records,
+                                         const cpu_set_t& mine);
 
 // Whether programs other than ours keep this machine's cores busy: the machine's runnable tasks now
 // (/proc/loadavg's fourth field, "running/total") exceed `ours_runnable` (how many of our processes may be

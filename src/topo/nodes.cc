@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "base/error.h"
@@ -33,31 +35,35 @@ void discover_domains(Runtime& r) {
 
 }  // namespace
 
+int lowest_world_rank(MPI_Comm node) {
+  MPI_Group node_group, world_group;
+  const int first = 0;
+  int lowest = MPI_UNDEFINED;
+  ARMCIX_MPI(MPI_Comm_group(node, &node_group));
+  ARMCIX_MPI(MPI_Comm_group(rt().world, &world_group));
+  ARMCIX_MPI(MPI_Group_translate_ranks(node_group, 1, &first, world_group, &lowest));
+  ARMCIX_MPI(MPI_Group_free(&node_group));
+  ARMCIX_MPI(MPI_Group_free(&world_group));
+  return lowest;
+}
+
 // Node layout.  Real nodes come from MPI_COMM_TYPE_SHARED.  ARMCI_NODE_SIZE=k refines them: a simulated
 // node is the intersection of a real node with a block of k consecutive world ranks, so that two ranks
 // MPI placed on different nodes never share a simulated one (they share no memory).  Where a block spans
 // real nodes the setting cannot be honoured as asked; rank 0 says so once.
-void discover_nodes(Runtime& r) {
-  MPI_Comm real_node;
-  if (r.node_color >= 0) {
-    // Progress ranks: the nodes were found over every process (progress_ranks_start), ARMCI_NODE_SIZE
-    // included; the program ranks of each keep them.
-    ARMCIX_MPI(MPI_Comm_split(r.world, r.node_color, r.me, &real_node));
-  } else {
-    ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, &real_node));
-  }
-  ARMCIX_MPI(MPI_Comm_set_errhandler(real_node, MPI_ERRORS_RETURN));
-  if (r.config.node_size > 0 && r.node_color < 0) {
-    ARMCIX_MPI(MPI_Comm_split(real_node, r.me / r.config.node_size, r.me, &r.node_comm));
+void discover_nodes(Runtime& r, MPI_Comm real_node, const std::vector<int>& real_leader) {
+  const int k = r.node_color < 0 ? r.config.node_size : 0;  // progress ranks: refined already
+  std::vector<int> leader(real_leader);
+  if (k > 0) {
+    ARMCIX_MPI(MPI_Comm_split(real_node, r.me / k, r.me, &r.node_comm));
     ARMCIX_MPI(MPI_Comm_free(&real_node));
     ARMCIX_MPI(MPI_Comm_set_errhandler(r.node_comm, MPI_ERRORS_RETURN));
+    // A simulated node's leader: the lowest rank with the same real node and block (ranks ascend).
+    std::map<std::pair<int, int>, int> first;
+    for (int p = 0; p < r.nproc; ++p) leader[p] = first.emplace(std::make_pair(real_leader[p], p / k), p).first->second;
   } else {
     r.node_comm = real_node;
   }
-  int color_rank;  // the lowest world rank of my node identifies it
-  ARMCIX_MPI(MPI_Allreduce(&r.me, &color_rank, 1, MPI_INT, MPI_MIN, r.node_comm));
-  std::vector<int> leader(r.nproc);
-  ARMCIX_MPI(MPI_Allgather(&color_rank, 1, MPI_INT, leader.data(), 1, MPI_INT, r.world));
   std::vector<int> leaders(leader);
   std::sort(leaders.begin(), leaders.end());
   leaders.erase(std::unique(leaders.begin(), leaders.end()), leaders.end());

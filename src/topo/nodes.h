@@ -5,13 +5,22 @@
 
 #include <mpi.h>
 
+#include <vector>
+
 #include "base/state.h"
 
 namespace armcix {
 
-// Collective over r.world: r.node_comm, node_id/count/of/members and the domains.  With progress ranks
-// (r.node_color >= 0) the nodes are the ones found over every process (progress/progress_roles.h).
-void discover_nodes(Runtime& r);
+// The lowest rank in r.world of `node`'s processes (local: no communication).  With `node` split by world
+// rank, its rank 0: what names a node in the leaders ARMCI_Init gathers.
+int lowest_world_rank(MPI_Comm node);
+
+// r.node_comm, node_id/count/of/members and the domains, from `real_node` (my node's communicator, made
+// with the world rank as key: MPI_COMM_TYPE_SHARED, or with progress ranks (r.node_color >= 0) the node
+// found over every process, progress/progress_roles.h) and `real_leader` (every world rank's
+// lowest_world_rank of its node, gathered by ARMCI_Init).  Takes `real_node` over.  Without
+// ARMCI_NODE_SIZE, local; with it, one MPI_Comm_split of `real_node` (collective over it).
+void discover_nodes(Runtime& r, MPI_Comm real_node, const std::vector<int>& real_leader);
 
 // True if world rank `abs` shares my node (real shared memory, refined by ARMCI_NODE_SIZE).
 inline bool on_my_node(int abs) {
