@@ -3,6 +3,13 @@
 EXTRA_DIST += tests/check.sh tests/manifest.txt tests/valgrind.supp tests/env.sh.in tests/abi tests/errors/run_abort_cases.sh tests/errors/progress_thread_off.sh tests/errors/progress_roles.sh tests/errors/no_wrappers.sh tests/link
 
 GTEST_LIBS = -lgtest -lpthread
+# The C++ test programs compile without optimisation (TEST_OPTFLAGS; e.g. make TEST_OPTFLAGS=-O2): GoogleTest's
+# macros under -g -O2 cost 27 s of CPU for tests/mpi/test_core.cc and 5 s under -g -O0, and these files were
+# most of every build's time (CI makes five builds).  Only the test code is affected: the library they test,
+# the benchmarks and the examples keep the configured CXXFLAGS (-g -O2 by default).  A GNU make
+# pattern-specific value, like the rest of this tree's make rules.
+TEST_OPTFLAGS = -O0
+tests/%.$(OBJEXT): CXXFLAGS := $(filter-out -O%,$(CXXFLAGS)) $(TEST_OPTFLAGS)
 # Test programs link armci-x's MPI wrappers ahead of libarmci, as a program that uses progress ranks, yielding
 # waits, the yield timer or the progress thread with MPI_Init does (doc/user-guide.md, "Using armci-x with MPI
 # tools"); tests/errors/abort_case_nowrap and tests/link/ check libarmci without them.
