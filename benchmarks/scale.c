@@ -11,7 +11,9 @@
  * malloc has handed out (mallinfo2: in-use chunks + mmapped blocks) are read before and after, on every
  * rank; per live allocation:
  *   rss_per_alloc   (delta VmRSS) / N - B        resident bytes beyond the allocation's own data
- *   heap_per_alloc  (delta malloc bytes) / N     the library's and MPI's tables (not page-rounded)
+ *   heap_per_alloc  (delta malloc bytes) / N     the library's and MPI's tables (not page-rounded; exact
+ *                   only without glibc's tcache, whose freed chunks mallinfo2 counts as in use: scale.sh
+ *                   runs with GLIBC_TUNABLES=glibc.malloc.tcache_count=0)
  * both the mean over ranks (the max over ranks in the human line).  Pages of node peers' slices are
  * never touched by this rank, so they are not resident here.
  *

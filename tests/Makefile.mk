@@ -31,7 +31,8 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_machine.cc \
 	tests/unit/test_call_stats.cc \
 	tests/unit/test_yield_timer.cc \
-	tests/unit/test_mpi_library.cc
+	tests/unit/test_mpi_library.cc \
+	tests/unit/test_error_output.cc
 tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -DARMCIX_TOP_SRCDIR='"$(abs_top_srcdir)"'
 tests_unit_unit_tests_LDADD = $(TEST_LIB) -lgtest_main $(GTEST_LIBS)
 

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/mpi_library.h"
+
 namespace armcix {
 
 enum class StridedMethod { Auto, Direct, Iov, Pack };
@@ -98,7 +100,7 @@ constexpr bool kLocal = false;  // processes may differ
   X(WindowKind, window_kind, "ARMCI_USE_WIN_ALLOCATE",                                                               \
     flag_on_open_mpi().notes(nullptr, "MPI_Alloc_mem + MPI_Win_create", "MPI_Win_allocate"), WindowKind::Create,     \
     kAgree, "window kind with ARMCI_SHM=0: 1 = MPI_Win_allocate (see doc/design.md: MPICH 6110)")                    \
-  X(bool, window_gate, "ARMCI_WINDOW_GATE", flag_on_open_mpi_before(5), false, kAgree,                               \
+  X(bool, window_gate, "ARMCI_WINDOW_GATE", flag_on_open_mpi_before(kOmpiWinNameFixedIn), false, kAgree,             \
     "serialized window creation per node (window.h; Open MPI 4 issue 7393)")                                         \
   X(StridedMethod, strided_method, "ARMCI_STRIDED_METHOD", one_of(), StridedMethod::Auto, kLocal,                    \
     "strided engine for targets reached through MPI (transfer/engine_choice.h)")                                     \

@@ -4,6 +4,8 @@
 #include <armcix.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +17,25 @@ ARMCIX_Error_handler_t g_error_handler = nullptr;
 }
 
 namespace armcix {
+
+void print_to_stderr(const char* fmt, ...) {
+  char text[4096];  // PIPE_BUF: one write of at most this much to a pipe is not interleaved with others
+  va_list ap;
+  va_start(ap, fmt);
+  int n = std::vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  std::size_t left = std::min(static_cast<std::size_t>(n), sizeof text - 1);
+  const char* p = text;
+  std::fflush(stderr);  // whatever the program put on stderr before comes first
+  while (left > 0) {
+    ssize_t w = ::write(STDERR_FILENO, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return;
+    p += w;
+    left -= static_cast<std::size_t>(w);
+  }
+}
 
 void fail(const char* call, const char* fmt, ...) {
   char text[1024];
@@ -61,8 +82,7 @@ ARMCIX_Error_handler_t ARMCIX_Set_error_handler(ARMCIX_Error_handler_t handler) 
 void ARMCI_Error(const char* msg, int code) {
   if (g_error_handler) g_error_handler(msg ? msg : "", code);
   int rank = armcix::initialized() ? armcix::rt().me : -1;
-  std::fprintf(stderr, "[%d] ARMCI Error: %s (code %d)\n", rank, msg ? msg : "", code);
-  std::fflush(stderr);
+  armcix::print_to_stderr("[%d] ARMCI Error: %s (code %d)\n", rank, msg ? msg : "", code);
   armcix::abort_job(MPI_COMM_WORLD, code ? code : 1);
 }
 

@@ -18,6 +18,11 @@ namespace armcix {
 // MPI_Abort on `comm` if MPI is running, else _Exit.  The one abort path (ARMCI_Error, armci_msg_abort).
 [[noreturn]] void abort_job(MPI_Comm comm, int code);
 
+// Prints one message on standard error in a single write(2), so that the lines of ranks printing at once
+// stay whole through the launcher's pipes: glibc 2.37 and newer (Debian 13) write printf output to an
+// unbuffered stream in 128-byte pieces, and two ranks' errors came out spliced mid-line.
+void print_to_stderr(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
 }  // namespace armcix
 
 // Checks an MPI call.  MPI's default handler on our communicators is set to MPI_ERRORS_RETURN so that the

@@ -2,12 +2,19 @@
 // only some versions need.  doc/user-guide.md, "MPI work-arounds by version", lists each with its evidence.
 #pragma once
 
+#include <string>
+
 namespace armcix {
+
+// Open MPI's first major version without the osc/rdma window-name collision (issue 7393): the one place that
+// says so, for mpi_has_window_name_collision() and ARMCI_WINDOW_GATE's default (base/config.h).
+constexpr int kOmpiWinNameFixedIn = 5;
 
 struct MpiLibrary {
   enum class Kind { Mpich, OpenMpi, Other };
   Kind kind = Kind::Other;
   int major = 0, minor = 0, patch = 0;  // 0.0.0 when the text names no version
+  std::string text;                     // MPI_Get_library_version's own words (the verbose banner shows them)
 
   bool is_open_mpi() const { return kind == Kind::OpenMpi; }
   bool is_mpich() const { return kind == Kind::Mpich; }

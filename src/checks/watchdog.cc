@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "base/error.h"
 #include "base/state.h"
 
 namespace armcix {
@@ -40,10 +41,10 @@ void watch(int limit_s, int rank) {
     // Not ARMCI_Error: MPI_Abort from this thread needs MPI_THREAD_MULTIPLE, and the MPI call the main
     // thread is stuck in may hold MPI's locks.  Exiting is enough: the launcher sees a rank end badly and
     // ends the job (Hydra: within a second).
-    std::fprintf(stderr,
-                 "[%d] ARMCI Error: ARMCI_WATCHDOG_S: %s has not returned after %lld s; a peer is dead or "
-                 "unreachable (or waits longer than ARMCI_WATCHDOG_S=%d allows): ending this process\n",
-                 rank, g_call.load(), waited_ns / 1000000000LL, limit_s);
+    armcix::print_to_stderr(
+        "[%d] ARMCI Error: ARMCI_WATCHDOG_S: %s has not returned after %lld s; a peer is dead or "
+        "unreachable (or waits longer than ARMCI_WATCHDOG_S=%d allows): ending this process\n",
+        rank, g_call.load(), waited_ns / 1000000000LL, limit_s);
     std::fflush(stderr);
     _exit(1);
   }

@@ -567,8 +567,7 @@ int armci_msg_nproc(void) {
 // Works before ARMCI_Init and after ARMCI_Finalize too: it is what error paths call.
 void armci_msg_abort(int code) {
   int rank = armcix::initialized() ? rt().me : -1;
-  std::fprintf(stderr, "[%d] armci_msg_abort: aborting with code %d\n", rank, code);
-  std::fflush(stderr);
+  armcix::print_to_stderr("[%d] armci_msg_abort: aborting with code %d\n", rank, code);
   armcix::abort_job(armcix::initialized() ? rt().world : MPI_COMM_WORLD, code);
 }
 

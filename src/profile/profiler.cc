@@ -291,7 +291,7 @@ void profiler_finalize() {
   if (!r.config.profile_file.empty()) {
     FILE* f = std::fopen(r.config.profile_file.c_str(), "w");
     if (!f) {
-      std::fprintf(stderr, "armci-x: cannot write ARMCI_PROFILE_FILE '%s'\n", r.config.profile_file.c_str());
+      armcix::print_to_stderr("armci-x: cannot write ARMCI_PROFILE_FILE '%s'\n", r.config.profile_file.c_str());
       return;
     }
     write_file(f, all, sum, walls);

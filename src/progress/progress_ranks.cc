@@ -196,7 +196,7 @@ class IdlePolicy {
     // usleep(20) then sleeps ~70 us, and every operation through this rank waits that long.  A progress
     // rank wants its wake-up on time.
     if (pause_us_ > 0 && prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0) != 0 && r.config.verbose)
-      std::fprintf(stderr, "armci-x: progress rank: prctl(PR_SET_TIMERSLACK) failed: %s\n", std::strerror(errno));
+      armcix::print_to_stderr("armci-x: progress rank: prctl(PR_SET_TIMERSLACK) failed: %s\n", std::strerror(errno));
     if (wake_.fifo >= 0) waker_.watch_fifo(wake_.fifo);
   }
 
@@ -384,10 +384,10 @@ void meet_program_ranks(const Runtime& r, IdlePolicy& idle) {
         ARMCIX_MPI(MPI_Test(&meeting, &met, MPI_STATUS_IGNORE));
         if (met) return true;
         if (MPI_Wtime() <= deadline) return false;
-        std::fprintf(stderr,
-                     "armci-x: progress rank %d: the program ranks did not reach MPI_Finalize within %d s of "
-                     "ARMCI_Finalize (or called PMPI_Finalize directly): finalizing without meeting them\n",
-                     r.me, r.config.progress_ranks_meeting_s);
+        armcix::print_to_stderr(
+            "armci-x: progress rank %d: the program ranks did not reach MPI_Finalize within %d s of "
+            "ARMCI_Finalize (or called PMPI_Finalize directly): finalizing without meeting them\n",
+            r.me, r.config.progress_ranks_meeting_s);
         return true;
       },
       [] {}, [&] { idle.pause(); });
@@ -465,8 +465,8 @@ OwnWake make_wake_channels(Runtime& r, bool progress_rank) {
       own.fifo = ff;
     } else {
       if (r.config.verbose)
-        std::fprintf(stderr, "armci-x: progress rank %d: no wake channel (%s): %s\n", all_me, fifo,
-                     std::strerror(errno));
+        armcix::print_to_stderr("armci-x: progress rank %d: no wake channel (%s): %s\n", all_me, fifo,
+                                std::strerror(errno));
       if (p != MAP_FAILED) munmap(p, kWakePageBytes);
       shm_unlink(seg);
       unlink(fifo);

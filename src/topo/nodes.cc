@@ -82,10 +82,10 @@ void discover_nodes(Runtime& r, MPI_Comm real_node, const std::vector<int>& real
       int last = std::min(first + r.config.node_size, r.nproc) - 1;
       if (r.node_of[first] != r.node_of[last] ||
           static_cast<int>(r.node_members[r.node_of[first]].size()) != last - first + 1) {
-        std::fprintf(stderr,
-                     "armci-x: ARMCI_NODE_SIZE=%d: ranks %d..%d are not on one MPI node; simulated nodes are "
-                     "MPI's nodes intersected with blocks of %d consecutive ranks (%d node(s))\n",
-                     r.config.node_size, first, last, r.config.node_size, r.node_count);
+        armcix::print_to_stderr(
+            "armci-x: ARMCI_NODE_SIZE=%d: ranks %d..%d are not on one MPI node; simulated nodes are "
+            "MPI's nodes intersected with blocks of %d consecutive ranks (%d node(s))\n",
+            r.config.node_size, first, last, r.config.node_size, r.node_count);
         break;
       }
     }
