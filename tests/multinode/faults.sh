@@ -80,7 +80,16 @@ for c in "${cases[@]}"; do
   rc=$?
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   secs="$((ms / 1000)).$(( (ms % 1000) / 100 ))"
-  if [ $rc -ne 0 ] && [ "$ms" -le $((bound * 1000)) ] && ! grep -q 'the fault went unnoticed' "$log"; then
+  # Hydra 4.2 can also lose the exit statuses of such a job: once (in ~50 cases) mpiexec returned 0 after the
+  # watchdog had ended the survivors with exit 1.  That counts as ended by the fault when the watchdog's own
+  # message is in the log.
+  lost_status=0
+  if [ $rc -eq 0 ] && [ ${#kill_opt[@]} -gt 0 ] && [ "$c" != linkdown ] &&
+    grep -q 'ARMCI_WATCHDOG_S: .* has not returned' "$log"; then
+    lost_status=1
+  fi
+  if { [ $rc -ne 0 ] || [ $lost_status = 1 ]; } && [ "$ms" -le $((bound * 1000)) ] && ! grep -q 'the fault went unnoticed' "$log"; then
+    [ $lost_status = 0 ] || echo "faults.sh: $c: mpiexec returned 0 although the watchdog ended the survivors (Hydra 4.2's lost exit status)"
     printf 'PASS  fault %-14s ended %6ss after the fault (bound %s s), exit %s\n' "$c" "$secs" "$bound" "$rc"
     passed=$((passed + 1))
   else
