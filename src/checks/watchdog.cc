@@ -45,7 +45,6 @@ void watch(int limit_s, int rank) {
         "[%d] ARMCI Error: ARMCI_WATCHDOG_S: %s has not returned after %lld s; a peer is dead or "
         "unreachable (or waits longer than ARMCI_WATCHDOG_S=%d allows): ending this process\n",
         rank, g_call.load(), waited_ns / 1000000000LL, limit_s);
-    std::fflush(stderr);
     _exit(1);
   }
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/fnv1a.h"
 #include "base/state.h"
 #include "checks/collective_check.h"
 #include "runtime/modules.h"
@@ -129,8 +130,7 @@ void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* 
   if (!rt().config.noncollective_groups) {
     // Collective over the parent: the lists must be identical or disjoint, as MPI_Comm_create requires (GA
     // creates one group per node with disjoint lists); anything else hangs there.
-    unsigned long h = 1469598103934665603ul;  // FNV-1a over the list
-    for (int x : list) h = (h ^ static_cast<unsigned>(x)) * 1099511628211ul;
+    const uint64_t h = Fnv1a().add(list.data(), list.size() * sizeof list[0]).value();
     collective_check_lists(call, Collective::GroupCreate, parent->comm, list.data(), n, static_cast<long>(h >> 1));
   }
   if (rt().config.noncollective_groups) {

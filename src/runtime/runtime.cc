@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/fnv1a.h"
 #include "base/mpi_library.h"
 #include "base/state.h"
 #include "base/thread_lock.h"
@@ -232,12 +233,12 @@ std::vector<std::pair<std::string, long>> settings_that_agree() {
 
 // FNV-1a over their values: what the census compares.
 uint64_t settings_fingerprint() {
-  uint64_t h = 14695981039346656037ULL;
+  Fnv1a h;
   for (const auto& setting : settings_that_agree()) {
     const auto v = static_cast<uint64_t>(setting.second);
-    for (int byte = 0; byte < 8; ++byte) h = (h ^ ((v >> (8 * byte)) & 0xff)) * 1099511628211ULL;
+    h.add(&v, sizeof v);
   }
-  return h;
+  return h.value();
 }
 
 // Every process holds every fingerprint, so all see a difference alike; then all gather the values and fail

@@ -13,6 +13,7 @@
 #include <map>
 
 #include "base/error.h"
+#include "base/fnv1a.h"
 
 namespace armcix {
 
@@ -20,14 +21,8 @@ uint64_t machine_key(const std::string& boot_id, const std::string& hostname) {
   // FNV-1a over the boot id, or over the host name when there is none, with a tag byte so that the two
   // kinds of key never meet.  The host name is not mixed into a known boot id: processes in their own UTS
   // namespaces (containers, simulated hosts with a host name each) run on the same kernel and cores.
-  uint64_t h = 14695981039346656037ULL;
-  auto mix = [&h](unsigned char c) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  };
-  mix(boot_id.empty() ? 'h' : 'b');
-  for (char c : boot_id.empty() ? hostname : boot_id) mix(static_cast<unsigned char>(c));
-  return h;
+  const std::string& text = boot_id.empty() ? hostname : boot_id;
+  return Fnv1a().add_byte(boot_id.empty() ? 'h' : 'b').add(text.data(), text.size()).value();
 }
 
 std::vector<int> machine_leaders(const std::vector<uint64_t>& keys) {
@@ -59,10 +54,7 @@ MachineRecord my_machine_record(cpu_set_t* mask) {
   }
   MachineRecord m;
   m.key = machine_key(read_boot_id(), read_hostname());
-  uint64_t h = 14695981039346656037ULL;  // FNV-1a, as machine_key
-  const auto* bytes = reinterpret_cast<const unsigned char*>(mask);
-  for (std::size_t i = 0; i < sizeof *mask; ++i) h = (h ^ bytes[i]) * 1099511628211ULL;
-  m.cpus_hash = h;
+  m.cpus_hash = Fnv1a().add(mask, sizeof *mask).value();
   for (int c = 0; c < CPU_SETSIZE; ++c) {
     if (!CPU_ISSET(c, mask)) continue;
     if (m.cpus_first < 0) m.cpus_first = c;
