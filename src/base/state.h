@@ -35,10 +35,8 @@ struct Runtime {
   int init_count = 0;  // ARMCI_Init/Finalize nest (GA calls them repeatedly)
   bool we_initialized_mpi = false;
   MPI_Comm world = MPI_COMM_NULL;  // our duplicate of the communicator ARMCI was initialized on
-  // A second duplicate of `world`, private: the agreements of ARMCI_CHECK_COLLECTIVES on every communicator
-  // congruent to the world (checks/collective_check.h) and armci_notify's messages (sync/notify.cc), so that
-  // neither meets the application's traffic nor armci_msg_*'s.  Made last in ARMCI_Init.
-  MPI_Comm internal = MPI_COMM_NULL;
+  // The one tag armci_msg_* leaves free on `world` (MPI_TAG_UB): armci_notify's messages (sync/notify.cc).
+  int notify_tag = 32767;
   int me = -1;
   int nproc = 0;
   Config config;      // what the user set (Config::from_environment), never changed afterwards

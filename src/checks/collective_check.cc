@@ -12,16 +12,21 @@ namespace armcix {
 
 namespace {
 
-// The private duplicate a communicator's agreements run on, cached as an attribute of it.  Every
+// The private duplicate a communicator's agreements run on, cached as an attribute of it, so that an
+// agreement never meets the application's collectives or armci_msg_*'s on the communicator itself.  Every
 // communicator congruent to the world (same processes, same order: ARMCI's world group, the runtime's
-// communicator) shares the runtime's private duplicate of the world (Runtime::internal, made in ARMCI_Init),
-// so that ARMCI_Malloc on the world group and ARMCI_Barrier meet; a group gets its own duplicate, made at
-// its first checked collective (collective over the group) and freed with the group's communicator.
+// communicator) shares one duplicate of the runtime's communicator, so that ARMCI_Malloc on the world group
+// and ARMCI_Barrier meet; a group gets its own.  Each is made at its first checked collective (collective
+// over those processes, who are all in that call when the program is right) rather than in ARMCI_Init: on
+// MPICH the communicator beyond the first few costs a pool allocation of ~3.5 ms (runtime/runtime.cc).
+// Made non-blocking and waited for as the agreement is, so that ARMCI_COLLECTIVE_TIMEOUT names a process
+// that is elsewhere.  Freed with the communicator (the world's in collective_check_finalize).
 struct CheckComm {
   MPI_Comm comm;
-  bool owned;  // false: the runtime's duplicate of the world
+  bool owned;  // false: the world's duplicate, shared
 };
 int g_keyval = MPI_KEYVAL_INVALID;
+MPI_Comm g_world_check = MPI_COMM_NULL;
 
 int free_check_comm(MPI_Comm, int, void* attr, void*) {
   auto* c = static_cast<CheckComm*>(attr);
@@ -30,7 +35,18 @@ int free_check_comm(MPI_Comm, int, void* attr, void*) {
   return rc;
 }
 
-MPI_Comm check_comm_of(MPI_Comm comm) {
+void wait_agreement(const char* call, MPI_Request* req, MPI_Comm cc);
+
+MPI_Comm duplicate_for_checks(const char* call, MPI_Comm comm) {
+  MPI_Comm dup;
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Comm_idup(comm, &dup, &req));
+  wait_agreement(call, &req, comm);
+  ARMCIX_MPI(MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN));
+  return dup;
+}
+
+MPI_Comm check_comm_of(const char* call, MPI_Comm comm) {
   if (g_keyval == MPI_KEYVAL_INVALID)
     ARMCIX_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_check_comm, &g_keyval, nullptr));
   void* attr = nullptr;
@@ -41,10 +57,10 @@ MPI_Comm check_comm_of(MPI_Comm comm) {
   ARMCIX_MPI(MPI_Comm_compare(comm, rt().world, &cmp));
   auto* c = new CheckComm{MPI_COMM_NULL, false};
   if (cmp == MPI_IDENT || cmp == MPI_CONGRUENT) {
-    c->comm = rt().internal;
+    if (g_world_check == MPI_COMM_NULL) g_world_check = duplicate_for_checks(call, rt().world);
+    c->comm = g_world_check;
   } else {
-    ARMCIX_MPI(MPI_Comm_dup(comm, &c->comm));
-    ARMCIX_MPI(MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN));
+    c->comm = duplicate_for_checks(call, comm);
     c->owned = true;
   }
   ARMCIX_MPI(MPI_Comm_set_attr(comm, g_keyval, c));
@@ -172,7 +188,7 @@ void collective_gather(const char* call, Collective kind, MPI_Comm comm, const c
   for (int i = 0; i < kGatherPayload; ++i) mine[2 + i] = payload[i];
   std::vector<long> rec(static_cast<std::size_t>(n) * kRecord);
   // Ranks of the check communicator are those of `comm` (a duplicate, or the world's for a congruent one).
-  MPI_Comm cc = check_comm_of(comm);
+  MPI_Comm cc = check_comm_of(call, comm);
   if (!(node_path && node_allgather(call, mine, rec.data(), sizeof mine))) {
     ARMCIX_MPI(MPI_Iallgather(mine, kRecord, MPI_LONG, rec.data(), kRecord, MPI_LONG, cc, &req));
     wait_agreement(call, &req, cc);
@@ -197,7 +213,7 @@ void collective_check_lists(const char* call, Collective kind, MPI_Comm comm, co
   int bad = -1;
   for (int i = 0; i < n && bad < 0; ++i)
     if (prints[kGatherPayload * members[i]] != fingerprint) bad = members[i];
-  MPI_Comm cc = check_comm_of(comm);
+  MPI_Comm cc = check_comm_of(call, comm);
   int size = 0;
   ARMCIX_MPI(MPI_Comm_size(cc, &size));
   std::vector<int> bads(size);
@@ -225,6 +241,7 @@ void collective_barrier(const char* call, Collective kind, MPI_Comm comm) {
 void collective_check_finalize() {
   // The runtime's communicators are freed after this, and their attributes only delete their records.
   if (g_keyval != MPI_KEYVAL_INVALID) ARMCIX_MPI(MPI_Comm_free_keyval(&g_keyval));
+  if (g_world_check != MPI_COMM_NULL) ARMCIX_MPI(MPI_Comm_free(&g_world_check));
 }
 
 }  // namespace armcix

@@ -181,8 +181,8 @@ void dup_group(const char* call, const ARMCI_Group* parent, ARMCI_Group* out) {
 // The world group runs on the runtime's communicator itself, as ARMCI-MPI's does (no duplicate of its own:
 // one collective less in ARMCI_Init).  What it carries then shares that communicator with armci_msg_*'s
 // messages and collectives on the world, all of them ARMCI calls every process makes in one order, and the
-// application's own calls on armci_group_comm of the world group; ARMCI_CHECK_COLLECTIVES's agreements and
-// armci_notify's messages run on Runtime::internal, apart from all of these.
+// application's own calls on armci_group_comm of the world group; armci_notify's messages too, on the one tag
+// armci_msg_* refuses (Runtime::notify_tag).  ARMCI_CHECK_COLLECTIVES's agreements run on a duplicate.
 void groups_initialize() {
   make_group(rt().world, &g_world);
   g_default = g_world;

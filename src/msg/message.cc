@@ -212,12 +212,12 @@ Op check_op(const char* call, const char* op, int type) {
   return parsed;
 }
 
+// Tags 0..MPI_TAG_UB-1: MPI_TAG_UB itself carries armci_notify's messages on the same communicator.
 void check_tag(const char* call, int tag) {
-  int* ub = nullptr;
-  int flag = 0;
-  ARMCIX_MPI(MPI_Comm_get_attr(rt().world, MPI_TAG_UB, &ub, &flag));
-  const int tag_ub = flag && ub ? *ub : 32767;  // 32767 is the least upper bound MPI guarantees
-  ARMCIX_REQUIRE(tag >= 0 && tag <= tag_ub, call, "argument 'tag' = %d is outside 0..%d", tag, tag_ub);
+  const int last = rt().notify_tag - 1;
+  ARMCIX_REQUIRE(tag >= 0 && tag <= last, call,
+                 "argument 'tag' = %d is outside 0..%d (MPI_TAG_UB = %d is armci_notify's)", tag, last,
+                 rt().notify_tag);
 }
 
 // Validates a group handle the caller must be a member of.

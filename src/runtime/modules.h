@@ -20,7 +20,7 @@ void groups_finalize();
 void gmr_finalize();
 // sync/: mutex sets the program did not destroy.
 void mutexes_finalize();
-// sync/notify.cc: the counters of armci_notify / armci_notify_wait (their messages: Runtime::internal).
+// sync/notify.cc: the counters of armci_notify / armci_notify_wait (their messages: Runtime::notify_tag).
 void notify_initialize();
 void notify_finalize();
 // nb/: request tables (sized by the world); completes what is still in flight.

@@ -282,17 +282,8 @@ void wait_yielding(int n, MPI_Request* reqs) {
       [] {}, [] { sched_yield(); });
 }
 
-// Whether ARMCI_Init may leave an MPI_Comm_idup outstanding while it makes another collective on the same
-// communicator (MPI allows it).  Not on Open MPI: with MPI_Comm_split_type beside the idup, both ranks of
-// 2 of 102 Open MPI 5.0.7 test lines hung in split_type's allgather (2026-11-27), as mutex groups' idups
-// did on 4.1 (one at a time there already: "MPI work-arounds by version" in doc/user-guide.md).  Costs
-// Open MPI one more round trip at start-up.
-bool overlap_comm_idup() {
-  return !mpi_is_open_mpi();
-}
-
-// The census over r.world: one allgather of every rank's Census, and meanwhile r.internal (a duplicate of
-// r.world).  `real_node`: my node's communicator, ranked by world rank.  `cpus` receives my affinity mask.
+// The census over r.world: one allgather of every rank's Census.  `real_node`: my node's communicator, ranked
+// by world rank.  `cpus` receives my affinity mask.
 std::vector<Census> take_census(Runtime& r, MPI_Comm real_node, cpu_set_t* cpus) {
   Census mine;
   mine.settings = settings_fingerprint();
@@ -302,12 +293,9 @@ std::vector<Census> take_census(Runtime& r, MPI_Comm real_node, cpu_set_t* cpus)
   if (r.machine_with_progress_ranks.ranks > 0)
     mine.oversubscribed = r.machine_with_progress_ranks.oversubscribed() ? 1 : 0;
   std::vector<Census> all(r.nproc);
-  MPI_Request reqs[2];
-  ARMCIX_MPI(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, r.world, &reqs[0]));
-  if (!overlap_comm_idup()) wait_yielding(1, &reqs[0]);
-  ARMCIX_MPI(MPI_Comm_idup(r.world, &r.internal, &reqs[1]));
-  wait_yielding(2, reqs);
-  ARMCIX_MPI(MPI_Comm_set_errhandler(r.internal, MPI_ERRORS_RETURN));
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, r.world, &req));
+  wait_yielding(1, &req);
   return all;
 }
 
@@ -392,17 +380,26 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   // fails in progress_ranks_start): the wrappers translate it for the blocking calls (mpiwrap/wrap.h), and
   // MPI_Comm_idup is not among them.
   if (start_from == MPI_COMM_WORLD && program_world_set()) start_from = program_world();
-  // The runtime's communicator, and meanwhile MPI's nodes over the same processes (ranked alike).
-  MPI_Request dup;
-  ARMCIX_MPI(MPI_Comm_idup(start_from, &r.world, &dup));
+  // MPI's nodes first, then the runtime's communicator over the same processes (ranked alike).  The order
+  // matters on MPICH (4.0.2 and 4.2.1): it keeps a few communicator objects in a static pool and allocates
+  // the next ones 1,024 at a time (one calloc of a few MiB, ~3.5 ms of page faults at 2 ranks), and every
+  // communicator of several ranks on a node takes two more for its node hierarchy.  MPI_Comm_split_type
+  // frees its intermediate split before returning, so made first it and our duplicate fit in the pool;
+  // made after the duplicate, the intermediate split overflows it.  The private duplicate for collective
+  // agreements is made at the first checked collective (checks/collective_check.cc), for the same reason.
   int start_rank = 0;
   ARMCIX_MPI(MPI_Comm_rank(start_from, &start_rank));
-  if (!overlap_comm_idup()) wait_yielding(1, &dup);
   MPI_Comm real_node;
   ARMCIX_MPI(MPI_Comm_split_type(start_from, MPI_COMM_TYPE_SHARED, start_rank, MPI_INFO_NULL, &real_node));
+  MPI_Request dup;
+  ARMCIX_MPI(MPI_Comm_idup(start_from, &r.world, &dup));
   wait_yielding(1, &dup);
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
   ARMCIX_MPI(MPI_Comm_set_errhandler(real_node, MPI_ERRORS_RETURN));
+  int* tag_ub = nullptr;
+  int has_tag_ub = 0;
+  ARMCIX_MPI(MPI_Comm_get_attr(r.world, MPI_TAG_UB, &tag_ub, &has_tag_ub));
+  r.notify_tag = has_tag_ub && tag_ub ? *tag_ub : 32767;  // 32767: the least upper bound MPI guarantees
   ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
   ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));
   const bool spans_world = r.nproc == world_size;
@@ -421,7 +418,6 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   if (r.config.progress_ranks > 0) {
     // Everything above was over every process; the program ranks start over on theirs.
     ARMCIX_MPI(MPI_Comm_free(&real_node));
-    ARMCIX_MPI(MPI_Comm_free(&r.internal));
     progress_ranks_start(r, machines[r.me]);  // a progress rank stays in there until the program ranks finalize
     ARMCIX_MPI(MPI_Comm_split(r.world, r.node_color, r.me, &real_node));
     ARMCIX_MPI(MPI_Comm_set_errhandler(real_node, MPI_ERRORS_RETURN));
@@ -455,7 +451,6 @@ void finalize() {
   ARMCIX_MPI(MPI_Barrier(r.world));
   node_sync_finalize();  // after the last barrier or gather that may use it
   collective_check_finalize();
-  ARMCIX_MPI(MPI_Comm_free(&r.internal));
   ARMCIX_MPI(MPI_Comm_free(&r.node_comm));
   progress_ranks_stop(r);
   ARMCIX_MPI(MPI_Comm_free(&r.world));

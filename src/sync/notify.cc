@@ -5,12 +5,13 @@
 //   armci_notify_wait(p, &w): counts one more wait on p, blocks until as many notifications from p have
 //                             arrived, sets *w to the waits so far and returns the notifications received.
 // Classic ARMCI puts the sender's counter into a notification array every process allocates at start-up.
-// Here a notification is an empty message on the runtime's private communicator (Runtime::internal, where
-// nothing else is sent point to point), so that no memory is allocated at ARMCI_Init for programs that never
-// notify, and a waiting process blocks in MPI instead of spinning on memory.  The messages carry nothing: the
-// receiver counts them.  The sender frees each request at once (MPI completes it in the background; there is
-// no buffer to keep alive), so a notification nobody waits for costs nothing later.  The receiver, after the
-// message, makes remote updates visible to its loads (MPI_Win_sync on every window, as ARMCI_Barrier does).
+// Here a notification is an empty message on the runtime's communicator with tag MPI_TAG_UB
+// (Runtime::notify_tag), which armci_msg_* refuses (its tags are 0..MPI_TAG_UB-1), so that no memory is
+// allocated at ARMCI_Init for programs that never notify, and a waiting process blocks in MPI instead of
+// spinning on memory.  The messages carry nothing: the receiver counts them.  The sender frees each request
+// at once (MPI completes it in the background; there is no buffer to keep alive), so a notification nobody
+// waits for costs nothing later.  The receiver, after the message, makes remote updates visible to its loads
+// (MPI_Win_sync on every window, as ARMCI_Barrier does).
 #include <armci.h>
 
 #include <vector>
@@ -25,8 +26,6 @@
 namespace armcix {
 
 namespace {
-
-constexpr int kTagNotify = 1;
 
 struct NotifyState {
   std::vector<int> sent;      // by target: notifications sent
@@ -54,7 +53,7 @@ namespace {
 // Receives one notification from `proc` (blocking, without the API lock).
 void receive_one(const char* call, int proc) {
   MPI_Request req;
-  ARMCIX_MPI(MPI_Irecv(nullptr, 0, MPI_INT, proc, kTagNotify, rt().internal, &req));
+  ARMCIX_MPI(MPI_Irecv(nullptr, 0, MPI_INT, proc, rt().notify_tag, rt().world, &req));
   wait_for(call, &req);
   ++g_notify.received[proc];
 }
@@ -74,7 +73,7 @@ int parmci_notify(int proc) {
   check_rank(call, "proc", proc);
   fence_proc(proc);  // the data before the notification is at proc when it sees the notification
   MPI_Request req;
-  ARMCIX_MPI(MPI_Isend(nullptr, 0, MPI_INT, proc, kTagNotify, rt().internal, &req));
+  ARMCIX_MPI(MPI_Isend(nullptr, 0, MPI_INT, proc, rt().notify_tag, rt().world, &req));
   ARMCIX_MPI(MPI_Request_free(&req));
   return ++g_notify.sent[proc];
 }
@@ -92,7 +91,7 @@ int parmci_notify_wait(int proc, int* pval) {
   for (;;) {
     int more = 0;
     MPI_Message msg;
-    ARMCIX_MPI(MPI_Improbe(proc, kTagNotify, rt().internal, &more, &msg, MPI_STATUS_IGNORE));
+    ARMCIX_MPI(MPI_Improbe(proc, rt().notify_tag, rt().world, &more, &msg, MPI_STATUS_IGNORE));
     if (!more) break;
     ARMCIX_MPI(MPI_Mrecv(nullptr, 0, MPI_INT, &msg, MPI_STATUS_IGNORE));
     ++g_notify.received[proc];

@@ -9,7 +9,6 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <map>
 
 #include "base/error.h"
@@ -32,10 +31,16 @@ std::vector<int> machine_leaders(const std::vector<uint64_t>& keys) {
   return leader;
 }
 
+// With open/read rather than std::ifstream: a process's first file stream initializes the C++ locale's
+// facets, 0.4-0.6 ms of ARMCI_Init at 2 ranks (perf, MPICH 4.0.2), more than a communicator costs.
 std::string read_boot_id() {
-  std::ifstream f("/proc/sys/kernel/random/boot_id");
-  std::string id;
-  if (!(f >> id)) return "";
+  const int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  char buf[64];
+  const ssize_t n = read(fd, buf, sizeof buf);
+  close(fd);
+  std::string id(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
   return id;
 }
 

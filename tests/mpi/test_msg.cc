@@ -952,6 +952,13 @@ TEST(MsgErrors, BadRanksAndTags) {
   EXPECT_ARMCI_ERROR(armci_msg_rcv(1, &x, sizeof x, nullptr, -1), "armci_msg_rcv", "'from'");
   EXPECT_ARMCI_ERROR(armci_msg_rcv(-3, &x, sizeof x, nullptr, 0), "armci_msg_rcv", "'tag'");
   EXPECT_ARMCI_ERROR(armci_msg_rcvany(-3, &x, sizeof x, nullptr), "armci_msg_rcvany", "'tag'");
+  // MPI_TAG_UB itself carries armci_notify's messages on the same communicator.
+  int* ub = nullptr;
+  int has_ub = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &has_ub);
+  ASSERT_TRUE(has_ub && ub);
+  EXPECT_ARMCI_ERROR(armci_msg_snd(*ub, &x, sizeof x, 0), "armci_msg_snd", "'tag'");
+  EXPECT_ARMCI_ERROR(armci_msg_rcvany(*ub, &x, sizeof x, nullptr), "armci_msg_rcvany", "armci_notify");
   std::vector<void*> ptrs(np + 1);
   EXPECT_ARMCI_ERROR(armci_exchange_address(ptrs.data(), np + 1), "armci_exchange_address", "'n'");
   // A root outside the caller's scope: SCOPE_NODE with a rank of another node, SCOPE_MASTERS with a
@@ -1101,3 +1108,32 @@ TEST(WaitBackoff, DefaultFollowsOversubscription) {
 }
 
 }  // namespace
+
+// armci_notify's messages and armci_msg_*'s share the world's communicator: a message on the highest tag
+// armci_msg_* accepts, received from any source, must not take a notification sent before it, and the
+// notification must still arrive.
+TEST(Msg, NotifyBesideMessagesOnTheHighestTag) {
+  const int np = nproc(), my = me();
+  if (np < 2) GTEST_SKIP() << "needs 2 processes";
+  int* ub = nullptr;
+  int has_ub = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &has_ub);
+  ASSERT_TRUE(has_ub && ub);
+  const int tag = *ub - 1;
+  if (my == 0) {
+    int before = armci_notify(1);
+    int payload = 4242;
+    armci_msg_snd(tag, &payload, sizeof payload, 1);
+    EXPECT_GE(before, 1);
+  } else if (my == 1) {
+    int got = 0, len = 0;
+    const int from = armci_msg_rcvany(tag, &got, sizeof got, &len);
+    EXPECT_EQ(from, 0);
+    EXPECT_EQ(got, 4242);
+    EXPECT_EQ(len, static_cast<int>(sizeof got));
+    int waits = 0;
+    EXPECT_GE(armci_notify_wait(0, &waits), 1);
+    EXPECT_GE(waits, 1);
+  }
+  armci_msg_barrier();
+}
