@@ -395,17 +395,35 @@ void meet_program_ranks(const Runtime& r, IdlePolicy& idle) {
 
 // The progress rank's life after ARMCI_Init: serves requests until every program rank it serves has
 // finalized, then leaves without returning to the program (which this process never ran beyond ARMCI_Init).
+// While idle it also checks, once a second, that the process that started it (MPI's launcher, e.g. Hydra's
+// proxy) is still its parent: a launcher that ended the job on an abort and exited without killing every
+// process leaves a progress rank serving nobody forever (seen once in a suite run on Debian 12's Hydra
+// 4.0.2: two progress ranks of an aborted job still running 20 minutes later, reparented to init).  A
+// program rank blocked in MPI cannot tell; a progress rank, which never returns to the program, can.
 [[noreturn]] void serve(Runtime& r, int program_ranks_served, const OwnWake& wake) {
   IdlePolicy idle(r, wake);
   RequestHandler requests(r, program_ranks_served);
+  const pid_t launcher = getppid();
+  double next_check = MPI_Wtime() + 1.0;
   while (requests.serving()) {
     int found = 0;
     MPI_Status st;
     ARMCIX_MPI(MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, r.all, &found, &st));
-    if (found)
+    if (found) {
       requests.handle(st.MPI_SOURCE);
-    else
-      idle.after_empty_poll();
+      continue;
+    }
+    idle.after_empty_poll();
+    if (const double now = MPI_Wtime(); now >= next_check) {
+      next_check = now + 1.0;
+      if (getppid() != launcher) {
+        armcix::print_to_stderr(
+            "armci-x: progress rank %d: the process that started it (pid %d) is gone, so the job has ended: "
+            "exiting\n",
+            r.me, static_cast<int>(launcher));
+        _exit(1);
+      }
+    }
   }
   requests.release_segments();
   if (finalize_meeting()) meet_program_ranks(r, idle);

@@ -56,5 +56,41 @@ error_case "as many progress ranks as a node has processes: error in MPI_Init" "
   "MPI_Init" "ARMCI_PROGRESS_RANKS=2: a node has only 2 process(es)"
 error_case "ARMCI_SHM=0: error in MPI_Init" "ARMCI_SHM=0" sizes "MPI_Init" "needs the node-local path (ARMCI_SHM=1)"
 
+# A launcher gone without killing the job (Hydra 4.0.2 once left two progress ranks of an aborted job
+# running 20 minutes): the progress ranks notice their parent is gone and exit within seconds.  The program
+# ranks sleep meanwhile (40 s) and are killed here.
+orphan_case() {
+  local log i proxy="" progress="" left="" verdict=1
+  log="$(mktemp)"
+  env ARMCI_PROGRESS_RANKS=1 ARMCI_NODE_SIZE=2 timeout 120 ${MPIEXEC:-mpiexec.mpich} -n 4 "$bin" orphan >"$log" 2>&1 &
+  for i in $(seq 1 300); do  # up to 30 s for both program ranks to say they are up
+    [ "$(grep -c "program rank pid" "$log")" = 2 ] && break
+    sleep 0.1
+  done
+  local program_pids
+  program_pids="$(sed -n 's/.*program rank pid \([0-9]*\).*/\1/p' "$log" | sort -n | tr '\n' ' ')"
+  # The launcher's process on this machine (Hydra's proxy): the program ranks' parent; the progress ranks
+  # are its other children.
+  for i in $program_pids; do proxy="$(ps -o ppid= -p "$i" | tr -d ' ')"; done
+  if [ -n "$proxy" ] && [ "$proxy" -gt 1 ]; then
+    for i in $(pgrep -P "$proxy"); do grep -qw "$i" <<< "$program_pids" || progress="$progress $i"; done
+    kill -9 "$proxy"
+    for i in $(seq 1 100); do  # up to 10 s for the progress ranks to leave
+      left=""
+      for p in $progress; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
+      [ -z "$left" ] && break
+      sleep 0.1
+    done
+    [ "$(wc -w <<< "$progress")" = 2 ] && [ -z "$left" ] && verdict=0
+  fi
+  # shellcheck disable=SC2086  # pids, each a word
+  kill -9 $program_pids $left 2>/dev/null
+  wait
+  report "launcher killed: the progress ranks exit (program ranks $program_pids, launcher $proxy, progress ranks$progress, left after 10 s:${left:- none})" \
+    $verdict "$(cat "$log")"
+  rm -f "$log"
+}
+orphan_case
+
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
