@@ -121,16 +121,20 @@ void release_region(Gmr* g) {
 }
 
 // The group's members on my node, as a communicator cached on the group's communicator (an MPI attribute,
-// freed with it), so that repeated allocations on one group split it only once.
+// freed with it), so that repeated allocations on one group split it only once.  The world group runs on
+// the runtime's communicator, whose node communicator ARMCI_Init has already made (ranked by world rank,
+// which is the world group's rank): it is used as it is, without a split and an allgather at the first
+// allocation, and stays the runtime's to free.
 struct NodeComm {
   MPI_Comm comm;
   std::vector<int> node_to_group;  // node-communicator rank -> group rank
+  bool owned = true;               // false: the runtime's node communicator
 };
 int g_node_keyval = MPI_KEYVAL_INVALID;
 
 int free_node_comm(MPI_Comm, int, void* attr, void*) {
   auto* nc = static_cast<NodeComm*>(attr);
-  int rc = MPI_Comm_free(&nc->comm);
+  int rc = nc->owned ? MPI_Comm_free(&nc->comm) : MPI_SUCCESS;
   delete nc;
   return rc;
 }
@@ -143,11 +147,18 @@ const NodeComm& node_comm_of(const ARMCI_Group* group) {
   ARMCIX_MPI(MPI_Comm_get_attr(group->comm, g_node_keyval, &attr, &found));
   if (found) return *static_cast<NodeComm*>(attr);
   auto* nc = new NodeComm;
-  ARMCIX_MPI(MPI_Comm_split(group->comm, rt().node_of[rt().me], group->rank, &nc->comm));
-  int nn;
-  ARMCIX_MPI(MPI_Comm_size(nc->comm, &nn));
-  nc->node_to_group.resize(nn);
-  ARMCIX_MPI(MPI_Allgather(&group->rank, 1, MPI_INT, nc->node_to_group.data(), 1, MPI_INT, nc->comm));
+  const Runtime& r = rt();
+  if (group->comm == r.world) {
+    nc->comm = r.node_comm;
+    nc->node_to_group = r.node_members[r.node_id];
+    nc->owned = false;
+  } else {
+    ARMCIX_MPI(MPI_Comm_split(group->comm, r.node_of[r.me], group->rank, &nc->comm));
+    int nn;
+    ARMCIX_MPI(MPI_Comm_size(nc->comm, &nn));
+    nc->node_to_group.resize(nn);
+    ARMCIX_MPI(MPI_Allgather(&group->rank, 1, MPI_INT, nc->node_to_group.data(), 1, MPI_INT, nc->comm));
+  }
   ARMCIX_MPI(MPI_Comm_set_attr(group->comm, g_node_keyval, nc));
   return *nc;
 }

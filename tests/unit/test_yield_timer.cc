@@ -24,6 +24,16 @@ void spin_ms(int ms) {
   }
 }
 
+// Spins until `want` more timer signals have arrived or `limit_ms` have passed: each signal is handled when
+// the thread runs and re-arms the next, so a loaded machine that deschedules the thread delays the chain (a
+// fixed 20 ms spin saw only 3 signals at load 8).
+void spin_for_signals(uint64_t want, int limit_ms) {
+  const uint64_t from = armcix::yield_timer_signals();
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(limit_ms);
+  while (armcix::yield_timer_signals() - from < want && std::chrono::steady_clock::now() < end) {
+  }
+}
+
 }  // namespace
 
 TEST(YieldTimer, SignalsOnlyWhileArmedAndForeignHandlersKept) {
@@ -79,7 +89,7 @@ TEST(YieldTimer, NoYieldWhileOtherProgramsLoadTheMachine) {
   uint64_t signals = armcix::yield_timer_signals(), skipped = armcix::yield_timer_skipped();
   {
     armcix::YieldTimerScope scope;
-    spin_ms(20);
+    spin_for_signals(4, 5000);
   }
   const uint64_t got = armcix::yield_timer_signals() - signals;
   EXPECT_GT(got, 3u);
@@ -89,7 +99,7 @@ TEST(YieldTimer, NoYieldWhileOtherProgramsLoadTheMachine) {
   signals = armcix::yield_timer_signals(), skipped = armcix::yield_timer_skipped();
   {
     armcix::YieldTimerScope scope;
-    spin_ms(20);
+    spin_for_signals(4, 5000);
   }
   EXPECT_GT(armcix::yield_timer_signals() - signals, 3u);
   EXPECT_EQ(armcix::yield_timer_skipped(), skipped);
