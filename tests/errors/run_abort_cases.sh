@@ -56,6 +56,7 @@ check malloc_local_huge "ARMCI Error" "ARMCI_Malloc_local" "'bytes' = 1759218604
 # Mismatched collectives (item 4).
 check free_one_rank_only "ARMCI Error" "process 0 is in ARMCI_Free while process 1 is in ARMCI_Finalize"
 check free_one_rank_timeout "[0] ARMCI Error" "ARMCI_Free" "entered this collective call within 3 s"
+check first_check_one_rank_timeout "[0] ARMCI Error" "ARMCI_Barrier" "entered this collective call within 3 s"
 check free_different_allocations "ARMCI Error" "ARMCI_Free" "process 0 calls ARMCI_Free on allocation 1 while process 1 calls it on allocation 2"
 check group_create_different_lists "ARMCI Error" "ARMCI_Group_create" "processes 1 and 0 call ARMCI_Group_create with a different pid_list"
 check free_vs_barrier "ARMCI Error" "process 0 is in ARMCI_Free while process 1 is in ARMCI_Barrier"
