@@ -36,11 +36,12 @@ namespace {
 // live pool block costs no per-rank entry (issue 30).
 struct PoolIndex {
   std::shared_ptr<const RankMap> ranks;
+  MPI_Aint slice_bytes = 0;
   std::map<MPI_Aint, Gmr*> blocks;  // block offset -> region
 };
 struct SliceOwner {
   Gmr* region;      // a region's own slice, or
-  PoolIndex* pool;  // a member's pool slice (kShmPoolSlice bytes)
+  PoolIndex* pool;  // a member's slice of a pool segment (slice_bytes)
 };
 using SliceKey = std::pair<int, uintptr_t>;
 std::map<SliceKey, SliceOwner> g_slices;
@@ -93,10 +94,12 @@ void unindex_region(Gmr* g) {
   g_regions.erase(std::find(g_regions.begin(), g_regions.end(), g));
 }
 
-// A new pool: its members' slices go into the index once, for every block it will serve.
-void index_pool(const std::shared_ptr<const std::vector<char*>>& owner_start, std::shared_ptr<const RankMap> ranks) {
+// A new pool segment: its members' slices go into the index once, for every block it will serve.
+void index_pool(const std::shared_ptr<const std::vector<char*>>& owner_start, std::shared_ptr<const RankMap> ranks,
+                MPI_Aint slice_bytes) {
   PoolIndex& p = g_pools[owner_start.get()];
   p.ranks = std::move(ranks);
+  p.slice_bytes = slice_bytes;
   for (std::size_t r = 0; r < owner_start->size(); ++r)
     g_slices[{p.ranks->grp_to_abs[r], reinterpret_cast<uintptr_t>((*owner_start)[r])}] = {nullptr, &p};
 }
@@ -312,45 +315,53 @@ bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>&
   return true;
 }
 
-// Serves a small node-only allocation from its member set's pool segment (gmr/shm_cache.h), creating the
-// pool on first use.  False (on every member alike: the decision uses only shared data) when the largest
-// slice is too big for a pool block or the pool is full.  Like adopt_cached_segment, the caller's block
-// is zeroed and a barrier keeps peers from touching it before.
+// Adds a segment of `slice_bytes` per member to the member set's pool (gmr/shm_cache.h).  Collective over
+// the group.
+void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, bool node_only, MPI_Aint slice_bytes) {
+  Gmr seg;
+  seg.nranks = group->size;
+  map_node_slices(call, &seg, group, slice_bytes - kSliceHeader);
+  std::vector<MPI_Aint> owners(group->size);
+  MPI_Aint mine = reinterpret_cast<MPI_Aint>((*seg.node_start)[g->ranks->node_index[group->rank]]);
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Iallgather(&mine, 1, MPI_AINT, owners.data(), 1, MPI_AINT, group->comm, &req));
+  wait_for(call, &req);
+  auto start_owner = std::make_shared<std::vector<char*>>(group->size);
+  for (int r = 0; r < group->size; ++r) (*start_owner)[r] = reinterpret_cast<char*>(owners[r]);
+  MPI_Win win = MPI_WIN_NULL;
+  if (!node_only) {  // the segment's one window for every block (ARMCI_SPANNING_POOL)
+    MPI_Info info;
+    ARMCIX_MPI(MPI_Info_create(&info));
+    ARMCIX_MPI(MPI_Info_set(info, "accumulate_ordering", "rar,raw,war,waw"));  // as every region window
+    MPI_Comm win_comm = shm_cache_window_comm(g->members(), group->comm);
+    run_window_collective(win_comm, [&] {
+      ARMCIX_MPI_WINDOW(MPI_Win_create(reinterpret_cast<void*>(mine), slice_bytes, 1, info, win_comm, &win));
+    });
+    ARMCIX_MPI(MPI_Info_free(&info));
+    ARMCIX_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
+    ++g_windows_created;
+  }
+  index_pool(start_owner, g->ranks, slice_bytes);
+  shm_pool_add(g->members(), seg.shm_win, win, seg.node_start, std::move(start_owner), slice_bytes);
+}
+
+// Serves a small allocation from its member set's pool (gmr/shm_cache.h), adding a segment when no segment
+// has room and the pool may still grow.  False (on every member alike: the decision uses only shared data)
+// when the largest slice is too big for a pool block or the pool is full.  Like adopt_cached_segment, the
+// caller's block is zeroed and a barrier keeps peers from touching it before.
 bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, const std::vector<MPI_Aint>& sizes,
                      bool node_only) {
   const MPI_Aint largest = *std::max_element(sizes.begin(), sizes.end());
   if (largest > kShmPoolMaxBlock) return false;
   const MPI_Aint block = kSliceHeader + (largest + kSliceHeader - 1) / kSliceHeader * kSliceHeader;
-  if (!shm_pool_exists(g->members())) {
-    Gmr pool;
-    pool.nranks = group->size;
-    map_node_slices(call, &pool, group, kShmPoolSlice - kSliceHeader);
-    std::vector<MPI_Aint> owners(group->size);
-    MPI_Aint mine = reinterpret_cast<MPI_Aint>((*pool.node_start)[g->ranks->node_index[group->rank]]);
-    MPI_Request req;
-    ARMCIX_MPI(MPI_Iallgather(&mine, 1, MPI_AINT, owners.data(), 1, MPI_AINT, group->comm, &req));
-    wait_for(call, &req);
-    auto start_owner = std::make_shared<std::vector<char*>>(group->size);
-    for (int r = 0; r < group->size; ++r) (*start_owner)[r] = reinterpret_cast<char*>(owners[r]);
-    MPI_Win win = MPI_WIN_NULL;
-    if (!node_only) {  // the pool's one window for every block (ARMCI_SPANNING_POOL)
-      MPI_Info info;
-      ARMCIX_MPI(MPI_Info_create(&info));
-      ARMCIX_MPI(MPI_Info_set(info, "accumulate_ordering", "rar,raw,war,waw"));  // as every region window
-      MPI_Comm win_comm = shm_cache_window_comm(g->members(), group->comm);
-      run_window_collective(win_comm, [&] {
-        ARMCIX_MPI_WINDOW(MPI_Win_create(reinterpret_cast<void*>(mine), kShmPoolSlice, 1, info, win_comm, &win));
-      });
-      ARMCIX_MPI(MPI_Info_free(&info));
-      ARMCIX_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
-      ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
-      ++g_windows_created;
-    }
-    index_pool(start_owner, g->ranks);
-    shm_pool_add(g->members(), pool.shm_win, win, pool.node_start, std::move(start_owner), kShmPoolSlice);
-  }
   PoolBlock b;
-  if (!shm_pool_take(g->members(), block, &b)) return false;
+  if (!shm_pool_take(g->members(), block, &b)) {
+    const MPI_Aint slice_bytes = shm_pool_next_slice(g->members());
+    if (slice_bytes == 0) return false;
+    add_pool_segment(call, g, group, node_only, slice_bytes);
+    ARMCIX_REQUIRE(shm_pool_take(g->members(), block, &b), call, "internal error: a new pool segment has no room");
+  }
   g->shm_win = b.shm_win;
   g->win = b.win;
   g->atomics_via_mpi = b.win != MPI_WIN_NULL;
@@ -419,7 +430,7 @@ GmrRef gmr_find(int proc, const void* addr) {
   Gmr* g = it->second.region;
   if (!g) {  // a pool slice: the block at or below the offset
     const PoolIndex& pool = *it->second.pool;
-    if (off >= static_cast<uintptr_t>(kShmPoolSlice)) return {nullptr, -1, 0};
+    if (off >= static_cast<uintptr_t>(pool.slice_bytes)) return {nullptr, -1, 0};
     auto b = pool.blocks.upper_bound(static_cast<MPI_Aint>(off));
     if (b == pool.blocks.begin()) return {nullptr, -1, 0};
     --b;
@@ -620,7 +631,7 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
       ARMCIX_MPI(MPI_Win_sync(g->shm_win));
       if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->win));
     }
-    shm_pool_give_back(g->members(), g->pool_offset, g->pool_block);
+    shm_pool_give_back(g->members(), g->shm_win, g->pool_offset, g->pool_block);
     delete g;
     return;
   }

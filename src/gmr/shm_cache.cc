@@ -1,5 +1,6 @@
 #include "gmr/shm_cache.h"
 
+#include <algorithm>
 #include <deque>
 #include <iterator>
 #include <limits>
@@ -16,14 +17,15 @@ namespace {
 // order on every rank, so ranks in several sets never wait for each other in different windows.
 std::map<std::vector<int>, std::deque<CachedSlices>> g_cache;
 
-struct Pool {
+struct PoolSegment {
   MPI_Win shm_win = MPI_WIN_NULL;
-  MPI_Win win = MPI_WIN_NULL;  // spanning nodes: one window over every member's pool slice
+  MPI_Win win = MPI_WIN_NULL;  // spanning nodes: one window over every member's slice of this segment
+  MPI_Aint slice_bytes = 0;
   std::shared_ptr<const std::vector<char*>> start_local, start_owner;
   std::map<MPI_Aint, MPI_Aint> free;  // offset -> length of each free run, runs never adjacent
 };
-std::map<std::vector<int>, Pool> g_pools;
-std::map<std::vector<int>, MPI_Comm> g_window_comms;  // member set -> shm_cache_window_comm's duplicate
+std::map<std::vector<int>, std::vector<PoolSegment>> g_pools;  // member set -> its segments, oldest first
+std::map<std::vector<int>, MPI_Comm> g_window_comms;           // member set -> shm_cache_window_comm's duplicate
 
 MPI_Aint total(const std::vector<MPI_Aint>& v) {
   return std::accumulate(v.begin(), v.end(), MPI_Aint{0});
@@ -96,14 +98,15 @@ void shm_cache_clear() {
   for (auto& kv : g_cache)
     for (CachedSlices& e : kv.second) release(e);
   g_cache.clear();
-  for (auto& kv : g_pools) {
-    if (kv.second.win != MPI_WIN_NULL) {
-      ARMCIX_MPI(MPI_Win_unlock_all(kv.second.win));
-      ARMCIX_MPI(MPI_Win_free(&kv.second.win));
+  for (auto& kv : g_pools)
+    for (PoolSegment& seg : kv.second) {
+      if (seg.win != MPI_WIN_NULL) {
+        ARMCIX_MPI(MPI_Win_unlock_all(seg.win));
+        ARMCIX_MPI(MPI_Win_free(&seg.win));
+      }
+      ARMCIX_MPI(MPI_Win_unlock_all(seg.shm_win));
+      ARMCIX_MPI(MPI_Win_free(&seg.shm_win));
     }
-    ARMCIX_MPI(MPI_Win_unlock_all(kv.second.shm_win));
-    ARMCIX_MPI(MPI_Win_free(&kv.second.shm_win));
-  }
   g_pools.clear();
   for (auto& kv : g_window_comms) ARMCIX_MPI(MPI_Comm_free(&kv.second));
   g_window_comms.clear();
@@ -118,44 +121,55 @@ MPI_Comm shm_cache_window_comm(const std::vector<int>& members, MPI_Comm group_c
   return dup;
 }
 
-bool shm_pool_exists(const std::vector<int>& members) {
-  return g_pools.count(members) != 0;
+MPI_Aint shm_pool_next_slice(const std::vector<int>& members) {
+  auto it = g_pools.find(members);
+  MPI_Aint have = 0;
+  if (it != g_pools.end())
+    for (const PoolSegment& seg : it->second) have += seg.slice_bytes;
+  if (have == 0) return kShmPoolFirstSlice;
+  const MPI_Aint next = have < kShmPoolCapacity - have ? have : kShmPoolCapacity - have;
+  return next >= kShmPoolFirstSlice ? next : 0;  // a remainder smaller than the first slice: full
 }
 
 void shm_pool_add(const std::vector<int>& members, MPI_Win shm_win, MPI_Win win,
                   std::shared_ptr<const std::vector<char*>> start_local,
                   std::shared_ptr<const std::vector<char*>> start_owner, MPI_Aint slice_bytes) {
-  Pool& p = g_pools[members];
-  p.shm_win = shm_win;
-  p.win = win;
-  p.start_local = std::move(start_local);
-  p.start_owner = std::move(start_owner);
-  p.free = {{0, slice_bytes}};
+  PoolSegment seg;
+  seg.shm_win = shm_win;
+  seg.win = win;
+  seg.slice_bytes = slice_bytes;
+  seg.start_local = std::move(start_local);
+  seg.start_owner = std::move(start_owner);
+  seg.free = {{0, slice_bytes}};
+  g_pools[members].push_back(std::move(seg));
 }
 
 bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* out) {
   auto it = g_pools.find(members);
   if (it == g_pools.end()) return false;
-  Pool& p = it->second;
-  for (auto run = p.free.begin(); run != p.free.end(); ++run) {
-    if (run->second < block) continue;
-    const MPI_Aint offset = run->first, rest = run->second - block;
-    p.free.erase(run);
-    if (rest > 0) p.free[offset + block] = rest;
-    out->shm_win = p.shm_win;
-    out->win = p.win;
-    out->offset = offset;
-    out->start_local = p.start_local;
-    out->start_owner = p.start_owner;
-    return true;
-  }
+  for (PoolSegment& seg : it->second)
+    for (auto run = seg.free.begin(); run != seg.free.end(); ++run) {
+      if (run->second < block) continue;
+      const MPI_Aint offset = run->first, rest = run->second - block;
+      seg.free.erase(run);
+      if (rest > 0) seg.free[offset + block] = rest;
+      out->shm_win = seg.shm_win;
+      out->win = seg.win;
+      out->offset = offset;
+      out->start_local = seg.start_local;
+      out->start_owner = seg.start_owner;
+      return true;
+    }
   return false;
 }
 
-void shm_pool_give_back(const std::vector<int>& members, MPI_Aint offset, MPI_Aint block) {
+void shm_pool_give_back(const std::vector<int>& members, MPI_Win shm_win, MPI_Aint offset, MPI_Aint block) {
   auto it = g_pools.find(members);
   ARMCIX_REQUIRE(it != g_pools.end(), "ARMCI_Free", "internal error: a pooled region outlived its pool");
-  std::map<MPI_Aint, MPI_Aint>& free = it->second.free;
+  auto seg = std::find_if(it->second.begin(), it->second.end(),
+                          [shm_win](const PoolSegment& s) { return s.shm_win == shm_win; });
+  ARMCIX_REQUIRE(seg != it->second.end(), "ARMCI_Free", "internal error: a pooled region outlived its segment");
+  std::map<MPI_Aint, MPI_Aint>& free = seg->free;
   auto next = free.lower_bound(offset);
   MPI_Aint start = offset, length = block;
   if (next != free.begin()) {
@@ -171,6 +185,14 @@ void shm_pool_give_back(const std::vector<int>& members, MPI_Aint offset, MPI_Ai
     free.erase(next);
   }
   free[start] = length;
+}
+
+std::vector<MPI_Aint> shm_pool_slices(const std::vector<int>& members) {
+  std::vector<MPI_Aint> out;
+  auto it = g_pools.find(members);
+  if (it != g_pools.end())
+    for (const PoolSegment& seg : it->second) out.push_back(seg.slice_bytes);
+  return out;
 }
 
 }  // namespace armcix

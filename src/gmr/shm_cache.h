@@ -62,33 +62,45 @@ MPI_Comm shm_cache_window_comm(const std::vector<int>& members, MPI_Comm group_c
 // address range grows: the pages beyond what the program uses are never touched, so never backed.
 MPI_Aint shm_slice_class(MPI_Aint bytes);
 
-// Pools: small node-only allocations share one segment per member set, so that a new small region needs
-// no window at all (NWChem TCE water at 4 ranks on 2 cores: with size classes still 45 window creations
-// per rank, ~100 ms each, for its live set of small GA arrays).  Every member's slice of the pool segment
-// is kShmPoolSlice bytes; a block takes the same offset in every member's slice (so one replicated
-// allocator serves all, changed only in collective calls on these members, like the cache above).
+// Pools: small node-only allocations share a few segments per member set, so that a new small region
+// needs no window at all (NWChem TCE water at 4 ranks on 2 cores: with size classes still 45 window
+// creations per rank, ~100 ms each, for its live set of small GA arrays).  A block takes the same offset in
+// every member's slice of one segment (so one replicated allocator serves all, changed only in collective
+// calls on these members, like the cache above).
+//
+// The pool grows: its first segment has slices of kShmPoolFirstSlice, each later one as much as all before
+// it together (capacity doubles), up to kShmPoolCapacity per member in all.  Why not one segment of the
+// whole capacity at once: MPICH's MPI_Win_allocate_shared touches every page of its segment, so the first
+// small ARMCI_Malloc of a program paid for 8 MiB per rank, 16-20 ms at 2 ranks (plain MPI: 8 MiB 16-18 ms,
+// 1 MiB 2.2-3.0 ms, 64 KiB 0.35 ms; ARMCI-MPI's whole first ARMCI_Malloc 2-3 ms).
 struct PoolBlock {
-  MPI_Win shm_win = MPI_WIN_NULL;  // the pool's segment (shared by its blocks; freed by shm_cache_clear)
-  MPI_Win win = MPI_WIN_NULL;      // members spanning nodes: the one MPI_Win_create window over every
-                                   // member's pool slice (in a lock_all epoch; freed by shm_cache_clear)
-  MPI_Aint offset = -1;            // the block's offset in every member's slice
+  MPI_Win shm_win = MPI_WIN_NULL;  // the block's segment (shared by its blocks; freed by shm_cache_clear)
+  MPI_Win win = MPI_WIN_NULL;      // members spanning nodes: the segment's one MPI_Win_create window over
+                                   // every member's slice (in a lock_all epoch; freed by shm_cache_clear)
+  MPI_Aint offset = -1;            // the block's offset in every member's slice of the segment
   std::shared_ptr<const std::vector<char*>> start_local;  // node index -> a slice's start in this process
   std::shared_ptr<const std::vector<char*>> start_owner;  // group rank -> its slice's start in its owner's space
 };
-bool shm_pool_exists(const std::vector<int>& members);
-// Registers a new pool segment for `members`; every slice is `slice_bytes` long.
+// A free block of `block` bytes (first fit, oldest segment first), or false when no segment has one.
+bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* out);
+// The slice bytes of the next segment for `members`, or 0 when the pool has reached kShmPoolCapacity.
+MPI_Aint shm_pool_next_slice(const std::vector<int>& members);
+// Registers a new segment of `members`' pool; every slice is `slice_bytes` long (shm_pool_next_slice).
 void shm_pool_add(const std::vector<int>& members, MPI_Win shm_win, MPI_Win win,
                   std::shared_ptr<const std::vector<char*>> start_local,
                   std::shared_ptr<const std::vector<char*>> start_owner, MPI_Aint slice_bytes);
-// A free block of `block` bytes (first fit), or false when the pool is missing or full.
-bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* out);
-// Returns a block taken with shm_pool_take.
-void shm_pool_give_back(const std::vector<int>& members, MPI_Aint offset, MPI_Aint block);
+// Returns a block taken with shm_pool_take from the segment whose shared window is `shm_win`.
+void shm_pool_give_back(const std::vector<int>& members, MPI_Win shm_win, MPI_Aint offset, MPI_Aint block);
+// The slice bytes of each of `members`' pool segments, oldest first (tests and the scale benchmark).
+std::vector<MPI_Aint> shm_pool_slices(const std::vector<int>& members);
 
-constexpr MPI_Aint kShmPoolSlice = MPI_Aint{8} << 20;
+constexpr MPI_Aint kShmPoolFirstSlice = MPI_Aint{512} << 10;
+constexpr MPI_Aint kShmPoolCapacity = MPI_Aint{8} << 20;
 // 256 KiB: NWChem water's few GA arrays of 64-128 KiB per rank got segments of their own before, each a
-// first-time MPI_Win_allocate_shared of ~0.1 s at 4 ranks on 2 cores (2 of the 3 per rank left).
+// first-time MPI_Win_allocate_shared of ~0.1 s at 4 ranks on 2 cores (2 of the 3 per rank left).  A block
+// (this plus its header) always fits an empty segment: kShmPoolFirstSlice is twice as large.
 constexpr MPI_Aint kShmPoolMaxBlock = MPI_Aint{256} << 10;
+static_assert(kShmPoolFirstSlice >= 2 * kShmPoolMaxBlock, "a largest block must fit the first segment");
 
 constexpr std::size_t kShmCacheEntries = 32;
 constexpr MPI_Aint kShmCacheBytes = MPI_Aint{256} << 20;

@@ -7,8 +7,13 @@
 #include <numeric>
 #include <vector>
 
-#include "gmr/gmr.h"  // gmr_windows_created: is a freed window reused
+#include "base/state.h"
+#include "gmr/gmr.h"          // gmr_windows_created: is a freed window reused
+#include "gmr/region_plan.h"  // is a world allocation pooled here
+#include "gmr/shm_cache.h"    // the pool's segments
+#include "progress/progress_ranks.h"
 #include "test_util.h"
+#include "topo/nodes.h"
 
 using namespace armcix_test;
 
@@ -307,6 +312,80 @@ TEST(NodePath, ReusedSegmentsBehaveLikeFreshOnes) {
     ARMCI_Barrier();
     ASSERT_EQ(ARMCI_Free(ptrs[r]), 0);
   }
+}
+
+// The pool of small regions starts small and grows, each new segment as large as all before it together,
+// up to kShmPoolCapacity per rank (a first small ARMCI_Malloc used to map the whole 8 MiB at once: 16-20 ms
+// in MPICH).  Blocks in every segment are reached by put, accumulate and Rmw from a peer, and once the pool
+// is full a small allocation gets a segment of its own.
+TEST(NodePath, PoolGrowsSegmentBySegmentUpToItsCapacity) {
+  const armcix::Runtime& rtm = armcix::rt();
+  std::vector<int> world(nproc());
+  std::iota(world.begin(), world.end(), 0);
+  const armcix::RegionPlan plan =
+      armcix::plan_region({rtm.config.shm, armcix::group_is_node_local(world.data(), nproc()),
+                           armcix::progress_ranks_on(), rtm.config.spanning_pool, rtm.config.window_kind});
+  if (!plan.pooled) GTEST_SKIP() << "world allocations are not pooled with these settings";
+  const int n = nproc(), r = me(), right = (r + 1) % n;
+  const long count = (200 << 10) / sizeof(long);  // two blocks fill most of a 512 KiB segment
+  auto expected_next = [](const std::vector<MPI_Aint>& slices) {
+    MPI_Aint have = std::accumulate(slices.begin(), slices.end(), MPI_Aint{0});
+    if (have == 0) return armcix::kShmPoolFirstSlice;
+    return std::min(have, armcix::kShmPoolCapacity - have);
+  };
+  std::vector<std::vector<void*>> live;
+  std::vector<MPI_Aint> before = armcix::shm_pool_slices(world);
+  bool beyond_pool = false;  // an allocation the full pool could not hold got memory of its own
+  for (int i = 0; i < 200 && !beyond_pool; ++i) {
+    std::vector<void*> ptrs(n);
+    ASSERT_EQ(ARMCI_Malloc(ptrs.data(), count * sizeof(long)), 0);
+    live.push_back(ptrs);
+    const std::vector<MPI_Aint> after = armcix::shm_pool_slices(world);
+    if (after.size() != before.size()) {
+      ASSERT_EQ(after.size(), before.size() + 1) << "allocation " << i;
+      EXPECT_EQ(after.back(), expected_next(before)) << "allocation " << i << ": segment " << after.size();
+    }
+    before = after;
+    const armcix::GmrRef ref = armcix::gmr_find(r, ptrs[r]);
+    ASSERT_NE(ref.gmr, nullptr) << "allocation " << i;
+    if (ref.gmr->pool_offset < 0) {
+      EXPECT_EQ(std::accumulate(after.begin(), after.end(), MPI_Aint{0}), armcix::kShmPoolCapacity)
+          << "allocation " << i << " left the pool before it was full";
+      beyond_pool = true;
+    }
+  }
+  ASSERT_TRUE(beyond_pool) << "200 allocations of 200 KiB all fit the pool";
+  ASSERT_EQ(std::accumulate(before.begin(), before.end(), MPI_Aint{0}), armcix::kShmPoolCapacity);
+  ASSERT_GE(before.size(), 2u);
+  EXPECT_EQ(before.front(), armcix::kShmPoolFirstSlice);
+  for (std::size_t i = 0; i < live.size(); ++i) {  // fresh blocks are zero
+    const long* own = static_cast<long*>(live[i][r]);
+    ASSERT_EQ(*std::max_element(own, own + count), 0) << "allocation " << i;
+    ASSERT_EQ(*std::min_element(own, own + count), 0) << "allocation " << i;
+  }
+  ARMCI_Barrier();
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    long* target = static_cast<long*>(live[i][right]);
+    long v = 1000L * static_cast<long>(i) + r;
+    ARMCI_Put(&v, target + count - 1, sizeof v, right);
+    double one = 1.0, scale = 1.0;
+    ARMCI_Acc(ARMCI_ACC_DBL, &scale, &one, reinterpret_cast<double*>(target + 1), sizeof(double), right);
+    long old;
+    ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, target, 1, right);
+  }
+  ARMCI_AllFence();
+  ARMCI_Barrier();
+  const int left = (r + n - 1) % n;
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    const long* own = static_cast<long*>(live[i][r]);
+    EXPECT_EQ(own[0], 1) << "allocation " << i;
+    EXPECT_EQ(reinterpret_cast<const double*>(own)[1], 1.0) << "allocation " << i;
+    EXPECT_EQ(own[count - 1], 1000L * static_cast<long>(i) + left) << "allocation " << i;
+    EXPECT_EQ(own[2], 0) << "allocation " << i;  // nothing spilled from a neighbouring block
+  }
+  ARMCI_Barrier();
+  for (auto it = live.rbegin(); it != live.rend(); ++it) ASSERT_EQ(ARMCI_Free((*it)[r]), 0);
+  EXPECT_EQ(armcix::shm_pool_slices(world), before) << "freeing keeps the segments for later allocations";
 }
 
 // A freed segment is reused by a later allocation on the same members whose slices fit, and for a group
