@@ -31,12 +31,15 @@ struct Resolved {
   Config effective(Config c) const;
 };
 
+// The least MPI_TAG_UB an MPI may have (MPI 4.0, section 8.1.2): what tags may count on everywhere.
+constexpr int kLeastTagUb = 32767;
+
 struct Runtime {
   int init_count = 0;  // ARMCI_Init/Finalize nest (GA calls them repeatedly)
   bool we_initialized_mpi = false;
   MPI_Comm world = MPI_COMM_NULL;  // our duplicate of the communicator ARMCI was initialized on
   // The one tag armci_msg_* leaves free on `world` (MPI_TAG_UB): armci_notify's messages (sync/notify.cc).
-  int notify_tag = 32767;
+  int notify_tag = kLeastTagUb;
   int me = -1;
   int nproc = 0;
   Config config;      // what the user set (Config::from_environment), never changed afterwards

@@ -35,7 +35,30 @@ int free_check_comm(MPI_Comm, int, void* attr, void*) {
   return rc;
 }
 
-void wait_agreement(const char* call, MPI_Request* req, MPI_Comm cc);
+// Waits for the agreement.  With ARMCI_COLLECTIVE_TIMEOUT=s > 0 a process that never arrives (it skipped
+// the call, or waits in a collective on another group) ends the wait after s seconds with an error.
+void wait_agreement(const char* call, MPI_Request* req, MPI_Comm cc) {
+  const int timeout_s = rt().config.collective_timeout_s;
+  if (timeout_s <= 0) return wait_for(call, req);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  const int backoff_us = rt().resolved.wait_backoff_us > 0 ? rt().resolved.wait_backoff_us : 50;
+  poll_until(
+      [&] {
+        int done = 0;
+        ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+        return done != 0;
+      },
+      [&] {
+        if (std::chrono::steady_clock::now() <= deadline) return;
+        int n = 0;
+        ARMCIX_MPI(MPI_Comm_size(cc, &n));
+        fail(call,
+             "not every one of the %d processes taking part entered this collective call within %d s "
+             "(ARMCI_COLLECTIVE_TIMEOUT): a process skipped it, or waits in a collective on another group",
+             n, timeout_s);
+      },
+      [&] { std::this_thread::sleep_for(std::chrono::microseconds(backoff_us)); });
+}
 
 MPI_Comm duplicate_for_checks(const char* call, MPI_Comm comm) {
   MPI_Comm dup;
@@ -95,31 +118,6 @@ const char* kind_name(long kind) {
       return "ARMCI_Finalize";
   }
   return "an unknown ARMCI collective";
-}
-
-// Waits for the agreement.  With ARMCI_COLLECTIVE_TIMEOUT=s > 0 a process that never arrives (it skipped
-// the call, or waits in a collective on another group) ends the wait after s seconds with an error.
-void wait_agreement(const char* call, MPI_Request* req, MPI_Comm cc) {
-  const int timeout_s = rt().config.collective_timeout_s;
-  if (timeout_s <= 0) return wait_for(call, req);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
-  const int backoff_us = rt().resolved.wait_backoff_us > 0 ? rt().resolved.wait_backoff_us : 50;
-  poll_until(
-      [&] {
-        int done = 0;
-        ARMCIX_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
-        return done != 0;
-      },
-      [&] {
-        if (std::chrono::steady_clock::now() <= deadline) return;
-        int n = 0;
-        ARMCIX_MPI(MPI_Comm_size(cc, &n));
-        fail(call,
-             "not every one of the %d processes taking part entered this collective call within %d s "
-             "(ARMCI_COLLECTIVE_TIMEOUT): a process skipped it, or waits in a collective on another group",
-             n, timeout_s);
-      },
-      [&] { std::this_thread::sleep_for(std::chrono::microseconds(backoff_us)); });
 }
 
 // World ranks of ranks a and b of `cc`.

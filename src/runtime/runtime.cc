@@ -399,7 +399,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   int* tag_ub = nullptr;
   int has_tag_ub = 0;
   ARMCIX_MPI(MPI_Comm_get_attr(r.world, MPI_TAG_UB, &tag_ub, &has_tag_ub));
-  r.notify_tag = has_tag_ub && tag_ub ? *tag_ub : 32767;  // 32767: the least upper bound MPI guarantees
+  r.notify_tag = has_tag_ub && tag_ub ? *tag_ub : kLeastTagUb;
   ARMCIX_MPI(MPI_Comm_rank(r.world, &r.me));
   ARMCIX_MPI(MPI_Comm_size(r.world, &r.nproc));
   const bool spans_world = r.nproc == world_size;

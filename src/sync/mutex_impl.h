@@ -10,6 +10,8 @@
 #include <memory>
 #include <vector>
 
+#include "base/state.h"
+
 namespace armcix {
 
 // Tags on a set's private communicator.  Nothing else is ever sent on it.
@@ -17,10 +19,10 @@ constexpr int kMutexTagHandoff = 1;    // holder -> next holder: "the lock is yo
 constexpr int kMutexTagSuccessor = 2;  // MCS: waiter -> predecessor: "I queue behind you"; payload = mutex id
 // Hand-offs of mutex ids below kMutexHandoffTagIds travel on a tag of their own (kMutexTagHandoffFirst + id),
 // so that several threads of one process, each waiting for a different mutex from the same holder (or, with
-// QUEUE, from any holder), each receive their own hand-off.  32767 is the least MPI_TAG_UB MPI allows; ids
+// QUEUE, from any holder), each receive their own hand-off.  kLeastTagUb (base/state.h) is the least MPI_TAG_UB; ids
 // above the range share kMutexTagHandoff, where a mismatch is reported as an internal error.
 constexpr int kMutexTagHandoffFirst = 3;
-constexpr int kMutexHandoffTagIds = 32767 - kMutexTagHandoffFirst + 1;
+constexpr int kMutexHandoffTagIds = kLeastTagUb - kMutexTagHandoffFirst + 1;
 inline int mutex_handoff_tag(int id) {
   return id >= 0 && id < kMutexHandoffTagIds ? kMutexTagHandoffFirst + id : kMutexTagHandoff;
 }
