@@ -11,6 +11,10 @@
  *   ga_heap_per_array  malloc'd bytes per live array (mallinfo2), mean over ranks
  *   ga_create_new      NGA_Create of those arrays, median us
  *   ga_create_destroy  NGA_Create + GA_Destroy of the same shape again and again (GA temporaries), median us
+ *   ga_initialize      GA_Initialize (ARMCI_Init and GA's own set-up: its mutexes, groups), ms: start-up as a GA
+ *                      program sees it
+ *   ga_first_create    the program's first NGA_Create (the ARMCI runtime's first ARMCI_Malloc and whatever it
+ *                      sets up lazily), ms
  * Data check: every rank puts a pattern into its right neighbour's block of every array, GA_Sync, reads its
  * own block and compares.
  */
@@ -46,7 +50,7 @@ int main(int argc, char **argv)
     int n = 32, reps = 0, i, r, provided, lo, hi;
     static int arrays[MAX_ARRAYS];
     static double t_create[MAX_ARRAYS];
-    double buf[PER_RANK], t0, times[BENCH_MAX_REPS];
+    double buf[PER_RANK], t0, times[BENCH_MAX_REPS], t_init, t_first;
     long rss0, rss1, heap0, heap1;
     int warm, right = 0;
 
@@ -71,13 +75,19 @@ int main(int argc, char **argv)
     if (bench_reps > BENCH_MAX_REPS)
         bench_reps = BENCH_MAX_REPS;
     right = (bench_me + 1) % bench_np;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = bench_now();
     GA_Initialize();
+    t_init = bench_now() - t0;
     if (!MA_init(C_DBL, 100000, 100000))
         bench_fatal(__FILE__, __LINE__, "MA_init failed");
     if (bench_me == 0)
         printf("# scale_ga: %d rank(s), %d live arrays of %d doubles per rank\n", bench_np, n, PER_RANK);
 
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = bench_now();
     warm = create_array();
+    t_first = bench_now() - t0;
     GA_Sync();
     rss0 = vm_rss_bytes();
     heap0 = heap_bytes();
@@ -120,6 +130,8 @@ int main(int argc, char **argv)
         bench_human("per live GA array: resident beyond the data %.0f B (max %.0f), malloc'd %.0f B (max %.0f)",
                     rss_mean, reduce(rss, MPI_MAX), heap_mean, reduce(heap, MPI_MAX));
     }
+    bench_result("scale_ga", "ga_initialize", bench_np, reduce(t_init, MPI_MAX) * 1e3, "ms");
+    bench_result("scale_ga", "ga_first_create", bench_np, reduce(t_first, MPI_MAX) * 1e3, "ms");
     for (i = 0; i < n; i++)
         t_create[i] = reduce(t_create[i], MPI_MAX);
     bench_result("scale_ga", "ga_create_new", bench_np, bench_median(t_create, n < BENCH_MAX_REPS ? n : BENCH_MAX_REPS) * 1e6,
