@@ -377,6 +377,11 @@ if [ "$mpi" != mpich ] && [ ! -f "$stamp_dir/config" ] && [ -f "$seed/.armcix/co
     rm -rf "$build" "$build.tmp"
     cp -a "$seed" "$build.tmp"
     rm -f "$build.tmp/.armcix/"*.log "$build.tmp/.armcix/compiled" "$build.tmp/bin/$target/nwchem"
+    # src/mpi_include.txt is NWChem's cache of the MPI include path (tools/check_mpi_inc.sh writes it once,
+    # from guess-mpidefs): copied, it keeps -I.../mpich/include first, and the objects compiled again below
+    # get MPICH's mpi.h/mpif.h (2026-11-28: util_mynodeid_ SIGSEGV in Open MPI's MPI_Comm_rank).  Made
+    # again for $mpi by the next make.
+    rm -f "$build.tmp/src/mpi_include.txt"
     mv "$build.tmp" "$build"
     # The sources that include an MPI header, directly or through a NWChem header that does.
     mpi_rx="mpif\.h|include *['\"<]mpi\.h|^ *use +mpi(_f08)?\b"
