@@ -108,13 +108,16 @@ void release_proxied(Gmr* g);
 
 void release_region(Gmr* g) {
   run_release_hooks(g);
+  // A pool block's windows are its pool segment's, freed with the pool (shm_cache_clear), never here: a
+  // spanning pool's window was unlocked twice at ARMCI_Finalize when a block was still live (NWChem across
+  // hosts with ARMCI_SPANNING_POOL=1: "Wrong synchronization of RMA calls").
+  if (g->pool_offset >= 0) g->shm_win = g->win = MPI_WIN_NULL;
   if (!g->proxy_rank.empty()) {
     release_proxied(g);
   } else if (g->win != MPI_WIN_NULL) {
     ARMCIX_MPI(MPI_Win_unlock_all(g->win));
     ARMCIX_MPI(MPI_Win_free(&g->win));
   }
-  if (g->pool_offset >= 0) g->shm_win = g->win = MPI_WIN_NULL;  // the pool's, freed with the pool
   if (g->shm_win != MPI_WIN_NULL) {
     ARMCIX_MPI(MPI_Win_unlock_all(g->shm_win));
     ARMCIX_MPI(MPI_Win_free(&g->shm_win));

@@ -388,6 +388,22 @@ TEST(NodePath, PoolGrowsSegmentBySegmentUpToItsCapacity) {
   EXPECT_EQ(armcix::shm_pool_slices(world), before) << "freeing keeps the segments for later allocations";
 }
 
+// Regions a program never frees are released by ARMCI_Finalize (which this binary's main calls after the
+// last test): small ones (pool blocks, whose windows are their pool segment's) and large ones (segments and
+// windows of their own).  With ARMCI_SPANNING_POOL=1 across nodes the pool's window used to be unlocked
+// twice there, and every rank failed with "Wrong synchronization of RMA calls".
+TEST(NodePath, RegionsLeftLiveAreReleasedAtFinalize) {
+  const int n = nproc(), r = me();
+  for (const long bytes : {64L, 4096L, 300L << 10}) {
+    std::vector<void*> ptrs(n);
+    ASSERT_EQ(ARMCI_Malloc(ptrs.data(), bytes), 0);
+    long v = r + 1;
+    ARMCI_Put(&v, ptrs[(r + 1) % n], sizeof v, (r + 1) % n);
+    ARMCI_AllFence();
+  }
+  ARMCI_Barrier();
+}
+
 // A freed segment is reused by a later allocation on the same members whose slices fit, and for a group
 // spanning nodes (simulated nodes, cliques, simulated hosts) so is its MPI window: no new window is made.
 // The reused region then serves every path: Rmw and accumulate from all ranks, put and get to a neighbour.
