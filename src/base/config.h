@@ -158,8 +158,8 @@ constexpr bool kLocal = false;  // processes may differ
     auto_flag().notes("on except on Open MPI", "blocking accumulates to other nodes wait for local completion",      \
                       "blocking accumulates to other nodes go from held copies"),                                    \
     -1, kLocal, "small blocking accumulates to other nodes go from a held copy (gmr/ordering.h)")                    \
-  X(bool, spanning_pool, "ARMCI_SPANNING_POOL", flag(), false, kAgree,                                               \
-    "prototype: small regions of groups spanning nodes share one pooled MPI window (gmr/gmr.cc)")                    \
+  X(bool, spanning_pool, "ARMCI_SPANNING_POOL", flag(), true, kAgree,                                                \
+    "small regions of groups spanning nodes come from pooled MPI windows, not a window each (gmr/shm_cache.h)")      \
   X(int, finalize_settle_ms, "ARMCI_FINALIZE_SETTLE_MS", range(0, 10000), 20, kLocal,                                \
     "pause after the last barrier of ARMCI_Finalize, ms")                                                            \
   X(bool, check_collectives, "ARMCI_CHECK_COLLECTIVES", flag(), true, kAgree,                                        \
