@@ -351,8 +351,8 @@ void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, 
 
 // Serves a small allocation from its member set's pool (gmr/shm_cache.h), adding a segment when no segment
 // has room and the pool may still grow.  False (on every member alike: the decision uses only shared data)
-// when the largest slice is too big for a pool block or the pool is full.  Like adopt_cached_segment, the
-// caller's block is zeroed and a barrier keeps peers from touching it before.
+// when the largest slice is too big for a pool block or the pool is full.  Unlike adopt_cached_segment,
+// neither zeroing nor a barrier: free blocks are kept zero (below).
 bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, const std::vector<MPI_Aint>& sizes,
                      bool node_only) {
   const MPI_Aint largest = *std::max_element(sizes.begin(), sizes.end());
