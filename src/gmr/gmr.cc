@@ -323,7 +323,13 @@ bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>&
 void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, bool node_only, MPI_Aint slice_bytes) {
   Gmr seg;
   seg.nranks = group->size;
-  map_node_slices(call, &seg, group, slice_bytes - kSliceHeader);
+  char* data = static_cast<char*>(map_node_slices(call, &seg, group, slice_bytes - kSliceHeader));
+  // Free blocks must be zero, their lock words above all.  Fresh shared pages are, but MPICH serves a
+  // one-process node communicator from the heap (MPI_Win_allocate_shared on such a communicator returned
+  // recycled, non-zero memory: seen under MPICH cliques with ARMCI_NODE_SIZE=2, where every rank is a node of
+  // its own).  Zeroed before the gather below, which no peer passes before this.
+  std::memset(data - kSliceHeader, 0, static_cast<std::size_t>(slice_bytes));
+  ARMCIX_MPI(MPI_Win_sync(seg.shm_win));
   std::vector<MPI_Aint> owners(group->size);
   MPI_Aint mine = reinterpret_cast<MPI_Aint>((*seg.node_start)[g->ranks->node_index[group->rank]]);
   MPI_Request req;
