@@ -104,6 +104,30 @@ void index_pool(const std::shared_ptr<const std::vector<char*>>& owner_start, st
     g_slices[{p.ranks->grp_to_abs[r], reinterpret_cast<uintptr_t>((*owner_start)[r])}] = {nullptr, &p};
 }
 
+// A released pool segment (shm_pool_release) leaves the index.
+void unindex_pool(const std::vector<char*>* owner_start) {
+  auto it = g_pools.find(owner_start);
+  ARMCIX_REQUIRE(it != g_pools.end() && it->second.blocks.empty(), "ARMCI_Group_free",
+                 "internal error: a released pool segment is not indexed, or still has blocks");
+  for (std::size_t r = 0; r < owner_start->size(); ++r)
+    g_slices.erase({it->second.ranks->grp_to_abs[r], reinterpret_cast<uintptr_t>((*owner_start)[r])});
+  g_pools.erase(it);
+}
+
+// The last live group on these members is being freed (groups/group.h; collective over the members, every one
+// of which holds the same regions, cache and pool): cached segments go; the pool, the window communicator and
+// the rank translations go too unless a region on these members is still live (a region outliving its group
+// is the program's to free with ARMCI_Free_group, which then needs them).
+void members_released(const ARMCI_Group* group) {
+  const std::vector<int> members(group->grp_to_abs, group->grp_to_abs + group->size);
+  shm_cache_release(members);
+  if (std::any_of(g_regions.begin(), g_regions.end(), [&](const Gmr* g) { return g->members() == members; })) return;
+  for (const auto& owner_start : shm_pool_release(members)) unindex_pool(owner_start.get());
+  shm_window_comm_release(members);
+  auto it = g_rank_maps.find(members);
+  if (it != g_rank_maps.end() && it->second.expired()) g_rank_maps.erase(it);
+}
+
 void release_proxied(Gmr* g);
 
 void release_region(Gmr* g) {
@@ -728,6 +752,10 @@ uint64_t gmr_windows_created() {
 
 const std::vector<Gmr*>& gmr_all() {
   return g_regions;
+}
+
+void gmr_initialize() {
+  on_members_released(&members_released);
 }
 
 void gmr_finalize() {

@@ -32,13 +32,16 @@ MPI_Aint total(const std::vector<MPI_Aint>& v) {
 }
 
 // Collective over the members: the spanning window over all of them, then the shared window over each node's.
-void release(CachedSlices& s) {
-  if (s.win != MPI_WIN_NULL) {
-    ARMCIX_MPI(MPI_Win_unlock_all(s.win));
-    ARMCIX_MPI(MPI_Win_free(&s.win));
+void release_windows(MPI_Win* win, MPI_Win* shm_win) {
+  if (*win != MPI_WIN_NULL) {
+    ARMCIX_MPI(MPI_Win_unlock_all(*win));
+    ARMCIX_MPI(MPI_Win_free(win));
   }
-  ARMCIX_MPI(MPI_Win_unlock_all(s.shm_win));
-  ARMCIX_MPI(MPI_Win_free(&s.shm_win));
+  ARMCIX_MPI(MPI_Win_unlock_all(*shm_win));
+  ARMCIX_MPI(MPI_Win_free(shm_win));
+}
+void release(CachedSlices& s) {
+  release_windows(&s.win, &s.shm_win);
 }
 
 }  // namespace
@@ -99,17 +102,43 @@ void shm_cache_clear() {
     for (CachedSlices& e : kv.second) release(e);
   g_cache.clear();
   for (auto& kv : g_pools)
-    for (PoolSegment& seg : kv.second) {
-      if (seg.win != MPI_WIN_NULL) {
-        ARMCIX_MPI(MPI_Win_unlock_all(seg.win));
-        ARMCIX_MPI(MPI_Win_free(&seg.win));
-      }
-      ARMCIX_MPI(MPI_Win_unlock_all(seg.shm_win));
-      ARMCIX_MPI(MPI_Win_free(&seg.shm_win));
-    }
+    for (PoolSegment& seg : kv.second) release_windows(&seg.win, &seg.shm_win);
   g_pools.clear();
   for (auto& kv : g_window_comms) ARMCIX_MPI(MPI_Comm_free(&kv.second));
   g_window_comms.clear();
+}
+
+void shm_cache_release(const std::vector<int>& members) {
+  auto it = g_cache.find(members);
+  if (it == g_cache.end()) return;
+  for (CachedSlices& e : it->second) release(e);
+  g_cache.erase(it);
+}
+
+std::vector<std::shared_ptr<const std::vector<char*>>> shm_pool_release(const std::vector<int>& members) {
+  std::vector<std::shared_ptr<const std::vector<char*>>> owners;
+  auto it = g_pools.find(members);
+  if (it == g_pools.end()) return owners;
+  for (PoolSegment& seg : it->second) {
+    ARMCIX_REQUIRE(seg.free.size() == 1 && seg.free.begin()->first == 0 && seg.free.begin()->second == seg.slice_bytes,
+                   "ARMCI_Group_free", "internal error: a pool segment with a live block was released");
+    release_windows(&seg.win, &seg.shm_win);
+    owners.push_back(std::move(seg.start_owner));
+  }
+  g_pools.erase(it);
+  return owners;
+}
+
+void shm_window_comm_release(const std::vector<int>& members) {
+  auto it = g_window_comms.find(members);
+  if (it == g_window_comms.end()) return;
+  ARMCIX_MPI(MPI_Comm_free(&it->second));
+  g_window_comms.erase(it);
+}
+
+std::size_t shm_cache_entries(const std::vector<int>& members) {
+  auto it = g_cache.find(members);
+  return it == g_cache.end() ? 0 : it->second.size();
 }
 
 MPI_Comm shm_cache_window_comm(const std::vector<int>& members, MPI_Comm group_comm) {
@@ -122,10 +151,7 @@ MPI_Comm shm_cache_window_comm(const std::vector<int>& members, MPI_Comm group_c
 }
 
 MPI_Aint shm_pool_next_slice(const std::vector<int>& members) {
-  auto it = g_pools.find(members);
-  MPI_Aint have = 0;
-  if (it != g_pools.end())
-    for (const PoolSegment& seg : it->second) have += seg.slice_bytes;
+  const MPI_Aint have = total(shm_pool_slices(members));
   if (have == 0) return kShmPoolFirstSlice;
   const MPI_Aint next = have < kShmPoolCapacity - have ? have : kShmPoolCapacity - have;
   return next >= kShmPoolFirstSlice ? next : 0;  // a remainder smaller than the first slice: full

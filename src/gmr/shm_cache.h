@@ -43,6 +43,21 @@ void shm_cache_put(const std::vector<int>& members, CachedSlices&& slices);
 // Frees every cached segment (ARMCI_Finalize; collective, in the same order on every rank).
 void shm_cache_clear();
 
+// What a member set keeps between allocations -- cached segments, pool segments, the window communicator
+// below -- lives until ARMCI_Finalize unless it is released when the last group on those members is freed
+// (gmr_members_released).  Without that, a program making many short-lived groups of different members
+// (GA's per-node or per-task groups) would keep a 512 KiB pool segment per member and, for groups spanning
+// nodes, an MPI window (~930 B per member in MPICH) and a communicator for each set it ever used.
+// Collective over the members, in this order: the cached segments, the pool segments (every block free),
+// then the window communicator (no window on it left).
+void shm_cache_release(const std::vector<int>& members);
+// Frees `members`' pool segments, whose blocks must all be free; returns each segment's owner table
+// (PoolBlock::start_owner) so that the caller can drop the segment from its address index.
+std::vector<std::shared_ptr<const std::vector<char*>>> shm_pool_release(const std::vector<int>& members);
+void shm_window_comm_release(const std::vector<int>& members);
+// How many freed segments of `members` the cache holds (tests).
+std::size_t shm_cache_entries(const std::vector<int>& members);
+
 // The communicator a window spanning nodes over `members` is created on: a duplicate of the group's made
 // at the set's first such window (collective over `group_comm`; every member sees the same history, so
 // all duplicate together) and kept until shm_cache_clear.  Why not the group's own communicator: MPICH 4

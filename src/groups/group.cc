@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <set>
+#include <map>
 #include <vector>
 
 #include "base/error.h"
@@ -18,7 +18,17 @@ namespace {
 
 ARMCI_Group g_world{};
 ARMCI_Group g_default{};
-std::set<const int*> g_live;  // grp_to_abs tables of live groups
+std::map<const int*, int> g_live;  // grp_to_abs table of each live group -> the group's size
+void (*g_members_released)(const ARMCI_Group*) = nullptr;
+
+// Whether another live group has the same members, in the same order (a duplicate, or a group created
+// again from the same list): what the library keeps per member set (gmr/shm_cache.h) serves it too.
+bool members_shared(const ARMCI_Group* group) {
+  for (const auto& [table, size] : g_live)
+    if (table != group->grp_to_abs && size == group->size && std::equal(table, table + size, group->grp_to_abs))
+      return true;
+  return false;
+}
 
 void clear(ARMCI_Group* g) {
   g->comm = MPI_COMM_NULL;
@@ -72,7 +82,7 @@ void check_group(const char* call, const ARMCI_Group* group, bool require_member
     ARMCIX_REQUIRE(!require_member, call, "the calling process %d is not a member of the group", rt().me);
     return;
   }
-  ARMCIX_REQUIRE(group->grp_to_abs && g_live.count(group->grp_to_abs), call,
+  ARMCIX_REQUIRE(group->grp_to_abs && g_live.count(group->grp_to_abs) != 0, call,
                  "argument 'group' is not a live group (freed, or never created)");
 }
 
@@ -108,7 +118,7 @@ void make_group(MPI_Comm comm, ARMCI_Group* out) {
                    "communicator has processes outside the ARMCI world");
     out->abs_to_grp[out->grp_to_abs[i]] = i;
   }
-  g_live.insert(out->grp_to_abs);
+  g_live[out->grp_to_abs] = out->size;
 }
 
 void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* parent, ARMCI_Group* out) {
@@ -154,6 +164,7 @@ void free_group(const char* call, ARMCI_Group* group) {
   if (group->grp_to_abs == nullptr) return clear(group);  // non-member handle
   ARMCIX_REQUIRE(group->grp_to_abs != g_world.grp_to_abs, call, "the world group cannot be freed");
   collective_check(call, Collective::GroupFree, group->comm);
+  if (g_members_released && !members_shared(group)) g_members_released(group);  // collective over the members
   g_live.erase(group->grp_to_abs);
   if (group->comm == g_default.comm) g_default = g_world;
   ARMCIX_MPI(MPI_Comm_free(&group->comm));
@@ -186,6 +197,10 @@ void dup_group(const char* call, const ARMCI_Group* parent, ARMCI_Group* out) {
 void groups_initialize() {
   make_group(rt().world, &g_world);
   g_default = g_world;
+}
+
+void on_members_released(void (*fn)(const ARMCI_Group*)) {
+  g_members_released = fn;
 }
 
 void groups_finalize() {

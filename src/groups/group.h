@@ -25,7 +25,11 @@ void make_group(MPI_Comm comm, ARMCI_Group* out);
 // Creates the subgroup of `parent` with the given parent-relative ranks, collectively over `parent` or,
 // with ARMCI_NONCOLLECTIVE_GROUPS=1, only among the members.
 void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* parent, ARMCI_Group* out);
+// Frees a group (collective over its members).  When no other live group has the same members, first calls
+// the on_members_released hook, with the group still valid.
 void free_group(const char* call, ARMCI_Group* group);
+// The hook: gmr/ frees what it keeps per member set for later allocations (its pool and cached segments).
+void on_members_released(void (*fn)(const ARMCI_Group*));
 // ARMCIX_Group_split / ARMCIX_Group_dup: MPI_Comm_split / MPI_Comm_dup of the parent's communicator
 // (collective over the parent).
 void split_group(const char* call, const ARMCI_Group* parent, int color, int key, ARMCI_Group* out);

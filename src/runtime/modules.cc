@@ -18,7 +18,7 @@ struct Module {
 const Module kModules[] = {
     {"profile", &profiler_initialize, &profiler_finalize},
     {"groups", &groups_initialize, &groups_finalize},
-    {"gmr", nullptr, &gmr_finalize},
+    {"gmr", &gmr_initialize, &gmr_finalize},
     {"mutexes", nullptr, &mutexes_finalize},
     {"notify", &notify_initialize, &notify_finalize},
     {"requests", &requests_initialize, &requests_finalize},

@@ -16,7 +16,9 @@ void profiler_finalize();
 // groups/: the world and default groups (the world group's communicator is the runtime's, Runtime::world).
 void groups_initialize();
 void groups_finalize();
-// gmr/: regions the program did not free, the segment cache.
+// gmr/: regions the program did not free, the segment cache; releases a member set's pool and cache at the
+// last ARMCI_Group_free on it (groups/group.h, on_members_released).
+void gmr_initialize();
 void gmr_finalize();
 // sync/: mutex sets the program did not destroy.
 void mutexes_finalize();

@@ -501,3 +501,56 @@ TEST(NodePath, GroupsFreedWhileTheirWindowsAreCachedKeepAccumulates) {
   }
   (void)r;
 }
+
+// What a member set keeps for later allocations -- its pool segments, its freed segments, and for members
+// spanning nodes their windows and the window communicator -- goes when the last group on those members is
+// freed, instead of living to ARMCI_Finalize: a program making many short-lived groups of different members
+// kept them all.  While another group on the same members (a duplicate) lives, they stay; and a group made
+// again on those members starts a new pool that works like the first.
+TEST(NodePath, LastGroupFreeOnAMemberSetReleasesItsPoolAndCache) {
+  const armcix::Runtime& rtm = armcix::rt();
+  const int r = me();
+  if (nproc() < 2) GTEST_SKIP() << "needs 2 ranks: one rank's groups have the world group's members";
+  ARMCI_Group world;
+  ARMCI_Group_get_world(&world);
+  for (int round = 0; round < 4; ++round) {
+    ARMCI_Group g, twin;
+    ASSERT_EQ(ARMCIX_Group_split(&world, r % 2, r, &g), 0);  // 2 ranks: one each; 4: {0,2} and {1,3}
+    ASSERT_EQ(ARMCIX_Group_dup(&g, &twin), 0);
+    const std::vector<int> members(g.grp_to_abs, g.grp_to_abs + g.size);
+    const armcix::RegionPlan plan =
+        armcix::plan_region({rtm.config.shm, armcix::group_is_node_local(members.data(), g.size),
+                             armcix::progress_ranks_on(), rtm.config.spanning_pool, rtm.config.window_kind});
+    const int gn = g.size, gr = g.rank, right = (gr + 1) % gn, left = (gr + gn - 1) % gn;
+    EXPECT_TRUE(armcix::shm_pool_slices(members).empty()) << "round " << round << ": a pool outlived its groups";
+    for (ARMCI_Group* on : {&g, &twin})
+      for (const long bytes : {4096L, 2 * static_cast<long>(armcix::kShmPoolMaxBlock)}) {  // a block, a segment
+        std::vector<void*> ptrs(gn);
+        ASSERT_EQ(ARMCI_Malloc_group(ptrs.data(), bytes, on), 0);
+        long* mine = static_cast<long*>(ptrs[gr]);
+        if (armcix::gmr_find(r, mine).gmr->pool_offset >= 0) {
+          EXPECT_EQ(mine[1], 0) << "round " << round << ": a pool block is not zero";
+        }
+        armci_msg_group_barrier(on);
+        long v = 100L * round + gr;
+        ARMCI_Put(&v, static_cast<long*>(ptrs[right]) + 1, sizeof v, ARMCI_Absolute_id(on, right));
+        ARMCI_AllFence();
+        armci_msg_group_barrier(on);
+        EXPECT_EQ(mine[1], 100L * round + left) << "round " << round << ", " << bytes << " bytes";
+        mine[1] = 0;  // a pool block goes back zeroed by the library; this keeps the segment's check simple
+        armci_msg_group_barrier(on);
+        ASSERT_EQ(ARMCI_Free_group(ptrs[gr], on), 0);
+      }
+    EXPECT_EQ(!armcix::shm_pool_slices(members).empty(), plan.pooled) << "round " << round;
+    ARMCI_Group_free(&g);
+    EXPECT_EQ(!armcix::shm_pool_slices(members).empty(), plan.pooled)
+        << "round " << round << ": the pool went while a duplicate group on its members lives";
+    if (plan.pooled) {
+      EXPECT_GT(armcix::shm_cache_entries(members), 0u) << "round " << round;
+    }
+    ARMCI_Group_free(&twin);
+    EXPECT_TRUE(armcix::shm_pool_slices(members).empty()) << "round " << round;
+    EXPECT_EQ(armcix::shm_cache_entries(members), 0u) << "round " << round;
+    ARMCI_Barrier();
+  }
+}
