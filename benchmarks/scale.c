@@ -22,6 +22,10 @@
  * the world (ARMCI-MPI with ARMCI_USE_WIN_ALLOCATE=0); `shm` = MPI_Win_allocate_shared over the node;
  * `shmcreate` = both over the same memory (armci-x's region spanning nodes).  The same rows with variant
  * prefix probe_<kind>_: MPI's own cost per window, to split a library's figure into its tables and MPI's.
+ * --probe allgather: N calls of the one collective an ARMCI_Malloc served by a pool makes (MPI_Iallgather of
+ * 24 B per rank on a duplicate of the world), per call: what MPI itself maps as traffic first reaches its
+ * peers (MPICH at 64 ranks: ~11-18 KB per call over the first 32-96 calls), which the resident column of a
+ * library's run also contains.
  *
  * Times (rank 0 prints; every collective's time is the max over ranks):
  *   init            ARMCI_Init, ms (after MPI_Init, all ranks entering together)
@@ -85,10 +89,33 @@ static void probe(const char *kind, int n, long bytes)
     long rss0 = 0, rss1, heap0 = 0, heap1;
     MPI_Info info;
 
-    if (strcmp(kind, "create") && strcmp(kind, "shm") && strcmp(kind, "shmcreate"))
-        bench_fatal(__FILE__, __LINE__, "--probe takes create, shm or shmcreate, not '%s'", kind);
+    if (strcmp(kind, "create") && strcmp(kind, "shm") && strcmp(kind, "shmcreate") && strcmp(kind, "allgather"))
+        bench_fatal(__FILE__, __LINE__, "--probe takes create, shm, shmcreate or allgather, not '%s'", kind);
     BENCH_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, bench_me, MPI_INFO_NULL, &node));
     BENCH_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &world));
+    if (!strcmp(kind, "allgather")) { /* the one collective of an ARMCI_Malloc served by a pool: 24 B per rank */
+        long mine[3] = {bench_me, 1, 2}, *all = malloc(sizeof(long) * 3 * (size_t)bench_np);
+        MPI_Request req;
+        if (!all)
+            bench_fatal(__FILE__, __LINE__, "out of memory");
+        for (i = 0; i <= n; i++) { /* call 0: the warm-up, not counted */
+            if (i == 1) {
+                BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+                rss0 = vm_rss_bytes();
+                heap0 = heap_bytes();
+            }
+            BENCH_MPI(MPI_Iallgather(mine, 3, MPI_LONG, all, 3, MPI_LONG, world, &req));
+            BENCH_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        }
+        BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        rss1 = vm_rss_bytes();
+        heap1 = heap_bytes();
+        report_memory("probe_allgather_", rss0, rss1, heap0, heap1, n, 0);
+        free(all);
+        MPI_Comm_free(&world);
+        MPI_Comm_free(&node);
+        return;
+    }
     BENCH_MPI(MPI_Info_create(&info));
     BENCH_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
     for (i = 0; i <= n; i++) { /* window 0: the warm-up, not counted */
@@ -216,7 +243,7 @@ int main(int argc, char **argv)
         else
             bench_fatal(__FILE__, __LINE__,
                         "unknown argument '%s' (usage: scale [--regions N] [--bytes B] [--reps R] [--quick] "
-                        "[--check-only] [--probe create|shm|shmcreate])",
+                        "[--check-only] [--probe create|shm|shmcreate|allgather])",
                         argv[i]);
     }
     if (n < 1 || n > MAX_REGIONS || bytes < 64 || bytes % sizeof(unsigned))
