@@ -351,8 +351,12 @@ void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, 
   // Free blocks must be zero, their lock words above all.  Fresh shared pages are, but MPICH serves a
   // one-process node communicator from the heap (MPI_Win_allocate_shared on such a communicator returned
   // recycled, non-zero memory: seen under MPICH cliques with ARMCI_NODE_SIZE=2, where every rank is a node of
-  // its own).  Zeroed before the gather below, which no peer passes before this.
-  std::memset(data - kSliceHeader, 0, static_cast<std::size_t>(slice_bytes));
+  // its own).  Zeroed before the gather below, which no peer passes before this.  Only there: on a node of
+  // several processes MPICH and Open MPI map a new shared segment per window, whose pages the kernel hands
+  // out zeroed when first touched, and zeroing them all here would fault in the whole slice at once (a first
+  // 512 KiB segment: ~3 ms of page faults at 2 ranks on this VM, for a program that may use 4 KiB of it).
+  // NodePath.PoolGrowsSegmentBySegmentUpToItsCapacity checks every block it gets for zeros, in both layouts.
+  if (seg.node_start->size() == 1) std::memset(data - kSliceHeader, 0, static_cast<std::size_t>(slice_bytes));
   ARMCIX_MPI(MPI_Win_sync(seg.shm_win));
   std::vector<MPI_Aint> owners(group->size);
   MPI_Aint mine = reinterpret_cast<MPI_Aint>((*seg.node_start)[g->ranks->node_index[group->rank]]);
