@@ -33,6 +33,8 @@
  *   free_new        ARMCI_Free of those, median us
  *   malloc_free_reused  ARMCI_Malloc + ARMCI_Free of the same size again and again, median us per pair
  *   barrier         ARMCI_Barrier, median us
+ *   group_cycle     ARMCI_Group_create (ranks of my parity) + ARMCI_Malloc_group + ARMCI_Free_group +
+ *                   ARMCI_Group_free, median us
  * Data check (every mode, and all of --check-only, which prints no times): every rank writes its own
  * slices, then gets its right neighbour's slice of every region and compares, puts a pattern into its
  * left neighbour's slice, ARMCI_Barrier, and compares what its right neighbour put into its own.
@@ -315,6 +317,33 @@ int main(int argc, char **argv)
             times[r] = max_over_ranks(bench_now() - t0);
         }
         bench_result("scale", "malloc_free_reused", bench_np, bench_median(times, bench_reps) * 1e6, "us");
+        /* A short-lived group: ARMCI_Group_create (the ranks of my parity), ARMCI_Malloc_group of B bytes,
+         * ARMCI_Free_group, ARMCI_Group_free -- what a library that keeps state per member set (armci-x's pool)
+         * pays again when the group goes. */
+        {
+            int *list = malloc(sizeof(int) * (size_t)bench_np), m = 0, grank;
+            void **gp = malloc(sizeof(void *) * (size_t)bench_np);
+            ARMCI_Group grp;
+            if (!list || !gp)
+                bench_fatal(__FILE__, __LINE__, "out of memory");
+            for (i = bench_me % 2; i < bench_np; i += 2)
+                list[m++] = i;
+            for (r = -1; r < bench_reps; r++) { /* r = -1: warm-up */
+                BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+                t0 = bench_now();
+                ARMCI_Group_create(m, list, &grp);
+                ARMCI_Group_rank(&grp, &grank);
+                if (ARMCI_Malloc_group(gp, bytes, &grp) != 0)
+                    bench_fatal(__FILE__, __LINE__, "ARMCI_Malloc_group failed");
+                ARMCI_Free_group(gp[grank], &grp);
+                ARMCI_Group_free(&grp);
+                if (r >= 0)
+                    times[r] = max_over_ranks(bench_now() - t0);
+            }
+            bench_result("scale", "group_cycle", bench_np, bench_median(times, bench_reps) * 1e6, "us");
+            free(gp);
+            free(list);
+        }
     } else {
         /* a free and a reused allocation are checked too */
         bench_armci_free(ptrs[0]);
