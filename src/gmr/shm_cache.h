@@ -45,7 +45,7 @@ void shm_cache_clear();
 
 // What a member set keeps between allocations -- cached segments, pool segments, the window communicator
 // below -- lives until ARMCI_Finalize unless it is released when the last group on those members is freed
-// (gmr_members_released).  Without that, a program making many short-lived groups of different members
+// (members_released in gmr.cc).  Without that, a program making many short-lived groups of different members
 // (GA's per-node or per-task groups) would keep a 512 KiB pool segment per member and, for groups spanning
 // nodes, an MPI window (~930 B per member in MPICH) and a communicator for each set it ever used.
 // Collective over the members, in this order: the cached segments, the pool segments (every block free),
