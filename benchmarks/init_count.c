@@ -24,7 +24,7 @@ enum {
     C_GATHER, C_ALLTOALL, C_SCAN, C_EXSCAN, C_COMM_DUP, C_COMM_IDUP, C_COMM_SPLIT, C_COMM_SPLIT_TYPE, C_COMM_CREATE,
     C_COMM_CREATE_GROUP, C_INTERCOMM_CREATE, C_WIN_CREATE, C_WIN_ALLOCATE, C_WIN_ALLOCATE_SHARED,
     C_WIN_CREATE_DYNAMIC, C_WIN_FREE, C_ALLOC_MEM, C_SEND, C_RECV, C_ISEND, C_IRECV, C_WAIT, C_WAITALL, C_TEST,
-    C_TESTALL, C_COUNT
+    C_TESTALL, C_COMM_FREE, C_WIN_LOCK_ALL, C_WIN_UNLOCK_ALL, C_WIN_SHARED_QUERY, C_COUNT
 };
 static const char *names[C_COUNT] = {
     "MPI_Barrier", "MPI_Ibarrier", "MPI_Bcast", "MPI_Allreduce", "MPI_Iallreduce", "MPI_Reduce", "MPI_Allgather",
@@ -32,7 +32,7 @@ static const char *names[C_COUNT] = {
     "MPI_Comm_idup", "MPI_Comm_split", "MPI_Comm_split_type", "MPI_Comm_create", "MPI_Comm_create_group",
     "MPI_Intercomm_create", "MPI_Win_create", "MPI_Win_allocate", "MPI_Win_allocate_shared", "MPI_Win_create_dynamic",
     "MPI_Win_free", "MPI_Alloc_mem", "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Waitall",
-    "MPI_Test", "MPI_Testall"};
+    "MPI_Test", "MPI_Testall", "MPI_Comm_free", "MPI_Win_lock_all", "MPI_Win_unlock_all", "MPI_Win_shared_query"};
 static long counts[C_COUNT];
 static double secs[C_COUNT]; /* time inside each function (non-blocking ones: their waits are MPI_Wait/Test*) */
 static int counting;
@@ -100,6 +100,12 @@ int MPI_Waitall(int n, MPI_Request r[], MPI_Status st[]) { TIMED(C_WAITALL, PMPI
 int MPI_Test(MPI_Request *r, int *f, MPI_Status *st) { TIMED(C_TEST, PMPI_Test(r, f, st)); }
 int MPI_Testall(int n, MPI_Request r[], int *f, MPI_Status st[]) { TIMED(C_TESTALL, PMPI_Testall(n, r, f, st)); }
 
+int MPI_Comm_free(MPI_Comm *c) { TIMED(C_COMM_FREE, PMPI_Comm_free(c)); }
+int MPI_Win_lock_all(int a, MPI_Win w) { TIMED(C_WIN_LOCK_ALL, PMPI_Win_lock_all(a, w)); }
+int MPI_Win_unlock_all(MPI_Win w) { TIMED(C_WIN_UNLOCK_ALL, PMPI_Win_unlock_all(w)); }
+int MPI_Win_shared_query(MPI_Win w, int r, MPI_Aint *s, int *d, void *b)
+{ TIMED(C_WIN_SHARED_QUERY, PMPI_Win_shared_query(w, r, s, d, b)); }
+
 static void report(const char *phase, int me)
 {
     long maxc[C_COUNT];
@@ -154,6 +160,38 @@ int main(int argc, char **argv)
                    tmmax * 1e3, t * 1e3);
         report("first ARMCI_Malloc/Free", me);
         free(ptrs);
+    }
+    /* A short-lived group (the ranks of my parity): ARMCI_Group_create, ARMCI_Malloc_group, ARMCI_Free_group,
+     * ARMCI_Group_free; one warm-up cycle, then the mean of CYCLES, calls per cycle. */
+    {
+        enum { CYCLES = 20 };
+        int *list = malloc(sizeof(int) * np), m = 0, i, r, grank;
+        void **gp = malloc(sizeof(void *) * np);
+        double tc, tcmax;
+        ARMCI_Group grp;
+        for (i = me % 2; i < np; i += 2)
+            list[m++] = i;
+        for (r = -1; r < CYCLES; r++) {
+            if (r == 0) {
+                PMPI_Barrier(MPI_COMM_WORLD);
+                counting = 1;
+                t0 = PMPI_Wtime();
+            }
+            ARMCI_Group_create(m, list, &grp);
+            ARMCI_Group_rank(&grp, &grank);
+            if (ARMCI_Malloc_group(gp, 65536, &grp) != 0 || ARMCI_Free_group(gp[grank], &grp) != 0)
+                PMPI_Abort(MPI_COMM_WORLD, 1);
+            ARMCI_Group_free(&grp);
+        }
+        tc = (PMPI_Wtime() - t0) / CYCLES;
+        counting = 0;
+        PMPI_Reduce(&tc, &tcmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        if (me == 0)
+            printf("# init_count: group cycle (create, Malloc_group, Free_group, free) %.1f us; counts below are "
+                   "for %d cycles\n", tcmax * 1e6, CYCLES);
+        report("group cycle", me);
+        free(gp);
+        free(list);
     }
     counting = 1;
     ARMCI_Finalize();

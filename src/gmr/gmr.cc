@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <numeric>
 #include <set>
 #include <utility>
 
@@ -151,14 +152,18 @@ void release_region(Gmr* g) {
 }
 
 // The group's members on my node, as a communicator cached on the group's communicator (an MPI attribute,
-// freed with it), so that repeated allocations on one group split it only once.  The world group runs on
-// the runtime's communicator, whose node communicator ARMCI_Init has already made (ranked by world rank,
-// which is the world group's rank): it is used as it is, without a split and an allgather at the first
-// allocation, and stays the runtime's to free.
+// freed with it), so that repeated allocations on one group split it only once.  No split at all in three
+// common shapes, each known from the node map alone (the same answer on every member):
+//   - the world group runs on the runtime's communicator, whose node communicator ARMCI_Init has already made
+//     (ranked by world rank, which is the world group's rank);
+//   - a group within one node (GA's per-node groups) is its own node communicator;
+//   - a group whose every member is alone on its node uses MPI_COMM_SELF.
+// A split (MPI_Comm_split + MPI_Allgather, and a communicator to free) was most of what a short-lived group
+// cost (benchmarks/scale.c's group_cycle row).  None of these communicators is ours to free.
 struct NodeComm {
   MPI_Comm comm;
   std::vector<int> node_to_group;  // node-communicator rank -> group rank
-  bool owned = true;               // false: the runtime's node communicator
+  bool owned = true;               // false: the runtime's node communicator, the group's own, or MPI_COMM_SELF
 };
 int g_node_keyval = MPI_KEYVAL_INVALID;
 
@@ -178,9 +183,23 @@ const NodeComm& node_comm_of(const ARMCI_Group* group) {
   if (found) return *static_cast<NodeComm*>(attr);
   auto* nc = new NodeComm;
   const Runtime& r = rt();
+  // The shape is the same on every member (all read the same node map), as the split's collective needs.
+  std::map<int, int> per_node;  // node -> the group's members there
+  for (int i = 0; i < group->size; ++i) ++per_node[r.node_of[group->grp_to_abs[i]]];
+  const bool one_node = per_node.size() == 1;
+  const bool each_alone = per_node.size() == static_cast<std::size_t>(group->size);
   if (group->comm == r.world) {
     nc->comm = r.node_comm;
     nc->node_to_group = r.node_members[r.node_id];
+    nc->owned = false;
+  } else if (one_node) {
+    nc->comm = group->comm;
+    nc->node_to_group.resize(group->size);
+    std::iota(nc->node_to_group.begin(), nc->node_to_group.end(), 0);
+    nc->owned = false;
+  } else if (each_alone) {
+    nc->comm = MPI_COMM_SELF;
+    nc->node_to_group = {group->rank};
     nc->owned = false;
   } else {
     ARMCIX_MPI(MPI_Comm_split(group->comm, r.node_of[r.me], group->rank, &nc->comm));
@@ -191,6 +210,15 @@ const NodeComm& node_comm_of(const ARMCI_Group* group) {
   }
   ARMCIX_MPI(MPI_Comm_set_attr(group->comm, g_node_keyval, nc));
   return *nc;
+}
+
+// Whether some member of the group is the group's only member on its node (its node communicator then has
+// one process, whose shared segments MPICH serves from the heap).  The same answer on every member.
+bool some_member_alone(const ARMCI_Group* group) {
+  const Runtime& r = rt();
+  std::map<int, int> per_node;
+  for (int i = 0; i < group->size; ++i) ++per_node[r.node_of[group->grp_to_abs[i]]];
+  return std::any_of(per_node.begin(), per_node.end(), [](const auto& kv) { return kv.second == 1; });
 }
 
 // An MPI allocation that failed although the size check passed (memory taken by others meanwhile, or an
@@ -347,16 +375,16 @@ bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>&
 void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, bool node_only, MPI_Aint slice_bytes) {
   Gmr seg;
   seg.nranks = group->size;
-  char* data = static_cast<char*>(map_node_slices(call, &seg, group, slice_bytes - kSliceHeader));
+  map_node_slices(call, &seg, group, slice_bytes - kSliceHeader);
   // Free blocks must be zero, their lock words above all.  Fresh shared pages are, but MPICH serves a
   // one-process node communicator from the heap (MPI_Win_allocate_shared on such a communicator returned
   // recycled, non-zero memory: seen under MPICH cliques with ARMCI_NODE_SIZE=2, where every rank is a node of
-  // its own).  Zeroed before the gather below, which no peer passes before this.  Only there: on a node of
-  // several processes MPICH and Open MPI map a new shared segment per window, whose pages the kernel hands
-  // out zeroed when first touched, and zeroing them all here would fault in the whole slice at once (a first
-  // 512 KiB segment: ~3 ms of page faults at 2 ranks on this VM, for a program that may use 4 KiB of it).
+  // its own).  Such a segment is zeroed block by block as its blocks first reach further (take_pool_block),
+  // not all at once here: a short-lived group of members alone on their nodes paid a 512 KiB memset per
+  // group (benchmarks/scale.c's group_cycle), and a one-rank-per-node job a first ARMCI_Malloc faulting in
+  // the whole slice.  Whether a segment starts zeroed is decided from the node map, the same on every member.
   // NodePath.PoolGrowsSegmentBySegmentUpToItsCapacity checks every block it gets for zeros, in both layouts.
-  if (seg.node_start->size() == 1) std::memset(data - kSliceHeader, 0, static_cast<std::size_t>(slice_bytes));
+  const bool zeroed = !some_member_alone(group);
   ARMCIX_MPI(MPI_Win_sync(seg.shm_win));
   std::vector<MPI_Aint> owners(group->size);
   MPI_Aint mine = reinterpret_cast<MPI_Aint>((*seg.node_start)[g->ranks->node_index[group->rank]]);
@@ -380,7 +408,7 @@ void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, 
     ++g_windows_created;
   }
   index_pool(start_owner, g->ranks, slice_bytes);
-  shm_pool_add(g->members(), seg.shm_win, win, seg.node_start, std::move(start_owner), slice_bytes);
+  shm_pool_add(g->members(), seg.shm_win, win, seg.node_start, std::move(start_owner), slice_bytes, zeroed);
 }
 
 // Serves a small allocation from its member set's pool (gmr/shm_cache.h), adding a segment when no segment
@@ -408,11 +436,26 @@ bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, const s
   g->node_start = std::move(b.start_local);
   g->node_offset = b.offset;
   g->pool_owner_start = std::move(b.start_owner);
-  // No zeroing and no barrier here: every free block of every member's pool slice is kept zero (fresh
-  // pages, and each member zeroes its part of a block when the block is freed, gmr_destroy).  A member
+  // Usually no zeroing and no barrier here: every free block of every member's pool slice is kept zero
+  // (fresh pages, and each member zeroes its part of a block when the block is freed, gmr_destroy).  A member
   // zeroed before it entered this allocation's gather, which everyone passed before getting here; the
   // MPI_Win_sync pairs with the one after that zeroing.  Saves one barrier per small ARMCI_Malloc, which
   // on an oversubscribed machine waits for a time slice of every member.
+  // The exception: a block that reaches past its segment's high-water mark in a segment that did not start
+  // zeroed (add_pool_segment).  A member alone on its node zeroes its part of that stretch, and nobody may
+  // use the block before every member has: a barrier, on every member alike (the mark is replicated).
+  if (b.zero_to > b.zero_from) {
+    if (g->node_start->size() == 1)
+      std::memset((*g->node_start)[0] + b.zero_from, 0, static_cast<std::size_t>(b.zero_to - b.zero_from));
+    ARMCIX_MPI(MPI_Win_sync(g->shm_win));
+    if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->win));
+    if (group->size > 1) {
+      MPI_Request req;
+      ARMCIX_MPI(MPI_Ibarrier(group->comm, &req));
+      wait_for(call, &req);
+    }
+    return true;
+  }
   ARMCIX_MPI(MPI_Win_sync(g->shm_win));
   return true;
 }

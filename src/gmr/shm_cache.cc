@@ -23,6 +23,7 @@ struct PoolSegment {
   MPI_Aint slice_bytes = 0;
   std::shared_ptr<const std::vector<char*>> start_local, start_owner;
   std::map<MPI_Aint, MPI_Aint> free;  // offset -> length of each free run, runs never adjacent
+  MPI_Aint zeroed_to = 0;             // slice bytes below this are zero when free (blocks are zeroed when freed)
 };
 std::map<std::vector<int>, std::vector<PoolSegment>> g_pools;  // member set -> its segments, oldest first
 std::map<std::vector<int>, MPI_Comm> g_window_comms;           // member set -> shm_cache_window_comm's duplicate
@@ -159,8 +160,9 @@ MPI_Aint shm_pool_next_slice(const std::vector<int>& members) {
 
 void shm_pool_add(const std::vector<int>& members, MPI_Win shm_win, MPI_Win win,
                   std::shared_ptr<const std::vector<char*>> start_local,
-                  std::shared_ptr<const std::vector<char*>> start_owner, MPI_Aint slice_bytes) {
+                  std::shared_ptr<const std::vector<char*>> start_owner, MPI_Aint slice_bytes, bool zeroed) {
   PoolSegment seg;
+  seg.zeroed_to = zeroed ? slice_bytes : 0;
   seg.shm_win = shm_win;
   seg.win = win;
   seg.slice_bytes = slice_bytes;
@@ -184,6 +186,11 @@ bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* o
       out->offset = offset;
       out->start_local = seg.start_local;
       out->start_owner = seg.start_owner;
+      out->zero_from = out->zero_to = 0;
+      if (offset + block > seg.zeroed_to) {  // from the mark on, gap included: nothing above it was handed out
+        out->zero_from = seg.zeroed_to;
+        out->zero_to = seg.zeroed_to = offset + block;
+      }
       return true;
     }
   return false;

@@ -95,15 +95,20 @@ struct PoolBlock {
   MPI_Aint offset = -1;            // the block's offset in every member's slice of the segment
   std::shared_ptr<const std::vector<char*>> start_local;  // node index -> a slice's start in this process
   std::shared_ptr<const std::vector<char*>> start_owner;  // group rank -> its slice's start in its owner's space
+  // Slice bytes [zero_from, zero_to) that a member whose slice is not known to start zeroed must zero before
+  // anyone uses the block (empty unless the block reaches past what earlier blocks of its segment covered).
+  MPI_Aint zero_from = 0, zero_to = 0;
 };
 // A free block of `block` bytes (first fit, oldest segment first), or false when no segment has one.
 bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* out);
 // The slice bytes of the next segment for `members`, or 0 when the pool has reached kShmPoolCapacity.
 MPI_Aint shm_pool_next_slice(const std::vector<int>& members);
 // Registers a new segment of `members`' pool; every slice is `slice_bytes` long (shm_pool_next_slice).
+// `zeroed`: every member's slice starts zeroed (fresh shared pages); otherwise blocks are zeroed as the
+// segment's high-water mark rises (PoolBlock::zero_from, zero_to), the same on every member.
 void shm_pool_add(const std::vector<int>& members, MPI_Win shm_win, MPI_Win win,
                   std::shared_ptr<const std::vector<char*>> start_local,
-                  std::shared_ptr<const std::vector<char*>> start_owner, MPI_Aint slice_bytes);
+                  std::shared_ptr<const std::vector<char*>> start_owner, MPI_Aint slice_bytes, bool zeroed);
 // Returns a block taken with shm_pool_take from the segment whose shared window is `shm_win`.
 void shm_pool_give_back(const std::vector<int>& members, MPI_Win shm_win, MPI_Aint offset, MPI_Aint block);
 // The slice bytes of each of `members`' pool segments, oldest first (tests and the scale benchmark).

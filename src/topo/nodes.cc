@@ -99,7 +99,8 @@ bool group_is_node_local(const int* abs_ranks, int n) {
   return std::all_of(abs_ranks, abs_ranks + n, on_my_node);
 }
 
-MPI_Aint node_memory_limit(bool shared) {
+namespace {
+MPI_Aint measure_node_memory_limit(bool shared) {
   const MPI_Aint kMax = std::numeric_limits<MPI_Aint>::max();
   MPI_Aint cap = kMax;
   struct sysinfo si;
@@ -114,6 +115,15 @@ MPI_Aint node_memory_limit(bool shared) {
     if (bytes > 0 && bytes < static_cast<unsigned long long>(cap)) cap = static_cast<MPI_Aint>(bytes);
   }
   return cap;
+}
+}  // namespace
+
+// Totals, not what is free: they do not change while the job runs, so they are read once (two system calls
+// per ARMCI_Malloc were a tenth of a short-lived group's cost, benchmarks/scale.c's group_cycle).
+MPI_Aint node_memory_limit(bool shared) {
+  static const MPI_Aint with_shm = measure_node_memory_limit(true);
+  static const MPI_Aint without_shm = measure_node_memory_limit(false);
+  return shared ? with_shm : without_shm;
 }
 
 }  // namespace armcix
