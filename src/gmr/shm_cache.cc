@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "base/error.h"
+#include "base/state.h"
 
 namespace armcix {
 
@@ -82,8 +83,17 @@ bool shm_cache_take(const std::vector<int>& members, const std::vector<MPI_Aint>
   return true;
 }
 
+// What the cache may hold per member set, summed over its members' slices (ARMCI_SEGMENT_CACHE_MB: every
+// member has the same value, so all keep and release alike).
+namespace {
+MPI_Aint cache_limit() {
+  return static_cast<MPI_Aint>(rt().config.segment_cache_mb) << 20;
+}
+}  // namespace
+
 void shm_cache_put(const std::vector<int>& members, CachedSlices&& slices) {
-  if (total(slices.capacity) > kShmCacheBytes) {
+  const MPI_Aint limit = cache_limit();
+  if (total(slices.capacity) > limit) {
     release(slices);
     return;
   }
@@ -91,7 +101,7 @@ void shm_cache_put(const std::vector<int>& members, CachedSlices&& slices) {
   entries.push_back(std::move(slices));
   MPI_Aint bytes = 0;
   for (const CachedSlices& e : entries) bytes += total(e.capacity);
-  while (entries.size() > kShmCacheEntries || bytes > kShmCacheBytes) {
+  while (entries.size() > kShmCacheEntries || bytes > limit) {
     bytes -= total(entries.front().capacity);
     release(entries.front());
     entries.pop_front();

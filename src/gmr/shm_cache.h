@@ -37,7 +37,7 @@ struct CachedSlices {
 bool shm_cache_take(const std::vector<int>& members, const std::vector<MPI_Aint>& sizes, CachedSlices* out);
 
 // Keeps a freed segment; frees the oldest ones (collective over the members) beyond the limits
-// (kShmCacheEntries per member set, kShmCacheBytes summed over their slices' capacities).
+// (kShmCacheEntries per member set, ARMCI_SEGMENT_CACHE_MB summed over their slices' capacities; 0 keeps none).
 void shm_cache_put(const std::vector<int>& members, CachedSlices&& slices);
 
 // Frees every cached segment (ARMCI_Finalize; collective, in the same order on every rank).
@@ -123,6 +123,5 @@ constexpr MPI_Aint kShmPoolMaxBlock = MPI_Aint{256} << 10;
 static_assert(kShmPoolFirstSlice >= 2 * kShmPoolMaxBlock, "a largest block must fit the first segment");
 
 constexpr std::size_t kShmCacheEntries = 32;
-constexpr MPI_Aint kShmCacheBytes = MPI_Aint{256} << 20;
 
 }  // namespace armcix

@@ -432,9 +432,18 @@ TEST(NodePath, FreedSegmentsAndWindowsAreReused) {
   for (int round = 0; round < 3; ++round) {
     const long mine = count - 512 * round - 8 * r;  // smaller, and different per rank: still fits
     ASSERT_EQ(ARMCI_Malloc(ptrs.data(), mine * sizeof(long)), 0);
-    EXPECT_EQ(armcix::gmr_windows_created(), made) << "round " << round << ": the freed segment was not reused";
+    // ARMCI_SEGMENT_CACHE_MB=0 keeps no freed segment: every round makes a window.
+    if (armcix::rt().config.segment_cache_mb == 0) {
+      EXPECT_EQ(armcix::gmr_windows_created(), made + static_cast<uint64_t>(round) + 1) << "round " << round;
+    } else {
+      EXPECT_EQ(armcix::gmr_windows_created(), made) << "round " << round << ": the freed segment was not reused";
+    }
     long* own = static_cast<long*>(ptrs[r]);
-    for (long i = 0; i < mine; ++i) ASSERT_EQ(own[i], 0) << "round " << round << ", element " << i;
+    // A reused segment is zeroed; a new one only where the node's pages are fresh (not MPICH's heap for a
+    // process alone on its node), as any first allocation.
+    if (armcix::rt().config.segment_cache_mb > 0) {
+      for (long i = 0; i < mine; ++i) ASSERT_EQ(own[i], 0) << "round " << round << ", element " << i;
+    }
     ARMCI_Barrier();
     for (int t = 0; t < n; ++t) {
       long old;
@@ -545,8 +554,12 @@ TEST(NodePath, LastGroupFreeOnAMemberSetReleasesItsPoolAndCache) {
     ARMCI_Group_free(&g);
     EXPECT_EQ(!armcix::shm_pool_slices(members).empty(), plan.pooled)
         << "round " << round << ": the pool went while a duplicate group on its members lives";
-    if (plan.pooled) {
-      EXPECT_GT(armcix::shm_cache_entries(members), 0u) << "round " << round;
+    if (plan.pooled) {  // ARMCI_SEGMENT_CACHE_MB=0: nothing is kept
+      if (rtm.config.segment_cache_mb == 0) {
+        EXPECT_EQ(armcix::shm_cache_entries(members), 0u) << "round " << round;
+      } else {
+        EXPECT_GT(armcix::shm_cache_entries(members), 0u) << "round " << round;
+      }
     }
     ARMCI_Group_free(&twin);
     EXPECT_TRUE(armcix::shm_pool_slices(members).empty()) << "round " << round;

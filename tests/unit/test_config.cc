@@ -168,6 +168,8 @@ TEST(ConfigEnvironment, MalformedNewSettingsNameTheVariable) {
   } cases[] = {
       {"ARMCI_FINALIZE_SETTLE_MS", "soon", "is not an integer in [0, 10000]"},
       {"ARMCI_FINALIZE_SETTLE_MS", "20000", "is not an integer in [0, 10000]"},
+      {"ARMCI_SEGMENT_CACHE_MB", "-1", "is not an integer in [0, 1048576]"},
+      {"ARMCI_SEGMENT_CACHE_MB", "64M", "is not an integer in [0, 1048576]"},
       {"ARMCI_WAIT_BACKOFF_US", "-5", "is not an integer in [0, 100000]"},
       {"ARMCI_WATCHDOG_S", "-1", "is not an integer in [0, 16777216]"},
       {"ARMCI_STRIDED_METHOD", "FAST", "is not one of"},
