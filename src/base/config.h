@@ -161,7 +161,7 @@ constexpr bool kLocal = false;  // processes may differ
   X(bool, spanning_pool, "ARMCI_SPANNING_POOL", flag(), true, kAgree,                                                \
     "small regions of groups spanning nodes come from pooled MPI windows, not a window each (gmr/shm_cache.h)")      \
   X(int, segment_cache_mb, "ARMCI_SEGMENT_CACHE_MB", range(0, 1 << 20), 256, kAgree,                                 \
-    "freed segments kept per member set for reuse, MiB (0: none; gmr/shm_cache.h)")                                 \
+    "freed segments kept per member set for reuse, MiB (0: none; gmr/shm_cache.h)")                                  \
   X(int, finalize_settle_ms, "ARMCI_FINALIZE_SETTLE_MS", range(0, 10000), 20, kLocal,                                \
     "pause after the last barrier of ARMCI_Finalize, ms")                                                            \
   X(bool, check_collectives, "ARMCI_CHECK_COLLECTIVES", flag(), true, kAgree,                                        \
