@@ -443,6 +443,8 @@ TEST(NodePath, FreedSegmentsAndWindowsAreReused) {
     // process alone on its node), as any first allocation.
     if (armcix::rt().config.segment_cache_mb > 0) {
       for (long i = 0; i < mine; ++i) ASSERT_EQ(own[i], 0) << "round " << round << ", element " << i;
+    } else {
+      std::fill_n(own, mine, 0L);  // what a program does with fresh memory (GA zeroes its arrays)
     }
     ARMCI_Barrier();
     for (int t = 0; t < n; ++t) {
