@@ -167,6 +167,13 @@ struct NodeComm {
 };
 int g_node_keyval = MPI_KEYVAL_INVALID;
 
+// Node -> how many of the group's members are there, from the node map (the same on every member).
+std::map<int, int> members_per_node(const ARMCI_Group* group) {
+  std::map<int, int> per_node;
+  for (int i = 0; i < group->size; ++i) ++per_node[rt().node_of[group->grp_to_abs[i]]];
+  return per_node;
+}
+
 int free_node_comm(MPI_Comm, int, void* attr, void*) {
   auto* nc = static_cast<NodeComm*>(attr);
   int rc = nc->owned ? MPI_Comm_free(&nc->comm) : MPI_SUCCESS;
@@ -184,8 +191,7 @@ const NodeComm& node_comm_of(const ARMCI_Group* group) {
   auto* nc = new NodeComm;
   const Runtime& r = rt();
   // The shape is the same on every member (all read the same node map), as the split's collective needs.
-  std::map<int, int> per_node;  // node -> the group's members there
-  for (int i = 0; i < group->size; ++i) ++per_node[r.node_of[group->grp_to_abs[i]]];
+  const std::map<int, int> per_node = members_per_node(group);
   const bool one_node = per_node.size() == 1;
   const bool each_alone = per_node.size() == static_cast<std::size_t>(group->size);
   if (group->comm == r.world) {
@@ -215,9 +221,7 @@ const NodeComm& node_comm_of(const ARMCI_Group* group) {
 // Whether some member of the group is the group's only member on its node (its node communicator then has
 // one process, whose shared segments MPICH serves from the heap).  The same answer on every member.
 bool some_member_alone(const ARMCI_Group* group) {
-  const Runtime& r = rt();
-  std::map<int, int> per_node;
-  for (int i = 0; i < group->size; ++i) ++per_node[r.node_of[group->grp_to_abs[i]]];
+  const std::map<int, int> per_node = members_per_node(group);
   return std::any_of(per_node.begin(), per_node.end(), [](const auto& kv) { return kv.second == 1; });
 }
 
