@@ -94,6 +94,11 @@ tests_errors_early_roles_LINK = $(CXXLINK)
 tests_errors_abort_case_SOURCES = tests/errors/abort_case.c
 tests_errors_abort_case_LDADD = $(TEST_LIB)
 tests_errors_abort_case_LINK = $(CXXLINK)
+# What ARMCI's collectives move per member: a PMPI shim of its own, so linked without the MPI wrapper library.
+check_PROGRAMS += tests/mpi/collective_traffic
+tests_mpi_collective_traffic_SOURCES = tests/mpi/collective_traffic.c
+tests_mpi_collective_traffic_LDADD = $(PLAIN_TEST_LIB)
+tests_mpi_collective_traffic_LINK = $(CXXLINK)
 # The same program without the MPI wrapper library (tests/errors/no_wrappers.sh).
 check_PROGRAMS += tests/errors/abort_case_nowrap
 tests_errors_abort_case_nowrap_SOURCES = tests/errors/abort_case.c

@@ -1,6 +1,8 @@
 #include "checks/collective_check.h"
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 #include <thread>
 
 #include "base/error.h"
@@ -131,28 +133,27 @@ void world_ranks(MPI_Comm cc, int a, int b, int* abs) {
   ARMCIX_MPI(MPI_Group_free(&wg));
 }
 
-constexpr int kRecord = 2 + kGatherPayload;  // kind, object, payload
-
-// Every member holds every record, so every member finds the same two processes and fails alike.
+// Every member holds every (kind, object) record, so every member finds the same two processes and fails
+// alike.
 void verify_records(const char* call, const char* what, const std::vector<long>& rec, int n, MPI_Comm cc) {
   int a = 0, b = -1;
   for (int p = 1; p < n && b < 0; ++p)
-    if (rec[kRecord * p] != rec[0]) b = p;
+    if (rec[2 * p] != rec[0]) b = p;
   if (b >= 0) {
     int abs[2];
     world_ranks(cc, a, b, abs);
     fail(call,
          "collective calls do not match (ARMCI_CHECK_COLLECTIVES): process %d is in %s while process %d is in "
          "%s; every process of the group must make the same collective calls in the same order",
-         abs[0], kind_name(rec[kRecord * a]), abs[1], kind_name(rec[kRecord * b]));
+         abs[0], kind_name(rec[2 * a]), abs[1], kind_name(rec[2 * b]));
   }
   a = -1;
   for (int p = 0; p < n && b < 0; ++p) {
-    const long obj = rec[kRecord * p + 1];
+    const long obj = rec[2 * p + 1];
     if (obj == kAnyObject) continue;
     if (a < 0)
       a = p;
-    else if (obj != rec[kRecord * a + 1])
+    else if (obj != rec[2 * a + 1])
       b = p;
   }
   if (b < 0) return;
@@ -161,61 +162,98 @@ void verify_records(const char* call, const char* what, const std::vector<long>&
   fail(call,
        "collective calls do not match (ARMCI_CHECK_COLLECTIVES): process %d calls %s on %s %ld while process %d "
        "calls it on %s %ld",
-       abs[0], kind_name(rec[0]), what, rec[kRecord * a + 1], abs[1], what, rec[kRecord * b + 1]);
+       abs[0], kind_name(rec[0]), what, rec[2 * a + 1], abs[1], what, rec[2 * b + 1]);
 }
+
+// On one oversubscribed node, a communicator with the world's processes in the world's order meets through
+// shared memory (wait/node_sync.h): one futex wake-up instead of MPI's rounds, each waiting for a sleeping
+// peer.  Not with ARMCI_COLLECTIVE_TIMEOUT, whose clock runs in MPI's path.
+bool on_node_path(MPI_Comm comm) {
+  return node_sync_on() && rt().config.collective_timeout_s <= 0 && congruent_with_world(comm);
+}
+
+// An agreement record: kind and object as maxima and negated minima (so that one MPI_MAX finds both), then
+// the caller's payload.  kAnyObject takes no part (LONG_MIN in both object fields).
+constexpr int kAgreement = 4 + kReducePayload;
+constexpr long kNone = std::numeric_limits<long>::min();
 
 }  // namespace
 
-void collective_gather(const char* call, Collective kind, MPI_Comm comm, const char* what, long object,
-                       const long (&payload)[kGatherPayload], std::vector<long>* out) {
-  int n = 0;
-  ARMCIX_MPI(MPI_Comm_size(comm, &n));
-  out->resize(static_cast<std::size_t>(n) * kGatherPayload);
-  // On one oversubscribed node, a communicator with the world's processes in the world's order gathers
-  // through shared memory (wait/node_sync.h): one futex wake-up instead of MPI's rounds, each waiting
-  // for a sleeping peer.  Not with ARMCI_COLLECTIVE_TIMEOUT, whose clock runs in MPI's path below.
-  const bool node_path = node_sync_on() && rt().config.collective_timeout_s <= 0 && congruent_with_world(comm);
+void collective_reduce(const char* call, Collective kind, MPI_Comm comm, const char* what, long object,
+                       const long (&payload)[kReducePayload], long (&out)[kReducePayload]) {
+  const bool node_path = on_node_path(comm);
   MPI_Request req;
   if (!rt().config.check_collectives) {
-    if (node_path && node_allgather(call, payload, out->data(), sizeof payload)) return;
-    ARMCIX_MPI(MPI_Iallgather(payload, kGatherPayload, MPI_LONG, out->data(), kGatherPayload, MPI_LONG, comm, &req));
+    for (int i = 0; i < kReducePayload; ++i) out[i] = payload[i];
+    if (node_path && node_allreduce(call, NodeExchange::Agreement, out, kReducePayload, MPI_LONG, MPI_MAX, sizeof out))
+      return;
+    ARMCIX_MPI(MPI_Iallreduce(payload, out, kReducePayload, MPI_LONG, MPI_MAX, comm, &req));
     wait_for(call, &req);
     return;
   }
-  long mine[kRecord] = {static_cast<long>(kind), object};
-  for (int i = 0; i < kGatherPayload; ++i) mine[2 + i] = payload[i];
-  std::vector<long> rec(static_cast<std::size_t>(n) * kRecord);
+  const long k = static_cast<long>(kind);
+  long rec[kAgreement] = {k, -k, object == kAnyObject ? kNone : object, object == kAnyObject ? kNone : -object};
+  for (int i = 0; i < kReducePayload; ++i) rec[4 + i] = payload[i];
   // Ranks of the check communicator are those of `comm` (a duplicate, or the world's for a congruent one).
   MPI_Comm cc = check_comm_of(call, comm);
-  if (!(node_path && node_allgather(call, mine, rec.data(), sizeof mine))) {
-    ARMCIX_MPI(MPI_Iallgather(mine, kRecord, MPI_LONG, rec.data(), kRecord, MPI_LONG, cc, &req));
+  long all[kAgreement];
+  std::copy(rec, rec + kAgreement, all);
+  if (!(node_path && node_allreduce(call, NodeExchange::Agreement, all, kAgreement, MPI_LONG, MPI_MAX, sizeof all))) {
+    ARMCIX_MPI(MPI_Iallreduce(rec, all, kAgreement, MPI_LONG, MPI_MAX, cc, &req));
     wait_agreement(call, &req, cc);
   }
-  verify_records(call, what, rec, n, cc);
-  for (int p = 0; p < n; ++p)
-    for (int i = 0; i < kGatherPayload; ++i) (*out)[kGatherPayload * p + i] = rec[kRecord * p + 2 + i];
+  const bool kinds_agree = all[0] == -all[1];
+  const bool objects_agree = all[2] == kNone || all[2] == -all[3];
+  if (!kinds_agree || !objects_agree) {
+    // Every member saw the same maxima, so every member is here: gather who is where, and name two.
+    int n = 0;
+    ARMCIX_MPI(MPI_Comm_size(cc, &n));
+    std::vector<long> recs(2 * static_cast<std::size_t>(n));
+    const long mine[2] = {k, object};
+    ARMCIX_MPI(MPI_Iallgather(mine, 2, MPI_LONG, recs.data(), 2, MPI_LONG, cc, &req));
+    wait_agreement(call, &req, cc);
+    verify_records(call, what, recs, n, cc);
+    fail(call, "collective calls do not match (ARMCI_CHECK_COLLECTIVES)");  // not reached: verify_records names them
+  }
+  for (int i = 0; i < kReducePayload; ++i) out[i] = all[4 + i];
+}
+
+void collective_allgather(const char* call, MPI_Comm comm, const long* mine, int count, long* all) {
+  const std::size_t bytes = sizeof(long) * static_cast<std::size_t>(count);
+  if (on_node_path(comm) && node_allgather(call, mine, all, bytes)) return;
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Iallgather(mine, count, MPI_LONG, all, count, MPI_LONG, comm, &req));
+  wait_for(call, &req);
 }
 
 void collective_check(const char* call, Collective kind, MPI_Comm comm) {
   if (!rt().config.check_collectives) return;
-  std::vector<long> ignored;
-  collective_gather(call, kind, comm, "", kAnyObject, {0, 0, 0}, &ignored);
+  long ignored[kReducePayload];
+  collective_reduce(call, kind, comm, "", kAnyObject, {0, 0, 0}, ignored);
 }
 
 void collective_check_lists(const char* call, Collective kind, MPI_Comm comm, const int* members, int n,
                             long fingerprint) {
   if (!rt().config.check_collectives) return;
-  std::vector<long> prints;  // per rank: fingerprint, 0, 0
-  collective_gather(call, kind, comm, "", kAnyObject, {fingerprint, 0, 0}, &prints);
-  // The first member of my list whose own list differs from mine; then everyone learns every answer.
-  int bad = -1;
-  for (int i = 0; i < n && bad < 0; ++i)
-    if (prints[kGatherPayload * members[i]] != fingerprint) bad = members[i];
+  // Identical lists everywhere (the world's, or one group of all): the agreement's maxima say so.  Kept to
+  // 62 bits so that negating it cannot overflow.
+  const long print = fingerprint & 0x3fffffffffffffffL;
+  long agreed[kReducePayload];
+  collective_reduce(call, kind, comm, "", kAnyObject, {print, -print, 0}, agreed);
+  if (agreed[0] == -agreed[1]) return;
+  // Lists differ somewhere (disjoint groups, or a mistake): every process needs every fingerprint.
   MPI_Comm cc = check_comm_of(call, comm);
   int size = 0;
   ARMCIX_MPI(MPI_Comm_size(cc, &size));
-  std::vector<int> bads(size);
+  std::vector<long> prints(size);
   MPI_Request req;
+  ARMCIX_MPI(MPI_Iallgather(&print, 1, MPI_LONG, prints.data(), 1, MPI_LONG, cc, &req));
+  wait_agreement(call, &req, cc);
+  // The first member of my list whose own list differs from mine; then everyone learns every answer.
+  int bad = -1;
+  for (int i = 0; i < n && bad < 0; ++i)
+    if (prints[members[i]] != print) bad = members[i];
+  std::vector<int> bads(size);
   ARMCIX_MPI(MPI_Iallgather(&bad, 1, MPI_INT, bads.data(), 1, MPI_INT, cc, &req));
   wait_agreement(call, &req, cc);
   for (int p = 0; p < size; ++p) {

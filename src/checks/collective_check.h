@@ -19,15 +19,22 @@ enum class Collective { Malloc = 1, Free, GroupCreate, GroupFree, CreateMutexes,
 // No object to compare (e.g. ARMCI_Free(NULL) on a rank whose slice was empty): any object agrees.
 constexpr long kAnyObject = -1;
 
-// Longs of caller data each member contributes to collective_gather.
-constexpr int kGatherPayload = 3;
+// Longs of caller data each member contributes to collective_reduce.
+constexpr int kReducePayload = 3;
 
-// Gathers every member's `payload` over `comm` (out: kGatherPayload longs per rank of `comm`, in rank
-// order).  With ARMCI_CHECK_COLLECTIVES on, the same allgather carries (kind, object) and fails naming
-// `call`, the object kind `what` (e.g. "allocation") and two disagreeing processes; `object` is >= 0 or
-// kAnyObject.  Off: a plain allgather on `comm`.
-void collective_gather(const char* call, Collective kind, MPI_Comm comm, const char* what, long object,
-                       const long (&payload)[kGatherPayload], std::vector<long>* out);
+// Reduces every member's `payload` with MPI_MAX over `comm` (out: the same kReducePayload longs on every
+// member; a caller that wants a minimum passes a negated value).  One allreduce of a few longs, whatever the
+// size of the group: no ARMCI collective moves data per member unless it needs every member's (ARMCI_Malloc
+// of differing sizes).  With ARMCI_CHECK_COLLECTIVES on, the same allreduce carries (kind, object) as maxima
+// and negated minima; when they differ every member sees it in the same result, and a second exchange (an
+// allgather of every member's kind and object, made only then) names two disagreeing processes, on every
+// member alike; `what` names the object kind (e.g. "allocation") and `object` is >= 0 or kAnyObject.
+void collective_reduce(const char* call, Collective kind, MPI_Comm comm, const char* what, long object,
+                       const long (&payload)[kReducePayload], long (&out)[kReducePayload]);
+
+// A plain allgather of `count` longs per member over `comm` (all: count longs per rank, in rank order), for a
+// collective whose agreement collective_reduce has already made (ARMCI_Malloc of differing sizes).
+void collective_allgather(const char* call, MPI_Comm comm, const long* mine, int count, long* all);
 
 // The agreement alone (no payload), for collectives whose own first exchange is not a gather.  A no-op
 // when checks are off.
@@ -40,7 +47,7 @@ void collective_check(const char* call, Collective kind, MPI_Comm comm);
 void collective_check_lists(const char* call, Collective kind, MPI_Comm comm, const int* members, int n,
                             long fingerprint);
 
-// A barrier over `comm`; with checks on, the agreement is the barrier (an allgather synchronises as a
+// A barrier over `comm`; with checks on, the agreement is the barrier (an allreduce synchronises as a
 // barrier does), so that ARMCI_Barrier and ARMCI_Finalize make one collective either way.
 void collective_barrier(const char* call, Collective kind, MPI_Comm comm);
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
@@ -464,40 +465,51 @@ bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, const s
   return true;
 }
 
-// What every member contributes to an allocation: its slice size, what its node can hold, and the
-// allocation's serial it proposes (the region takes the largest, so all members agree on it).
-struct SliceRequest {
-  MPI_Aint bytes, node_capacity, serial;
-};
-
-// Fails on every member alike (all see the same gathered requests) if the slices on some node add up to
-// more than that node can hold.
-void check_node_capacity(const char* call, const ARMCI_Group* group, const std::vector<SliceRequest>& req) {
+// Fails if the slices on my node add up to more than my node can hold (`limit`; every process of a node reads
+// the same).  Each process checks its own node, so those of an overfull node fail (ARMCI_Error ends the job).
+void check_node_capacity(const char* call, const ARMCI_Group* group, const std::vector<MPI_Aint>& sizes,
+                         MPI_Aint limit) {
   const Runtime& r = rt();
-  std::map<int, std::pair<MPI_Aint, MPI_Aint>> per_node;  // node -> (bytes asked, capacity)
-  std::map<int, int> first_rank;                          // node -> lowest absolute rank asking there
+  const int my_node = r.node_of[r.me];
+  MPI_Aint sum = 0;
+  int first_rank = -1;  // lowest absolute rank of the group on my node
   for (int g = 0; g < group->size; ++g) {
     const int abs = group->grp_to_abs[g];
-    const int node = r.node_of[abs];
-    auto it = per_node.find(node);
-    if (it == per_node.end()) {
-      per_node[node] = {0, req[g].node_capacity};
-      first_rank[node] = abs;
-      it = per_node.find(node);
-    }
-    MPI_Aint& sum = it->second.first;
-    const MPI_Aint cap = it->second.second < req[g].node_capacity ? it->second.second : req[g].node_capacity;
-    it->second.second = cap;
-    sum = req[g].bytes > cap - sum ? cap + 1 : sum + req[g].bytes;  // saturate instead of overflowing
-    if (sum > cap) {
-      const bool own = req[g].bytes > cap;
+    if (r.node_of[abs] != my_node) continue;
+    if (first_rank < 0) first_rank = abs;
+    sum = sizes[g] > limit - sum ? limit + 1 : sum + sizes[g];  // saturate instead of overflowing
+    if (sum > limit) {
+      const bool own = sizes[g] > limit;
       fail(call,
            "argument 'bytes' = %ld on process %d: %s more than the %ld bytes the node of process %d can hold "
            "(RAM + swap%s)",
-           static_cast<long>(req[g].bytes), abs, own ? "is" : "brings the slices on its node to",
-           static_cast<long>(cap), first_rank[node], r.config.shm ? ", and the size of /dev/shm" : "");
+           static_cast<long>(sizes[g]), abs, own ? "is" : "brings the slices on its node to", static_cast<long>(limit),
+           first_rank, r.config.shm ? ", and the size of /dev/shm" : "");
     }
   }
+}
+
+// Every member's slice size.  One allreduce of (largest size, -smallest size, serial) whatever the size of
+// the group, and only when sizes differ an allgather of 8 bytes per member (GA's arrays whose blocks do not
+// divide evenly).  The allreduce also carries the ARMCI_CHECK_COLLECTIVES agreement and the serial (the
+// largest proposed: all members agree on it).  With back-off: every rank is here before the window
+// collectives after it spin.
+std::vector<MPI_Aint> agree_on_sizes(const char* call, const ARMCI_Group* group, MPI_Aint mine, MPI_Aint* serial) {
+  long agreed[kReducePayload];
+  collective_reduce(call, Collective::Malloc, group->comm, "", kAnyObject,
+                    {static_cast<long>(mine), -static_cast<long>(mine), static_cast<long>(g_next_serial)}, agreed);
+  *serial = static_cast<MPI_Aint>(agreed[2]);
+  if (agreed[0] == -agreed[1]) return std::vector<MPI_Aint>(group->size, static_cast<MPI_Aint>(agreed[0]));
+  std::vector<long> all(group->size);
+  const long my_size = static_cast<long>(mine);
+  collective_allgather(call, group->comm, &my_size, 1, all.data());
+  return std::vector<MPI_Aint>(all.begin(), all.end());
+}
+
+// The live region with this serial, or nullptr (serials grow on every process, so they are unique in it).
+Gmr* region_by_serial(uint64_t serial) {
+  auto it = std::find_if(g_regions.rbegin(), g_regions.rend(), [&](const Gmr* g) { return g->serial == serial; });
+  return it == g_regions.rend() ? nullptr : *it;
 }
 
 }  // namespace
@@ -546,25 +558,10 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   ARMCIX_REQUIRE(bytes >= 0, call, "argument 'bytes' = %ld is negative", static_cast<long>(bytes));
   const Config& cfg = rt().config;
 
-  // One allgather (which also carries the ARMCI_CHECK_COLLECTIVES agreement): every member's slice size,
-  // what its node can hold, and the serial it proposes.  With back-off: every rank is here before the
-  // window collectives below spin.
   MPI_Aint mine = static_cast<MPI_Aint>(bytes);
-  std::vector<long> gathered;
-  collective_gather(
-      call, Collective::Malloc, group->comm, "", kAnyObject,
-      {static_cast<long>(mine), static_cast<long>(node_memory_limit(cfg.shm)), static_cast<long>(g_next_serial)},
-      &gathered);
-  std::vector<SliceRequest> requests(group->size);
-  for (int r = 0; r < group->size; ++r)
-    requests[r] = {gathered[kGatherPayload * r], gathered[kGatherPayload * r + 1], gathered[kGatherPayload * r + 2]};
-  check_node_capacity(call, group, requests);
-  std::vector<MPI_Aint> sizes(group->size);
   MPI_Aint serial = 0;
-  for (int r = 0; r < group->size; ++r) {
-    sizes[r] = requests[r].bytes;
-    serial = std::max(serial, requests[r].serial);
-  }
+  const std::vector<MPI_Aint> sizes = agree_on_sizes(call, group, mine, &serial);
+  check_node_capacity(call, group, sizes, static_cast<MPI_Aint>(node_memory_limit(cfg.shm)));
   bool any = std::any_of(sizes.begin(), sizes.end(), [](MPI_Aint s) { return s > 0; });
   if (!any) {  // nothing to expose: no window, every base is NULL, ARMCI_Free(NULL) is a no-op
     std::fill(base_ptrs, base_ptrs + group->size, nullptr);
@@ -678,24 +675,21 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
                    "ARMCI_Access_end",
                    ptr);
   }
-  // Ranks whose slice was empty pass NULL: the lowest group rank with a real pointer names the region by
-  // (absolute rank, base), gathered from everyone in one allgather (with back-off: every rank is here
-  // before MPI_Win_free's barrier spins).  With ARMCI_CHECK_COLLECTIVES the same allgather verifies that
-  // every member frees the same allocation (its serial, the same on all members): otherwise the
-  // collectives below would free different windows on different ranks.
-  std::vector<long> gathered;
-  collective_gather(call, Collective::Free, group->comm, "allocation", g ? static_cast<long>(g->serial) : kAnyObject,
-                    {ptr ? 1L : 0L, static_cast<long>(reinterpret_cast<uintptr_t>(ptr)), 0}, &gathered);
-  int leader = 0;
-  while (leader < group->size && gathered[kGatherPayload * leader] == 0) ++leader;
-  if (leader == group->size) return;  // every slice empty: nothing was allocated
-  const MPI_Aint key = static_cast<MPI_Aint>(gathered[kGatherPayload * leader + 1]);
+  // Ranks whose slice was empty pass NULL: they learn the region's serial (the same on every member) from
+  // those that hold a pointer, in one allreduce of a few longs whatever the size of the group (with
+  // back-off: every rank is here before MPI_Win_free's barrier spins).  With ARMCI_CHECK_COLLECTIVES the
+  // same allreduce verifies that every member frees the same allocation: otherwise the collectives below
+  // would free different windows on different ranks.
+  const long serial = g ? static_cast<long>(g->serial) : kAnyObject;
+  long agreed[kReducePayload];
+  collective_reduce(call, Collective::Free, group->comm, "allocation", serial,
+                    {g ? serial : std::numeric_limits<long>::min(), 0, 0}, agreed);
+  if (agreed[0] == std::numeric_limits<long>::min()) return;  // every slice empty: nothing was allocated
   if (!g) {
-    GmrRef ref = gmr_find(group->grp_to_abs[leader], reinterpret_cast<void*>(key));
-    ARMCIX_REQUIRE(ref.gmr != nullptr && ref.disp == 0, call,
-                   "ptr = NULL here, but the allocation freed by rank %d is unknown to this process",
-                   group->grp_to_abs[leader]);
-    g = ref.gmr;
+    g = region_by_serial(static_cast<uint64_t>(agreed[0]));
+    ARMCIX_REQUIRE(g != nullptr && g->nranks == group->size &&
+                       std::equal(g->members().begin(), g->members().end(), group->grp_to_abs),
+                   call, "ptr = NULL here, but the allocation the other processes free is unknown to this process");
   }
   unindex_region(g);
   if (g->pool_offset >= 0) {  // a pool block: back to the pool (every member is in this call)

@@ -415,7 +415,7 @@ void reduce_on(MPI_Comm comm, void* x, int n, Op op, int type, int root) {
   if (root < 0 && comm == rt().world && armcix::node_sync_on()) {
     const std::size_t bytes = static_cast<std::size_t>(n) * armcix::msg::type_size(type);
     armcix::ScopeTimer timer(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "armci_msg_gop (node)"));
-    if (armcix::node_allreduce(x, n, dt, mop, bytes)) return;
+    if (armcix::node_allreduce("armci_msg_gop", armcix::NodeExchange::Gop, x, n, dt, mop, bytes)) return;
   }
   if (backoff()) {
     MPI_Request req;

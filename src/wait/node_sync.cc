@@ -176,11 +176,13 @@ void barrier_on_page() {
 }
 
 // Writes `bytes` of `data` to my slot of the next parity, meets the others, and checks that every slot was
-// written for this barrier.  Returns the parity whose slots now hold everyone's data.  Two sets of slots:
-// a rank writes use k+2's slot only after use k+1's barrier, which every rank enters after reading use k's.
-uint64_t exchange(const char* call, const void* data, std::size_t bytes) {
+// written for this barrier and by the same kind of collective (a gop, a gather and an ARMCI collective's
+// agreement all exchange through the slots: a rank in another kind would be read as data).  Returns the
+// parity whose slots now hold everyone's data.  Two sets of slots: a rank writes use k+2's slot only after
+// use k+1's barrier, which every rank enters after reading use k's.
+uint64_t exchange(const char* call, NodeExchange kind, const void* data, std::size_t bytes) {
   const uint64_t parity = g_state.slot_uses++ & 1;
-  const uint64_t sequence = g_state.barriers + 1;  // the barrier below
+  const uint64_t sequence = (g_state.barriers + 1) << 2 | static_cast<uint64_t>(kind);  // the barrier below
   std::memcpy(slot_data(parity, g_state.me), data, bytes);
   *slot_sequence(parity, g_state.me) = sequence;
   barrier_on_page();
@@ -207,10 +209,11 @@ void node_barrier() {
   barrier_on_page();
 }
 
-bool node_allreduce(void* x, int count, MPI_Datatype type, MPI_Op op, std::size_t bytes) {
+bool node_allreduce(const char* call, NodeExchange kind, void* x, int count, MPI_Datatype type, MPI_Op op,
+                    std::size_t bytes) {
   if (bytes > kNodeSyncSlotBytes) return false;
-  ensure_page("armci_msg_gop");
-  const uint64_t parity = exchange("armci_msg_gop", x, bytes);
+  ensure_page(call);
+  const uint64_t parity = exchange(call, kind, x, bytes);
   // x = s_0 op (s_1 op (... op s_{n-1})): the same order, hence the same result, on every rank.
   const int n = g_state.nranks;
   std::memcpy(x, slot_data(parity, n - 1), bytes);
@@ -226,7 +229,7 @@ bool node_allgather(const char* call, const void* mine, void* all, std::size_t b
                        : -1;
   ScopeTimer timer(slot);
   ensure_page(call);
-  const uint64_t parity = exchange(call, mine, bytes);
+  const uint64_t parity = exchange(call, NodeExchange::Gather, mine, bytes);
   for (int rank = 0; rank < g_state.nranks; ++rank)
     std::memcpy(static_cast<char*>(all) + static_cast<std::size_t>(rank) * bytes, slot_data(parity, rank), bytes);
   return true;

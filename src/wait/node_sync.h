@@ -12,9 +12,10 @@
 // ranks get the same bits).  Waiters enter MPI's progress engine every millisecond while they sleep, so RMA
 // aimed at them still moves.
 //
-// Every slot carries the sequence number of the barrier it was written for; a reader that finds another
-// number in some rank's slot (that rank is in a plain barrier, or in another collective) fails with
-// "collective calls do not match" instead of reading stale data.
+// Every slot carries the sequence number of the barrier it was written for and the kind of exchange (gop,
+// gather, an ARMCI collective's agreement); a reader that finds another number or kind in some rank's slot (that rank
+// is in a plain barrier, or in another collective) fails with "collective calls do not match" instead of reading stale
+// data.
 #pragma once
 
 #include <mpi.h>
@@ -34,9 +35,13 @@ bool node_sync_on();
 // Barrier of the world (collective over rt().world).  Creates the shared page on first use.
 void node_barrier();
 
+// What a rank exchanges through its slot; ranks in different kinds fail with "collective calls do not match".
+enum class NodeExchange { Gop = 1, Gather = 2, Agreement = 3 };
 // In-place allreduce of `count` elements of `type` with `op` over the world, if bytes <= kNodeSyncSlotBytes;
-// returns false (and does nothing) otherwise, on every rank alike.
-bool node_allreduce(void* x, int count, MPI_Datatype type, MPI_Op op, std::size_t bytes);
+// returns false (and does nothing) otherwise, on every rank alike.  `call` names the caller in errors;
+// `kind`: a gop (armci_msg_*gop) or an ARMCI collective's agreement (checks/collective_check.h).
+bool node_allreduce(const char* call, NodeExchange kind, void* x, int count, MPI_Datatype type, MPI_Op op,
+                    std::size_t bytes);
 
 // Allgather over the world in rank order: `all` gets nproc blocks of `bytes` (<= kNodeSyncSlotBytes,
 // else false and nothing done, on every rank alike).  `call` names the caller in errors.

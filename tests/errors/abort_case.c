@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   if (is(c, "mpi_yield_bad")) setenv("ARMCI_MPI_YIELD", "sometimes", 1);
   /* ARMCI_NODE_SYNC: a shared-memory barrier never meets an MPI one; the gathers check who took part. */
   if (is(c, "node_sync_differs")) setenv("ARMCI_NODE_SYNC", me == 1 ? "1" : "0", 1);
-  if (is(c, "node_sync_free_vs_msg_barrier")) setenv("ARMCI_NODE_SYNC", "1", 1);
+  if (is(c, "node_sync_free_vs_msg_barrier") || is(c, "node_sync_free_vs_gop")) setenv("ARMCI_NODE_SYNC", "1", 1);
   if (is(c, "progress_ranks_shm0")) { /* progress ranks serve shared-memory segments: not without them */
     setenv("ARMCI_SHM", "0", 1);
     setenv("ARMCI_PROGRESS_RANKS", "1", 1);
@@ -219,6 +219,13 @@ int main(int argc, char** argv) {
       ARMCI_Free(ptrs[me]);
     else
       armci_msg_barrier();
+  }
+  if (is(c, "node_sync_free_vs_gop")) { /* a gop as large as the agreement's record: told apart by its kind */
+    double x[7] = {0};
+    if (me == 0)
+      ARMCI_Free(ptrs[me]);
+    else
+      armci_msg_dgop(x, 7, "+");
   }
   if (is(c, "mutexes_vs_malloc")) {
     if (me == 0)

@@ -99,6 +99,7 @@ check mpi_yield_bad "ARMCI Error" "ARMCI_Init" "ARMCI_MPI_YIELD='sometimes' is n
 # ARMCI_NODE_SYNC: the same everywhere; a gather through shared memory names a process that is elsewhere.
 check node_sync_differs "ARMCI Error" "ARMCI_Init" "ARMCI_NODE_SYNC (-1 = auto) must be the same on every process" "process 1"
 check node_sync_free_vs_msg_barrier "[0] ARMCI Error" "ARMCI_Free" "collective calls do not match (ARMCI_NODE_SYNC): process 1 did not take part"
+check node_sync_free_vs_gop "ARMCI Error" "collective calls do not match (ARMCI_NODE_SYNC)" "did not take part"
 wait
 cat "$results"/*
 passed=$(cat "$results"/* | grep -c '^PASS')
