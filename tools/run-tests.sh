@@ -56,10 +56,10 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   if [ "${ARMCIX_SKIP_CLIQUES:-0}" != 1 ]; then
   echo "== across nodes: MPICH cliques (4 ranks, nodes {0,2} {1,3})"
   "$repo/tests/check.sh" --manifest "$mn" --cliques 2 \
-    --filter '^mn-(core|core-nodes2|shm|shm-nodes2|shm-group-windows|groups|classic-(mutex|groups)|ga-core|ga-core-window-each|gasuite-(mirror|pgtest|testf))\.' | tee mn-cliques.out
+    --filter '^mn-(core|core-nodes2|shm|shm-nodes2|shm-group-windows|groups|classic-(mutex|groups|igop)|ga-core|ga-core-window-each|gasuite-(mirror|pgtest|testf))\.' | tee mn-cliques.out
   tally mn-cliques.out
   echo "== across nodes: MPICH odd/even cliques (4 ranks)"
-  "$repo/tests/check.sh" --manifest "$mn" --cliques odd-even --filter '^mn-(core-nodes2|shm-nodes2|ga-core-nodes2)\.' | tee mn-oddeven.out
+  "$repo/tests/check.sh" --manifest "$mn" --cliques odd-even --filter '^mn-(core-nodes2|shm-nodes2|ga-core-nodes2|classic-igop)\.' | tee mn-oddeven.out
   tally mn-oddeven.out
   fi
   echo "== across nodes: 2 simulated hosts x 2 ranks"

@@ -1,9 +1,12 @@
 // ARMCI message-passing API (include/message.h): point-to-point, broadcasts, reductions, selection and
 // address exchange over MPI, on ARMCI's world communicator (rt().world) or a group's communicator.
 //
-// Scopes.  SCOPE_ALL is every rank of the world (or group).  SCOPE_NODE is the ranks of the caller's node
-// (rt().node_comm; for a group, the group's members on the caller's node).  SCOPE_MASTERS is the lowest
-// rank of every node (for a group, the lowest group rank of every node the group spans).  A rank outside
+// Scopes.  SCOPE_ALL is every rank of the world (or group).  SCOPE_NODE is the ranks of the caller's SMP
+// domain, the node as armci_domain_* and ARMCI_Same_node report it (for a group, the group's members in the
+// caller's domain).  SCOPE_MASTERS is the lowest rank of every domain (for a group, the lowest group rank of
+// every domain the group spans).  Domains are MPI's nodes, except that a node whose ranks are not
+// consecutive (round-robin placement) is several domains (topo/nodes.cc: Global Arrays assumes runs), and a
+// reduction over SCOPE_NODE must agree with the domain sizes a program divides by.  A rank outside
 // the scope -- a non-master in SCOPE_MASTERS -- returns at once without communicating and leaves its
 // buffer untouched, so an operation on SCOPE_MASTERS works whether every rank calls it or only the masters
 // do (ARMCI's own code does the latter).  Communicators for SCOPE_MASTERS are built only among the masters
@@ -42,6 +45,7 @@ using armcix::msg::Op;
 // creations cannot match even when their member sets overlap.
 constexpr int kTagMasters = 0x4d53;     // "MS"
 constexpr int kTagGroupScope = 0x4753;  // "GS"
+constexpr int kTagDomain = 0x444d;      // "DM"
 constexpr int kTagGroupClus = 0x4743;   // "GC"
 
 // Scratch memory: on the stack up to kInline bytes (GA reduces a handful of values at a time, thousands
@@ -86,7 +90,8 @@ class OwnedComm {
 
 struct State {
   std::vector<int> master_ranks;              // world rank of node k's master at index k
-  MPI_Comm masters = MPI_COMM_NULL;           // node masters of the world, built lazily on the masters only
+  MPI_Comm masters = MPI_COMM_NULL;           // domain masters of the world, built lazily on the masters only
+  MPI_Comm domain = MPI_COMM_NULL;            // my domain where it is not my whole node, built lazily in it
   MPI_Op sel_op = MPI_OP_NULL;                // record selection for armci_msg_sel*
   MPI_Datatype sel_type = MPI_DATATYPE_NULL;  // one record; cached because GA repeats the same size
   int sel_type_bytes = 0;
@@ -98,6 +103,7 @@ State g_state;
 // Idempotent: nothing to free unless a collective built it.
 void armcix::msg_finalize() {
   if (g_state.masters != MPI_COMM_NULL) MPI_Comm_free(&g_state.masters);
+  if (g_state.domain != MPI_COMM_NULL) MPI_Comm_free(&g_state.domain);
   if (g_state.sel_op != MPI_OP_NULL) MPI_Op_free(&g_state.sel_op);
   if (g_state.sel_type != MPI_DATATYPE_NULL) MPI_Type_free(&g_state.sel_type);
   g_state = State();
@@ -106,20 +112,20 @@ void armcix::msg_finalize() {
 namespace {
 
 bool is_world_master() {
-  return rt().node_members[rt().node_id][0] == rt().me;
+  return rt().domain_members[rt().domain_id][0] == rt().me;
 }
 
 // Built once per ARMCI_Init cycle (the topology may differ between cycles, so msg_finalize clears it).
 const std::vector<int>& world_masters() {
   if (g_state.master_ranks.empty()) {
-    for (const auto& node : rt().node_members) g_state.master_ranks.push_back(node[0]);
+    for (const auto& domain : rt().domain_members) g_state.master_ranks.push_back(domain[0]);
   }
   return g_state.master_ranks;
 }
 
 MPI_Comm world_masters_comm() {
   if (g_state.masters == MPI_COMM_NULL) {
-    const std::vector<int>& masters = world_masters();  // communicator rank k = node k
+    const std::vector<int>& masters = world_masters();  // communicator rank k = domain k
     MPI_Group world_group, masters_group;
     ARMCIX_MPI(MPI_Comm_group(rt().world, &world_group));
     ARMCIX_MPI(MPI_Group_incl(world_group, static_cast<int>(masters.size()), masters.data(), &masters_group));
@@ -129,6 +135,25 @@ MPI_Comm world_masters_comm() {
     ARMCIX_MPI(MPI_Comm_set_errhandler(g_state.masters, MPI_ERRORS_RETURN));
   }
   return g_state.masters;
+}
+
+// My domain's communicator: the node's where they coincide (blocked placement), else one of its own, made
+// among the domain's members only (they are all in the call: a SCOPE_NODE operation is collective over it).
+MPI_Comm world_domain_comm() {
+  const armcix::Runtime& r = rt();
+  const std::vector<int>& members = r.domain_members[r.domain_id];
+  if (members.size() == r.node_members[r.node_id].size()) return r.node_comm;
+  if (members.size() == 1) return MPI_COMM_SELF;
+  if (g_state.domain == MPI_COMM_NULL) {
+    MPI_Group world_group, domain_group;
+    ARMCIX_MPI(MPI_Comm_group(r.world, &world_group));
+    ARMCIX_MPI(MPI_Group_incl(world_group, static_cast<int>(members.size()), members.data(), &domain_group));
+    ARMCIX_MPI(MPI_Comm_create_group(r.world, domain_group, kTagDomain, &g_state.domain));
+    ARMCIX_MPI(MPI_Group_free(&domain_group));
+    ARMCIX_MPI(MPI_Group_free(&world_group));
+    ARMCIX_MPI(MPI_Comm_set_errhandler(g_state.domain, MPI_ERRORS_RETURN));
+  }
+  return g_state.domain;
 }
 
 extern "C" void sel_reduce_fn(void* in, void* inout, int* len, MPI_Datatype*) {
@@ -294,7 +319,7 @@ struct Scope {
 // World scopes: the members, then (separately, so that a root can be checked before the masters'
 // communicator is first built) the communicator.  Cheap: every communicator is built once.
 void world_scope_members(int scope, Scope* s) {
-  if (scope == SCOPE_NODE) s->members = &rt().node_members[rt().node_id];
+  if (scope == SCOPE_NODE) s->members = &rt().domain_members[rt().domain_id];
   if (scope == SCOPE_MASTERS) s->members = &world_masters();
 }
 
@@ -304,7 +329,7 @@ void world_scope_comm(int scope, Scope* s) {
       s->comm = rt().world;
       break;
     case SCOPE_NODE:
-      s->comm = rt().node_comm;
+      s->comm = world_domain_comm();
       break;
     default:
       s->comm = is_world_master() ? world_masters_comm() : MPI_COMM_NULL;
@@ -324,18 +349,18 @@ void group_scope(int scope, ARMCI_Group* group, Scope* s) {
     s->comm = group->comm;
     return;
   }
-  const auto& node_of = rt().node_of;
-  const int my_node = rt().node_id;
+  const auto& domain_of = rt().domain_of;
+  const int my_domain = rt().domain_id;
   std::vector<int>& m = s->own_members;
   if (scope == SCOPE_NODE) {
     for (int g = 0; g < group->size; ++g)
-      if (node_of[group->grp_to_abs[g]] == my_node) m.push_back(g);
+      if (domain_of[group->grp_to_abs[g]] == my_domain) m.push_back(g);
   } else {
-    std::vector<char> seen(rt().node_count, 0);
+    std::vector<char> seen(rt().domain_count, 0);
     for (int g = 0; g < group->size; ++g) {
-      int node = node_of[group->grp_to_abs[g]];
-      if (!seen[node]) {
-        seen[node] = 1;
+      int domain = domain_of[group->grp_to_abs[g]];
+      if (!seen[domain]) {
+        seen[domain] = 1;
         m.push_back(g);
       }
     }
@@ -682,9 +707,9 @@ void armci_msg_bintree(int scope, int* Root, int* Up, int* Left, int* Right) {
     ranks.resize(rt().nproc);
     for (int p = 0; p < rt().nproc; ++p) ranks[p] = p;
   } else if (scope == SCOPE_NODE) {
-    ranks = rt().node_members[rt().node_id];
+    ranks = rt().domain_members[rt().domain_id];
   } else {
-    for (const auto& node : rt().node_members) ranks.push_back(node[0]);
+    for (const auto& domain : rt().domain_members) ranks.push_back(domain[0]);
   }
   int index = -1;
   for (std::size_t i = 0; i < ranks.size(); ++i)
@@ -707,8 +732,8 @@ void armci_msg_brdcst(void* buffer, int len, int root) {
   bcast_scope("armci_msg_brdcst", SCOPE_ALL, buffer, len, root);
 }
 
-// root is a world rank that must be in the caller's scope (for SCOPE_NODE: a rank of the caller's node,
-// typically its master; for SCOPE_MASTERS: a node master).
+// root is a world rank that must be in the caller's scope (for SCOPE_NODE: a rank of the caller's domain,
+// typically its master; for SCOPE_MASTERS: a domain master).
 void armci_msg_bcast_scope(int scope, void* buffer, int len, int root) {
   bcast_scope("armci_msg_bcast_scope", scope, buffer, len, root);
 }
@@ -727,14 +752,14 @@ void armci_msg_group_bcast_scope(int scope, void* buf, int len, int root, ARMCI_
   ARMCIX_REQUIRE(groot >= 0, call, "argument 'root' = %d (an absolute process id) is not a member of the group", root);
   if (scope != SCOPE_ALL) {
     // Check the root against the members before building a communicator.
-    const auto& node_of = rt().node_of;
-    int root_node = node_of[root];
+    const auto& domain_of = rt().domain_of;
+    int root_domain = domain_of[root];
     if (scope == SCOPE_NODE) {
-      ARMCIX_REQUIRE(root_node == rt().node_id, call, "argument 'root' = %d is not in the caller's %s", root,
+      ARMCIX_REQUIRE(root_domain == rt().domain_id, call, "argument 'root' = %d is not in the caller's %s", root,
                      scope_name(scope));
     } else {
       for (int g = 0; g < groot; ++g)
-        ARMCIX_REQUIRE(node_of[group->grp_to_abs[g]] != root_node, call,
+        ARMCIX_REQUIRE(domain_of[group->grp_to_abs[g]] != root_domain, call,
                        "argument 'root' = %d is not in the caller's %s", root, scope_name(scope));
     }
   }

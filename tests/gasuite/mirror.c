@@ -14,6 +14,7 @@
  *   - NGA_Acc from every rank into its node's copy, then NGA_Merge_mirrored: total = all ranks
  *   - NGA_Merge_distr_patch into a distributed array (a shifted patch)
  *   - GA_Copy distributed -> mirrored (every node gets the data) and back
+ *   - GA_Ddot of a mirrored array (a sum over SCOPE_NODE: one copy)
  *   - GA_Zero on a mirrored array, GA_Destroy
  */
 #include "gasuite.h"
@@ -161,6 +162,17 @@ int main(int argc, char **argv)
     GA_Zero(g_d);
     GA_Copy(g_m, g_d);
     gt_check(compare(g_d, ex_scaled, -1.0, 0, R - 1, 0, C - 1), "GA_Copy mirrored -> distributed");
+
+    /* GA_Ddot of two mirrored arrays: every process dots its part of its node's copy, and GA sums the parts
+     * over armci_msg_gop_scope(SCOPE_NODE), which must span one copy -- ARMCI's domain -- also where MPI's
+     * node holds several (round-robin placement: MPICH cliques). */
+    {
+        double want = 0.0, got;
+        for (i = 0; i < R; i++)
+            for (j = 0; j < C; j++) want += fv(i, j) * fv(i, j);
+        got = GA_Ddot(g_m, g_m);
+        gt_check(got != want, "GA_Ddot of a mirrored array (%.17g, expected %.17g)", got, want);
+    }
 
     /* No GA_Fill of a mirrored array with more than one node: GA 5.8.2's GA_Fill fills the segment
      * wnga_access_block_segment_ptr(g, GAme) returns, which for a mirrored array on several nodes is not

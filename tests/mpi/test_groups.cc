@@ -23,7 +23,6 @@
 
 #include "base/window.h"  // window_failure_hint, mpi_is_open_mpi
 #include "test_util.h"
-#include "topo/nodes.h"  // on_my_node: SCOPE_NODE's members
 
 using namespace armcix_test;
 
@@ -240,12 +239,12 @@ void exercise_collectives(ARMCI_Group* g, const std::vector<int>& abs) {
     EXPECT_EQ(v[0], 7000 + root) << "absolute root " << root;
     EXPECT_EQ(v[1], -root) << "absolute root " << root;
   }
-  // Scoped reductions: the whole group, and the members on my node.  SCOPE_NODE means the node that shares
-  // memory (doc/design.md, "Topology"), not the domain armci_domain_* reports: under round-robin placement
-  // (cliques) every rank is its own domain, but node peers still share a SCOPE_NODE collective.
+  // Scoped reductions: the whole group, and the members in my domain.  SCOPE_NODE means the node as
+  // armci_domain_* reports it (doc/design.md, "Topology"): under round-robin placement (cliques) every rank is
+  // its own domain, and Global Arrays sums a mirrored array's dot product over SCOPE_NODE, one copy per domain.
   std::vector<int> node_members;
   for (int a : abs)
-    if (armcix::on_my_node(a)) node_members.push_back(a);
+    if (armci_domain_same_id(ARMCI_DOMAIN_SMP, a)) node_members.push_back(a);
   long long node_sum = 0;
   for (int a : node_members) node_sum += a;
   int xa = r, xn = r;
