@@ -253,6 +253,12 @@ void collective_check_lists(const char* call, Collective kind, MPI_Comm comm, co
   int bad = -1;
   for (int i = 0; i < n && bad < 0; ++i)
     if (prints[members[i]] != print) bad = members[i];
+  // Disjoint lists (GA's per-node groups) are the common case: one small allreduce says whether any process
+  // found a bad member, and only then do all gather who it was.
+  int found = bad >= 0 ? 1 : 0, any = 0;
+  ARMCIX_MPI(MPI_Iallreduce(&found, &any, 1, MPI_INT, MPI_MAX, cc, &req));
+  wait_agreement(call, &req, cc);
+  if (!any) return;
   std::vector<int> bads(size);
   ARMCIX_MPI(MPI_Iallgather(&bad, 1, MPI_INT, bads.data(), 1, MPI_INT, cc, &req));
   wait_agreement(call, &req, cc);
