@@ -22,7 +22,9 @@
  * the world (ARMCI-MPI with ARMCI_USE_WIN_ALLOCATE=0); `shm` = MPI_Win_allocate_shared over the node;
  * `shmcreate` = both over the same memory (armci-x's region spanning nodes).  The same rows with variant
  * prefix probe_<kind>_: MPI's own cost per window, to split a library's figure into its tables and MPI's.
- * --probe allgather: N calls of the one collective an ARMCI_Malloc served by a pool makes (MPI_Iallgather of
+ * --probe allreduce: N calls of the one collective an ARMCI_Malloc served by a pool makes since 2026-11-28
+ * (MPI_Iallreduce of 7 longs, MPI_MAX, on a duplicate of the world: the collective check's agreement).
+ * --probe allgather: N calls of the one collective such an ARMCI_Malloc made before (MPI_Iallgather of
  * 24 B per rank on a duplicate of the world), per call: what MPI itself maps as traffic first reaches its
  * peers (MPICH at 64 ranks: ~11-18 KB per call over the first 32-96 calls), which the resident column of a
  * library's run also contains.
@@ -91,12 +93,14 @@ static void probe(const char *kind, int n, long bytes)
     long rss0 = 0, rss1, heap0 = 0, heap1;
     MPI_Info info;
 
-    if (strcmp(kind, "create") && strcmp(kind, "shm") && strcmp(kind, "shmcreate") && strcmp(kind, "allgather"))
-        bench_fatal(__FILE__, __LINE__, "--probe takes create, shm, shmcreate or allgather, not '%s'", kind);
+    if (strcmp(kind, "create") && strcmp(kind, "shm") && strcmp(kind, "shmcreate") && strcmp(kind, "allgather") &&
+        strcmp(kind, "allreduce"))
+        bench_fatal(__FILE__, __LINE__, "--probe takes create, shm, shmcreate, allgather or allreduce, not '%s'", kind);
     BENCH_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, bench_me, MPI_INFO_NULL, &node));
     BENCH_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &world));
-    if (!strcmp(kind, "allgather")) { /* the one collective of an ARMCI_Malloc served by a pool: 24 B per rank */
-        long mine[3] = {bench_me, 1, 2}, *all = malloc(sizeof(long) * 3 * (size_t)bench_np);
+    if (!strcmp(kind, "allgather") || !strcmp(kind, "allreduce")) { /* a pooled ARMCI_Malloc's collective */
+        const int gather = !strcmp(kind, "allgather");
+        long mine[7] = {bench_me, 1, 2, 3, 4, 5, 6}, *all = malloc(sizeof(long) * 7 * (size_t)bench_np);
         MPI_Request req;
         if (!all)
             bench_fatal(__FILE__, __LINE__, "out of memory");
@@ -106,13 +110,16 @@ static void probe(const char *kind, int n, long bytes)
                 rss0 = vm_rss_bytes();
                 heap0 = heap_bytes();
             }
-            BENCH_MPI(MPI_Iallgather(mine, 3, MPI_LONG, all, 3, MPI_LONG, world, &req));
+            if (gather)
+                BENCH_MPI(MPI_Iallgather(mine, 3, MPI_LONG, all, 3, MPI_LONG, world, &req));
+            else
+                BENCH_MPI(MPI_Iallreduce(mine, all, 7, MPI_LONG, MPI_MAX, world, &req));
             BENCH_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
         }
         BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
         rss1 = vm_rss_bytes();
         heap1 = heap_bytes();
-        report_memory("probe_allgather_", rss0, rss1, heap0, heap1, n, 0);
+        report_memory(gather ? "probe_allgather_" : "probe_allreduce_", rss0, rss1, heap0, heap1, n, 0);
         free(all);
         MPI_Comm_free(&world);
         MPI_Comm_free(&node);
@@ -245,7 +252,7 @@ int main(int argc, char **argv)
         else
             bench_fatal(__FILE__, __LINE__,
                         "unknown argument '%s' (usage: scale [--regions N] [--bytes B] [--reps R] [--quick] "
-                        "[--check-only] [--probe create|shm|shmcreate|allgather])",
+                        "[--check-only] [--probe create|shm|shmcreate|allgather|allreduce])",
                         argv[i]);
     }
     if (n < 1 || n > MAX_REGIONS || bytes < 64 || bytes % sizeof(unsigned))

@@ -81,8 +81,9 @@ for layout in "${layout_list[@]}"; do
         grep -E '^  (scale|scale_ga) ' "$dir/compare.out" | sed 's/^/  /'
         awk -v L="$layout" -v K="$k" '{ print L, K, $0 }' "$dir/rows.txt" >>"$ROWS"
         # MPI's own cost per window (no ARMCI): ARMCI-MPI's kind, and armci-x's across nodes; and per call of
-        # the allgather a pooled ARMCI_Malloc makes (what MPI maps as traffic first reaches its peers)
-        [ "$PROBE" = 1 ] && for kind in create shmcreate allgather; do
+        # the allreduce a pooled ARMCI_Malloc makes, and the allgather it made until 2026-11-28 (what MPI maps
+        # as traffic first reaches its peers)
+        [ "$PROBE" = 1 ] && for kind in create shmcreate allgather allreduce; do
             timeout -k 10 "$TIMEOUT" mpiexec.mpich -n "$np" "$dir/ours/scale" --probe "$kind" </dev/null \
                 >"$dir/logs/probe.$kind.log" 2>&1 || { ANY_FAIL=1; echo "  probe $kind: FAILED ($dir/logs/probe.$kind.log)"; }
             awk -v L="$layout" -v K="$k" '$1 == "RESULT" && NF == 6 { print L, K, "mpi", $0 }' \
@@ -111,17 +112,17 @@ $4 == "RESULT" {
     cnt[key]++; v[key, cnt[key]] = $8 + 0
 }
 END {
-    printf "%-8s %5s %4s | %9s %9s %5s | %8s %8s | %9s %9s %9s | %8s %8s %5s | %9s %9s %5s | %9s %9s %5s | %8s %8s %5s | %8s %8s | %9s %9s %5s\n",
-        "layout", "ranks", "k", "rss/alloc", "a-m", "ratio", "heap", "a-m", "MPI:crt", "MPI:shcr", "MPI:ag",
+    printf "%-8s %5s %4s | %9s %9s %5s | %8s %8s | %9s %9s %9s %9s | %8s %8s %5s | %9s %9s %5s | %9s %9s %5s | %8s %8s %5s | %8s %8s | %9s %9s %5s\n",
+        "layout", "ranks", "k", "rss/alloc", "a-m", "ratio", "heap", "a-m", "MPI:crt", "MPI:shcr", "MPI:ag", "MPI:ar",
         "init ms", "a-m", "ratio", "malloc us", "a-m", "ratio", "mal+fr us", "a-m", "ratio", "barr us", "a-m", "ratio",
         "GA rss/a", "a-m", "GA c+d us", "a-m", "ratio"
     for (i = 1; i <= n; i++) {
         cfg = order[i]; split(cfg, p, " ")
         o = get("ours", "rss_per_alloc"); t = get("armci-mpi", "rss_per_alloc")
-        printf "%-8s %5s %4s | %9s %9s %5s | %8s %8s | %9s %9s %9s | %8s %8s %5s | %9s %9s %5s | %9s %9s %5s | %8s %8s %5s | %8s %8s | %9s %9s %5s\n",
+        printf "%-8s %5s %4s | %9s %9s %5s | %8s %8s | %9s %9s %9s %9s | %8s %8s %5s | %9s %9s %5s | %9s %9s %5s | %8s %8s %5s | %8s %8s | %9s %9s %5s\n",
             p[1], p[2], p[3], f(o), f(t), r(o, t), f(get("ours", "heap_per_alloc")), f(get("armci-mpi", "heap_per_alloc")),
             f(get("mpi", "probe_create_rss_per_alloc")), f(get("mpi", "probe_shmcreate_rss_per_alloc")),
-            f(get("mpi", "probe_allgather_rss_per_alloc")),
+            f(get("mpi", "probe_allgather_rss_per_alloc")), f(get("mpi", "probe_allreduce_rss_per_alloc")),
             f(get("ours", "init")), f(get("armci-mpi", "init")), r(get("ours", "init"), get("armci-mpi", "init")),
             f(get("ours", "malloc_new")), f(get("armci-mpi", "malloc_new")), r(get("ours", "malloc_new"), get("armci-mpi", "malloc_new")),
             f(get("ours", "malloc_free_reused")), f(get("armci-mpi", "malloc_free_reused")),
@@ -135,7 +136,8 @@ END {
     print "rss/alloc: resident bytes per live 4 KiB ARMCI_Malloc beyond its data (mean over ranks), heap: malloc'"'"'d bytes per"
     print "allocation (library + MPI tables); MPI:crt / MPI:shcr: raw MPI resident bytes per window (no ARMCI), MPI_Win_create"
     print "(ARMCI-MPI'"'"'s window) / MPI_Win_allocate_shared + MPI_Win_create (armci-x'"'"'s window spanning nodes); MPI:ag: raw"
-    print "MPI resident bytes per MPI_Iallgather of 24 B per rank (a pooled ARMCI_Malloc'"'"'s one collective); times: max over"
+    print "MPI resident bytes per MPI_Iallgather of 24 B per rank (a pooled ARMCI_Malloc'"'"'s one collective until 2026-11-28);"
+    print "MPI:ar: the same per MPI_Iallreduce of 7 longs (its collective now); times: max over"
     print "ranks, median; ratios ours / ARMCI-MPI (a-m), below 1 = armci-x cheaper.  k = MPICH cliques (1: one node)."
 }' "$ROWS" | tee "$OUT/table.txt"
 echo "# scale.sh: end $(date -u '+%H:%M:%S UTC'), load $(cut -d' ' -f1-3 /proc/loadavg); table in $OUT/table.txt"
