@@ -4,7 +4,7 @@
 // program's wall time can be elsewhere: in the armci_msg collectives, and in the MPI calls that Global
 // Arrays, ScaLAPACK/BLACS and the application make themselves, which pass through armci-x's MPI wrappers
 // (mpiwrap/, libarmcix-mpiwrap).  While profiling is on, those wrappers and armci-x's own waits (wait_for,
-// wait_all_for: barriers, gops, broadcasts, the allgathers of ARMCI_Malloc) count here, per kind and name:
+// wait_all_for: barriers, gops, broadcasts, the agreements of ARMCI_Malloc) count here, per kind and name:
 // calls, seconds inside (inclusive: a wrapped MPI_Allreduce that armci-x makes inside ARMCI_Malloc counts
 // in both tables), the pauses taken between polls (the back-off sleeps or yields), and bytes where the call
 // has one buffer size.  The profiler gathers and prints them at ARMCI_Finalize (profile/profiler.cc).

@@ -2,7 +2,7 @@
 // machine (ARMCI_NODE_SYNC, doc/user-guide.md "Oversubscribed and shared machines").
 //
 // With more ranks than cores every armci_msg_barrier (GA_Sync: thousands per NWChem run), world gop and the
-// allgather of every ARMCI_Malloc / ARMCI_Free costs several back-off periods of its ranks: MPI's barrier,
+// agreement of every ARMCI_Malloc / ARMCI_Free costs several back-off periods of its ranks: MPI's barrier,
 // allreduce and allgather are rounds of messages, and a waiting rank that sleeps between polls sees each
 // round only when it next wakes (and then waits for a core).  NWChem water at 4 ranks on 2 cores spent
 // ~75% of its wall time in such waits (tools/nwchem/RESULTS.md).  Here the ranks of the one node meet at a
