@@ -87,6 +87,8 @@ int main(int argc, char** argv) {
   }
   /* Explicit values on both ranks: the default differs between MPI libraries (1 on Open MPI). */
   if (is(c, "window_kind_differs")) setenv("ARMCI_USE_WIN_ALLOCATE", me == 1 ? "1" : "0", 1);
+  /* Without the collective check, nothing stops ranks freeing different allocations in one ARMCI_Free. */
+  if (is(c, "free_null_unknown_nocheck")) setenv("ARMCI_CHECK_COLLECTIVES", "0", 1);
   if (is(c, "free_one_rank_timeout") || is(c, "first_check_one_rank_timeout"))
     setenv("ARMCI_COLLECTIVE_TIMEOUT", "3", 1);
   /* Progress ranks: as many as the node has processes (2 here), a negative count, different counts. */
@@ -199,6 +201,14 @@ int main(int argc, char** argv) {
     void* second[64];
     ARMCI_Malloc(second, 64);
     ARMCI_Free(me == 0 ? ptrs[me] : second[me]);
+  }
+  /* Rank 1 frees B while rank 0 frees A (unchecked, both proceed), then passes NULL while rank 0 frees B: the
+   * region the others name is no longer known on rank 1. */
+  if (is(c, "free_null_unknown_nocheck")) {
+    void* second[64];
+    ARMCI_Malloc(second, 64);
+    ARMCI_Free(me == 0 ? ptrs[me] : second[me]);
+    ARMCI_Free(me == 0 ? second[me] : NULL);
   }
   if (is(c, "group_create_different_lists")) {
     ARMCI_Group g;

@@ -60,6 +60,9 @@ check first_check_one_rank_timeout "[0] ARMCI Error" "ARMCI_Barrier" "entered th
 check free_different_allocations "ARMCI Error" "ARMCI_Free" "process 0 calls ARMCI_Free on allocation 1 while process 1 calls it on allocation 2"
 check group_create_different_lists "ARMCI Error" "ARMCI_Group_create" "processes 1 and 0 call ARMCI_Group_create with a different pid_list"
 check free_vs_barrier "ARMCI Error" "process 0 is in ARMCI_Free while process 1 is in ARMCI_Barrier"
+# Unchecked (ARMCI_CHECK_COLLECTIVES=0), a rank passing NULL looks the region up by the serial the others name.
+# Node-local pool blocks only: with ARMCI_SHM=0 the two ranks would free different windows and wait in each.
+spawn one_abort free_null_unknown_nocheck 1 "[1] ARMCI Error" "ARMCI_Free" "ptr = NULL here, but the allocation the other processes free is unknown to this process"
 check mutexes_vs_malloc "ARMCI Error" "process 0 is in ARMCI_Create_mutexes while process 1 is in ARMCI_Malloc"
 # Settings that must agree (item 4).
 check shm_differs "ARMCI Error" "ARMCI_Init" "ARMCI_SHM must be the same on every process" "process 1"
