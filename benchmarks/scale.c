@@ -3,7 +3,7 @@
  * ARMCI_Init, new and reused ARMCI_Malloc/ARMCI_Free, ARMCI_Barrier.  Run at 2..64 ranks, on one node
  * and on MPICH cliques (MPIR_CVAR_NUM_CLIQUES=k), by benchmarks/scale.sh; built twice by compare.sh.
  *
- *   scale [--regions N] [--bytes B] [--reps R] [--quick] [--check-only] [--probe KIND]
+ *   scale [--regions N] [--bytes B] [--reps R] [--quick] [--check-only | --memory-only] [--probe KIND]
  *
  * Memory: one warm-up region is allocated and kept (so that one-time set-up -- node communicators, pools,
  * first windows -- is not charged to the measured ones), then N regions of B bytes (default 32 x 4 KiB)
@@ -13,6 +13,12 @@
  *   rss_per_alloc   (delta VmRSS) / N - B        resident bytes beyond the allocation's own data
  *   data_rss_per_alloc  the same as rss_per_alloc from RssAnon + RssShmem: without file-backed pages (library
  *                   code a measured call runs for the first time: 64 KB of libmpich.so's text at 16 ranks)
+ *   marginal_rss_per_alloc  data_rss_per_alloc over the second half of the N allocations only (a third reading
+ *                   after N/2): the slope once one-time costs are paid.  Resident memory moves in 4 KiB pages,
+ *                   so with N = 32 one page more or less reads as 128-256 B per allocation; and MPICH touches
+ *                   its shared message cells as traffic first reaches them (raw MPI_Iallreduce at 16 ranks:
+ *                   ~80 B per call over the first 256 calls, 0 after; /proc/self/smaps).  scale.sh reads
+ *                   this one with --memory-only --regions 512.
  *   heap_per_alloc  (delta malloc bytes) / N     the library's and MPI's tables (not page-rounded; exact
  *                   only without glibc's tcache, whose freed chunks mallinfo2 counts as in use: scale.sh
  *                   runs with GLIBC_TUNABLES=glibc.malloc.tcache_count=0)
@@ -39,6 +45,9 @@
  *   barrier         ARMCI_Barrier, median us
  *   group_cycle     ARMCI_Group_create (ranks of my parity) + ARMCI_Malloc_group + ARMCI_Free_group +
  *                   ARMCI_Group_free, median us
+ * --memory-only: the memory rows and the data check, no times (what scale.sh runs with many regions), and
+ * the control cycle_rss_per_call: the data pages that N/2 ARMCI_Malloc + ARMCI_Free pairs of the same size
+ * add (each freed before the next, so nothing stays live): MPI's buffers reached by traffic, per call.
  * Data check (every mode, and all of --check-only, which prints no times): every rank writes its own
  * slices, then gets its right neighbour's slice of every region and compares, puts a pattern into its
  * left neighbour's slice, ARMCI_Barrier, and compares what its right neighbour put into its own.
@@ -69,6 +78,13 @@ static unsigned pattern(int rank, int region, int round, size_t i)
 }
 
 /* Memory rows: mean and max over ranks of (rss, heap) deltas per region. */
+/* Resident bytes per allocation beyond its own data, between two readings n allocations apart: the mean over
+ * ranks (a collective). */
+static double per_alloc(long before, long after, int n, long bytes)
+{
+    return mean_over_ranks((double)(after - before) / n - (double)bytes);
+}
+
 static void report_memory(const char *prefix, long rss0, long rss1, long heap0, long heap1, int n, long bytes)
 {
     char v[64];
@@ -102,7 +118,7 @@ static void probe(const char *kind, int n, long bytes)
     BENCH_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &world));
     if (!strcmp(kind, "allgather") || !strcmp(kind, "allreduce")) { /* a pooled ARMCI_Malloc's collective */
         const int gather = !strcmp(kind, "allgather");
-        long mine[7] = {bench_me, 1, 2, 3, 4, 5, 6}, *all = malloc(sizeof(long) * 7 * (size_t)bench_np);
+        long mine[7] = {bench_me, 1, 2, 3, 4, 5, 6}, *all = malloc(sizeof(long) * (gather ? 3 * (size_t)bench_np : 7));
         MPI_Request req;
         if (!all)
             bench_fatal(__FILE__, __LINE__, "out of memory");
@@ -225,13 +241,13 @@ static void fill_own(void **p, int region, long bytes, int round)
 
 int main(int argc, char **argv)
 {
-    int n = 32, reps = 0, check_only = 0, i, r, provided;
+    int n = 32, reps = 0, check_only = 0, memory_only = 0, i, r, provided, half;
     long bytes = 4096;
     const char *probe_kind = NULL;
     static void **ptrs[MAX_REGIONS];
     static double t_malloc[MAX_REGIONS], t_free[MAX_REGIONS];
     double t0, t_init, times[BENCH_MAX_REPS];
-    long rss0, rss1, data0, data1, heap0, heap1;
+    long rss0, rss1, data0, data1, data_half = -1, heap0, heap1;
     void **warm;
 
     bench_name = "scale";
@@ -243,6 +259,8 @@ int main(int argc, char **argv)
             bench_quick = 1;
         else if (!strcmp(argv[i], "--check-only"))
             check_only = 1;
+        else if (!strcmp(argv[i], "--memory-only"))
+            memory_only = check_only = 1;
         else if (!strcmp(argv[i], "--regions") && i + 1 < argc)
             n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--bytes") && i + 1 < argc)
@@ -264,7 +282,7 @@ int main(int argc, char **argv)
         bench_reps = BENCH_MAX_REPS;
     if (bench_me == 0)
         printf("# scale: %d rank(s), %d live regions of %ld B, %s\n", bench_np, n, bytes,
-               probe_kind ? "raw MPI probe" : check_only ? "data checks only" : "memory and times");
+               probe_kind ? "raw MPI probe" : memory_only ? "memory" : check_only ? "data checks only" : "memory and times");
     if (probe_kind) {
         probe(probe_kind, n, bytes);
         if (bench_me == 0)
@@ -281,15 +299,23 @@ int main(int argc, char **argv)
     warm = bench_armci_malloc(bytes); /* kept: one-time set-up is not charged to the measured regions */
     ARMCI_Barrier();
     BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
-    /* The program's own pointer tables (8 B per rank each) are made before the first reading: not the
-     * library's cost. */
-    for (i = 0; i < n; i++)
-        if (!(ptrs[i] = (void **)calloc((size_t)bench_np, sizeof(void *))))
-            bench_fatal(__FILE__, __LINE__, "calloc failed");
+    /* The program's own pointer tables (8 B per rank each) are made, and written, before the first reading:
+     * not the library's cost.  calloc hands out fresh heap pages without touching them, so until 2026-11-28
+     * ARMCI_Malloc's first write to them was read as the library's: 512 B per allocation at 64 ranks. */
+    for (i = 0; i < n; i++) {
+        if (!(ptrs[i] = (void **)malloc(sizeof(void *) * (size_t)bench_np)))
+            bench_fatal(__FILE__, __LINE__, "malloc failed");
+        memset(ptrs[i], 0xff, sizeof(void *) * (size_t)bench_np);
+    }
+    half = n / 2;
     rss0 = vm_rss_bytes();
     data0 = data_rss_bytes();
     heap0 = heap_bytes();
     for (i = 0; i < n; i++) {
+        if (i == half && half > 0) { /* the marginal reading: the second half's slope */
+            BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+            data_half = data_rss_bytes();
+        }
         BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
         t0 = bench_now();
         BENCH_ARMCI(ARMCI_Malloc(ptrs[i], (armci_size_t)bytes));
@@ -303,12 +329,32 @@ int main(int argc, char **argv)
     ARMCI_Barrier();
     check_data(ptrs, n, bytes, 0);
 
-    if (!check_only) {
+    if (!check_only || memory_only) {
         report_memory("", rss0, rss1, heap0, heap1, n, bytes);
         if (data0 >= 0 && data1 >= 0) {
-            const double d = mean_over_ranks((double)(data1 - data0) / n - (double)bytes);
-            bench_result("scale", "data_rss_per_alloc", bench_np, d, "B");
+            bench_result("scale", "data_rss_per_alloc", bench_np, per_alloc(data0, data1, n, bytes), "B");
+            if (half > 0 && data_half >= 0)
+                bench_result("scale", "marginal_rss_per_alloc", bench_np, per_alloc(data_half, data1, n - half, bytes),
+                             "B");
         }
+    }
+    if (memory_only && data1 >= 0) {
+        /* The control: as many ARMCI_Malloc + ARMCI_Free of the same size, each given back before the next
+         * (the same pool block and heap chunks again: nothing stays).  What resident memory still grows is
+         * MPI's message buffers as traffic reaches them, a function of the calls made, not of what is live. */
+        long data2, heap2;
+        const long data_before = data_rss_bytes(), heap_before = heap_bytes(); /* after check_data's peer pages */
+        for (i = 0; i < n - half; i++) {
+            void **p = bench_armci_malloc(bytes);
+            bench_armci_free(p);
+            BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        }
+        data2 = data_rss_bytes();
+        heap2 = heap_bytes();
+        bench_result("scale", "cycle_rss_per_call", bench_np, per_alloc(data_before, data2, n - half, 0), "B");
+        bench_result("scale", "cycle_heap_per_call", bench_np, per_alloc(heap_before, heap2, n - half, 0), "B");
+    }
+    if (!check_only) {
         bench_result("scale", "init", bench_np, t_init * 1e3, "ms");
         for (i = 0; i < n; i++)
             t_malloc[i] = max_over_ranks(t_malloc[i]);

@@ -6,9 +6,14 @@
 #
 # usage: benchmarks/scale.sh [--ranks 4,16,32,64] [--cliques 8] [--layouts node,cliques] [--timeout SEC]
 #                            [--runs N] [--out DIR] [--ours LIB] [--ours-include DIR] [--no-ga] [--no-probe]
+#                            [--marginal-regions N]
 #
 #   --cliques K   cliques at every rank count: min(K, ranks / 2) (default 8: 2 cliques at 4 ranks)
 #   --timeout     per run (default 900: 64 ranks on 2 cores are slow); the programs run with --quick (3 reps)
+#   --marginal-regions N  armci-x's marginal memory per allocation is read from a run of its own with N live
+#                 regions (scale --memory-only; default 512, 0: no such run); ARMCI-MPI's new-region
+#                 ARMCI_Malloc is too slow for that many at 64 ranks (~2 s each), and its 55-90 KB per
+#                 allocation need no more than the 32 of the main run
 #   --out DIR     where compare.sh's build dirs and logs go (default /tmp/armcix-scale.XXXXXX); the table
 #                 is DIR/table.txt
 #   --table ROWS  no runs: print the table of an earlier run's DIR/rows.txt (or several, concatenated)
@@ -25,6 +30,7 @@ RANKS=4,16,32,64
 CLIQUES=8
 LAYOUTS=node,cliques
 TIMEOUT=900
+MARGINAL_REGIONS=512
 RUNS=1
 OUT=""
 GA=1
@@ -38,6 +44,7 @@ while [ "$#" -gt 0 ]; do
         --cliques) CLIQUES=$2; shift 2 ;;
         --layouts) LAYOUTS=$2; shift 2 ;;
         --timeout) TIMEOUT=$2; shift 2 ;;
+        --marginal-regions) MARGINAL_REGIONS=$2; shift 2 ;;
         --runs) RUNS=$2; shift 2 ;;
         --out) OUT=$2; shift 2 ;;
         --no-ga) GA=0; shift ;;
@@ -80,6 +87,12 @@ for layout in "${layout_list[@]}"; do
             "${PASS[@]}" "${BENCHES[@]}" >"$dir/compare.out" 2>&1 || ANY_FAIL=1
         grep -E '^  (scale|scale_ga) ' "$dir/compare.out" | sed 's/^/  /'
         awk -v L="$layout" -v K="$k" '{ print L, K, $0 }' "$dir/rows.txt" >>"$ROWS"
+        if [ "$MARGINAL_REGIONS" -gt 0 ]; then
+            timeout -k 10 "$TIMEOUT" mpiexec.mpich -n "$np" "$dir/ours/scale" --memory-only --regions "$MARGINAL_REGIONS" \
+                </dev/null >"$dir/logs/marginal.log" 2>&1 || { ANY_FAIL=1; echo "  marginal: FAILED ($dir/logs/marginal.log)"; }
+            awk -v L="$layout" -v K="$k" '$1 == "RESULT" && $3 == "marginal_rss_per_alloc" { print L, K, "ours", $0 }' \
+                "$dir/logs/marginal.log" >>"$ROWS"
+        fi
         # MPI's own cost per window (no ARMCI): ARMCI-MPI's kind, and armci-x's across nodes; and per call of
         # the allreduce a pooled ARMCI_Malloc makes, and the allgather it made until 2026-11-28 (what MPI maps
         # as traffic first reaches its peers)
@@ -112,15 +125,15 @@ $4 == "RESULT" {
     cnt[key]++; v[key, cnt[key]] = $8 + 0
 }
 END {
-    printf "%-8s %5s %4s | %9s %9s %5s | %8s %8s | %9s %9s %9s %9s | %8s %8s %5s | %9s %9s %5s | %9s %9s %5s | %8s %8s %5s | %8s %8s | %9s %9s %5s\n",
-        "layout", "ranks", "k", "rss/alloc", "a-m", "ratio", "heap", "a-m", "MPI:crt", "MPI:shcr", "MPI:ag", "MPI:ar",
+    printf "%-8s %5s %4s | %9s %9s %5s | %7s | %8s %8s | %9s %9s %9s %9s | %8s %8s %5s | %9s %9s %5s | %9s %9s %5s | %8s %8s %5s | %8s %8s | %9s %9s %5s\n",
+        "layout", "ranks", "k", "rss/alloc", "a-m", "ratio", "marg", "heap", "a-m", "MPI:crt", "MPI:shcr", "MPI:ag", "MPI:ar",
         "init ms", "a-m", "ratio", "malloc us", "a-m", "ratio", "mal+fr us", "a-m", "ratio", "barr us", "a-m", "ratio",
         "GA rss/a", "a-m", "GA c+d us", "a-m", "ratio"
     for (i = 1; i <= n; i++) {
         cfg = order[i]; split(cfg, p, " ")
         o = get("ours", "rss_per_alloc"); t = get("armci-mpi", "rss_per_alloc")
-        printf "%-8s %5s %4s | %9s %9s %5s | %8s %8s | %9s %9s %9s %9s | %8s %8s %5s | %9s %9s %5s | %9s %9s %5s | %8s %8s %5s | %8s %8s | %9s %9s %5s\n",
-            p[1], p[2], p[3], f(o), f(t), r(o, t), f(get("ours", "heap_per_alloc")), f(get("armci-mpi", "heap_per_alloc")),
+        printf "%-8s %5s %4s | %9s %9s %5s | %7s | %8s %8s | %9s %9s %9s %9s | %8s %8s %5s | %9s %9s %5s | %9s %9s %5s | %8s %8s %5s | %8s %8s | %9s %9s %5s\n",
+            p[1], p[2], p[3], f(o), f(t), r(o, t), f(get("ours", "marginal_rss_per_alloc")), f(get("ours", "heap_per_alloc")), f(get("armci-mpi", "heap_per_alloc")),
             f(get("mpi", "probe_create_rss_per_alloc")), f(get("mpi", "probe_shmcreate_rss_per_alloc")),
             f(get("mpi", "probe_allgather_rss_per_alloc")), f(get("mpi", "probe_allreduce_rss_per_alloc")),
             f(get("ours", "init")), f(get("armci-mpi", "init")), r(get("ours", "init"), get("armci-mpi", "init")),
@@ -134,7 +147,9 @@ END {
     }
     print ""
     print "rss/alloc: resident bytes per live 4 KiB ARMCI_Malloc beyond its data (mean over ranks), heap: malloc'"'"'d bytes per"
-    print "allocation (library + MPI tables); MPI:crt / MPI:shcr: raw MPI resident bytes per window (no ARMCI), MPI_Win_create"
+    print "allocation (library + MPI tables); marg: armci-x'"'"'s data pages per allocation over the second half of"
+    print "--marginal-regions live ones (scale --memory-only: the slope once one-time costs are paid, page noise /N);"
+    print "MPI:crt / MPI:shcr: raw MPI resident bytes per window (no ARMCI), MPI_Win_create"
     print "(ARMCI-MPI'"'"'s window) / MPI_Win_allocate_shared + MPI_Win_create (armci-x'"'"'s window spanning nodes); MPI:ag: raw"
     print "MPI resident bytes per MPI_Iallgather of 24 B per rank (a pooled ARMCI_Malloc'"'"'s one collective until 2026-11-28);"
     print "MPI:ar: the same per MPI_Iallreduce of 7 longs (its collective now); times: max over"
