@@ -3,7 +3,8 @@
  * ARMCI_Init, new and reused ARMCI_Malloc/ARMCI_Free, ARMCI_Barrier.  Run at 2..64 ranks, on one node
  * and on MPICH cliques (MPIR_CVAR_NUM_CLIQUES=k), by benchmarks/scale.sh; built twice by compare.sh.
  *
- *   scale [--regions N] [--bytes B] [--reps R] [--quick] [--check-only | --memory-only] [--probe KIND]
+ *   scale [--regions N] [--bytes B] [--reps R] [--quick] [--check-only | --memory-only] [--marginal-from K]
+ *         [--probe KIND]
  *
  * Memory: one warm-up region is allocated and kept (so that one-time set-up -- node communicators, pools,
  * first windows -- is not charged to the measured ones), then N regions of B bytes (default 32 x 4 KiB)
@@ -13,12 +14,14 @@
  *   rss_per_alloc   (delta VmRSS) / N - B        resident bytes beyond the allocation's own data
  *   data_rss_per_alloc  the same as rss_per_alloc from RssAnon + RssShmem: without file-backed pages (library
  *                   code a measured call runs for the first time: 64 KB of libmpich.so's text at 16 ranks)
- *   marginal_rss_per_alloc  data_rss_per_alloc over the second half of the N allocations only (a third reading
- *                   after N/2): the slope once one-time costs are paid.  Resident memory moves in 4 KiB pages,
- *                   so with N = 32 one page more or less reads as 128-256 B per allocation; and MPICH touches
- *                   its shared message cells as traffic first reaches them (raw MPI_Iallreduce at 16 ranks:
- *                   ~80 B per call over the first 256 calls, 0 after; /proc/self/smaps).  scale.sh reads
- *                   this one with --memory-only --regions 512.
+ *   marginal_rss_per_alloc  data_rss_per_alloc over allocations K..N only (a third reading after K
+ *                   allocations; --marginal-from K, default N/2): the slope once one-time costs are paid.
+ *                   Resident memory moves in 4 KiB pages, so with N = 32 one page more or less reads as
+ *                   128-256 B per allocation.  A range in which the pool adds a segment also holds that
+ *                   segment's MPI window, whose state MPI keeps per rank of the node (MPICH 4.0.2: 55 KB
+ *                   resident at 4 ranks, 71 KB at 16): scale.sh reads allocations 530..1000 of 4 KiB, which
+ *                   all fall in the pool's fourth segment (slices of 512 KiB, 512 KiB, 1 MiB, 2 MiB: blocks
+ *                   1-128, 129-256, 257-512, 513-1024 counting the warm-up region).
  *   heap_per_alloc  (delta malloc bytes) / N     the library's and MPI's tables (not page-rounded; exact
  *                   only without glibc's tcache, whose freed chunks mallinfo2 counts as in use: scale.sh
  *                   runs with GLIBC_TUNABLES=glibc.malloc.tcache_count=0)
@@ -241,7 +244,7 @@ static void fill_own(void **p, int region, long bytes, int round)
 
 int main(int argc, char **argv)
 {
-    int n = 32, reps = 0, check_only = 0, memory_only = 0, i, r, provided, half;
+    int n = 32, reps = 0, check_only = 0, memory_only = 0, i, r, provided, half = -1;
     long bytes = 4096;
     const char *probe_kind = NULL;
     static void **ptrs[MAX_REGIONS];
@@ -261,6 +264,8 @@ int main(int argc, char **argv)
             check_only = 1;
         else if (!strcmp(argv[i], "--memory-only"))
             memory_only = check_only = 1;
+        else if (!strcmp(argv[i], "--marginal-from") && i + 1 < argc)
+            half = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--regions") && i + 1 < argc)
             n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--bytes") && i + 1 < argc)
@@ -307,7 +312,10 @@ int main(int argc, char **argv)
             bench_fatal(__FILE__, __LINE__, "malloc failed");
         memset(ptrs[i], 0xff, sizeof(void *) * (size_t)bench_np);
     }
-    half = n / 2;
+    if (half < 0)
+        half = n / 2;
+    if (half >= n)
+        bench_fatal(__FILE__, __LINE__, "--marginal-from must be below --regions");
     rss0 = vm_rss_bytes();
     data0 = data_rss_bytes();
     heap0 = heap_bytes();

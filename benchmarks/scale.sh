@@ -11,9 +11,11 @@
 #   --cliques K   cliques at every rank count: min(K, ranks / 2) (default 8: 2 cliques at 4 ranks)
 #   --timeout     per run (default 900: 64 ranks on 2 cores are slow); the programs run with --quick (3 reps)
 #   --marginal-regions N  armci-x's marginal memory per allocation is read from a run of its own with N live
-#                 regions (scale --memory-only; default 512, 0: no such run); ARMCI-MPI's new-region
-#                 ARMCI_Malloc is too slow for that many at 64 ranks (~2 s each), and its 55-90 KB per
-#                 allocation need no more than the 32 of the main run
+#                 regions, over allocations 530..N (scale --memory-only --marginal-from 530: all in the pool's
+#                 fourth segment, so no segment's window is counted; default 1000, 0: no such run; ~25 min
+#                 per layout at 64 ranks on 2 cores).  ARMCI-MPI's new-region ARMCI_Malloc is too slow for that
+#                 many at 64 ranks (~2 s each), and its 55-90 KB per allocation need no more than the 32 of
+#                 the main run
 #   --out DIR     where compare.sh's build dirs and logs go (default /tmp/armcix-scale.XXXXXX); the table
 #                 is DIR/table.txt
 #   --table ROWS  no runs: print the table of an earlier run's DIR/rows.txt (or several, concatenated)
@@ -30,7 +32,7 @@ RANKS=4,16,32,64
 CLIQUES=8
 LAYOUTS=node,cliques
 TIMEOUT=900
-MARGINAL_REGIONS=512
+MARGINAL_REGIONS=1000
 RUNS=1
 OUT=""
 GA=1
@@ -88,7 +90,8 @@ for layout in "${layout_list[@]}"; do
         grep -E '^  (scale|scale_ga) ' "$dir/compare.out" | sed 's/^/  /'
         awk -v L="$layout" -v K="$k" '{ print L, K, $0 }' "$dir/rows.txt" >>"$ROWS"
         if [ "$MARGINAL_REGIONS" -gt 0 ]; then
-            timeout -k 10 "$TIMEOUT" mpiexec.mpich -n "$np" "$dir/ours/scale" --memory-only --regions "$MARGINAL_REGIONS" \
+            timeout -k 10 $((TIMEOUT * 3)) mpiexec.mpich -n "$np" "$dir/ours/scale" --memory-only --regions "$MARGINAL_REGIONS" \
+                --marginal-from $((MARGINAL_REGIONS > 530 ? 530 : MARGINAL_REGIONS / 2)) \
                 </dev/null >"$dir/logs/marginal.log" 2>&1 || { ANY_FAIL=1; echo "  marginal: FAILED ($dir/logs/marginal.log)"; }
             awk -v L="$layout" -v K="$k" '$1 == "RESULT" && $3 == "marginal_rss_per_alloc" { print L, K, "ours", $0 }' \
                 "$dir/logs/marginal.log" >>"$ROWS"
@@ -147,8 +150,8 @@ END {
     }
     print ""
     print "rss/alloc: resident bytes per live 4 KiB ARMCI_Malloc beyond its data (mean over ranks), heap: malloc'"'"'d bytes per"
-    print "allocation (library + MPI tables); marg: armci-x'"'"'s data pages per allocation over the second half of"
-    print "--marginal-regions live ones (scale --memory-only: the slope once one-time costs are paid, page noise /N);"
+    print "allocation (library + MPI tables); marg: armci-x'"'"'s data pages per allocation over allocations 530 to"
+    print "--marginal-regions (scale --memory-only: the slope within one pool segment, page noise / 470);"
     print "MPI:crt / MPI:shcr: raw MPI resident bytes per window (no ARMCI), MPI_Win_create"
     print "(ARMCI-MPI'"'"'s window) / MPI_Win_allocate_shared + MPI_Win_create (armci-x'"'"'s window spanning nodes); MPI:ag: raw"
     print "MPI resident bytes per MPI_Iallgather of 24 B per rank (a pooled ARMCI_Malloc'"'"'s one collective until 2026-11-28);"
