@@ -277,7 +277,8 @@ int main(int argc, char **argv)
         else
             bench_fatal(__FILE__, __LINE__,
                         "unknown argument '%s' (usage: scale [--regions N] [--bytes B] [--reps R] [--quick] "
-                        "[--check-only] [--probe create|shm|shmcreate|allgather|allreduce])",
+                        "[--check-only | --memory-only] [--marginal-from K] "
+                        "[--probe create|shm|shmcreate|allgather|allreduce])",
                         argv[i]);
     }
     if (n < 1 || n > MAX_REGIONS || bytes < 64 || bytes % sizeof(unsigned))
