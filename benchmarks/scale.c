@@ -49,7 +49,7 @@
  *   group_cycle     ARMCI_Group_create (ranks of my parity) + ARMCI_Malloc_group + ARMCI_Free_group +
  *                   ARMCI_Group_free, median us
  * --memory-only: the memory rows and the data check, no times (what scale.sh runs with many regions), and
- * the control cycle_rss_per_call: the data pages that N/2 ARMCI_Malloc + ARMCI_Free pairs of the same size
+ * the control cycle_rss_per_call: the data pages that N-K ARMCI_Malloc + ARMCI_Free pairs of the same size
  * add (each freed before the next, so nothing stays live): MPI's buffers reached by traffic, per call.
  * Data check (every mode, and all of --check-only, which prints no times): every rank writes its own
  * slices, then gets its right neighbour's slice of every region and compares, puts a pattern into its
@@ -80,7 +80,6 @@ static unsigned pattern(int rank, int region, int round, size_t i)
     return (unsigned)rank * 2654435761u ^ (unsigned)region * 40503u ^ (unsigned)round * 977u ^ (unsigned)i;
 }
 
-/* Memory rows: mean and max over ranks of (rss, heap) deltas per region. */
 /* Resident bytes per allocation beyond its own data, between two readings n allocations apart: the mean over
  * ranks (a collective). */
 static double per_alloc(long before, long after, int n, long bytes)
@@ -88,6 +87,7 @@ static double per_alloc(long before, long after, int n, long bytes)
     return mean_over_ranks((double)(after - before) / n - (double)bytes);
 }
 
+/* Memory rows: mean and max over ranks of (rss, heap) deltas per region. */
 static void report_memory(const char *prefix, long rss0, long rss1, long heap0, long heap1, int n, long bytes)
 {
     char v[64];
@@ -321,7 +321,7 @@ int main(int argc, char **argv)
     data0 = data_rss_bytes();
     heap0 = heap_bytes();
     for (i = 0; i < n; i++) {
-        if (i == half && half > 0) { /* the marginal reading: the second half's slope */
+        if (i == half && half > 0) { /* the marginal reading: the slope over allocations K..N */
             BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));
             data_half = data_rss_bytes();
         }
