@@ -12,8 +12,8 @@
 #   --timeout     per run (default 900: 64 ranks on 2 cores are slow); the programs run with --quick (3 reps)
 #   --marginal-regions N  armci-x's marginal memory per allocation is read from a run of its own with N live
 #                 regions, over allocations 530..N (scale --memory-only --marginal-from 530: all in the pool's
-#                 fourth segment, so no segment's window is counted; default 1000, 0: no such run; ~25 min
-#                 per layout at 64 ranks on 2 cores).  ARMCI-MPI's new-region ARMCI_Malloc is too slow for that
+#                 fourth segment, so no segment's window is counted; default 1000, 0: no such run; 80 s to
+#                 30 min per layout at 64 ranks on 2 cores, by load).  ARMCI-MPI's new-region ARMCI_Malloc is too slow for that
 #                 many at 64 ranks (~2 s each), and its 55-90 KB per allocation need no more than the 32 of
 #                 the main run
 #   --out DIR     where compare.sh's build dirs and logs go (default /tmp/armcix-scale.XXXXXX); the table
