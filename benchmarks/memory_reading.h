@@ -8,20 +8,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline long vm_rss_bytes(void)
+/* The sum of the given kB fields of /proc/self/status, in bytes; -1 if the file or any field is missing. */
+static inline long status_bytes(const char *const *fields, int nfields)
 {
     char line[256];
-    long kb = -1;
+    long kb = 0;
+    int found = 0, k;
     FILE *f = fopen("/proc/self/status", "r");
     if (!f)
         return -1;
     while (fgets(line, sizeof line, f))
-        if (strncmp(line, "VmRSS:", 6) == 0) {
-            kb = atol(line + 6);
-            break;
-        }
+        for (k = 0; k < nfields; k++)
+            if (strncmp(line, fields[k], strlen(fields[k])) == 0) {
+                kb += atol(line + strlen(fields[k]));
+                found++;
+            }
     fclose(f);
-    return kb * 1024;
+    return found == nfields ? kb * 1024 : -1;
+}
+
+static inline long vm_rss_bytes(void)
+{
+    static const char *const fields[] = {"VmRSS:"};
+    return status_bytes(fields, 1);
 }
 
 /* Resident bytes that are this process's data: anonymous and shared-memory pages (RssAnon + RssShmem), not
@@ -29,18 +38,8 @@ static inline long vm_rss_bytes(void)
  * in during a measurement (64 KB of libmpich.so in one run, /proc/self/smaps), which are per node, once. */
 static inline long data_rss_bytes(void)
 {
-    char line[256];
-    long kb = 0, found = 0;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "RssAnon:", 8) == 0 || strncmp(line, "RssShmem:", 9) == 0) {
-            kb += atol(strchr(line, ':') + 1);
-            found++;
-        }
-    fclose(f);
-    return found == 2 ? kb * 1024 : -1;
+    static const char *const fields[] = {"RssAnon:", "RssShmem:"};
+    return status_bytes(fields, 2);
 }
 
 static inline long heap_bytes(void)

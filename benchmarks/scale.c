@@ -80,18 +80,23 @@ static unsigned pattern(int rank, int region, int round, size_t i)
     return (unsigned)rank * 2654435761u ^ (unsigned)region * 40503u ^ (unsigned)round * 977u ^ (unsigned)i;
 }
 
-/* Resident bytes per allocation beyond its own data, between two readings n allocations apart: the mean over
- * ranks (a collective). */
+/* Bytes per allocation beyond its own `bytes` of data, between two readings n allocations apart (this rank). */
+static double growth_per(long before, long after, int n, long bytes)
+{
+    return (double)(after - before) / n - (double)bytes;
+}
+
+/* The same, the mean over ranks (a collective). */
 static double per_alloc(long before, long after, int n, long bytes)
 {
-    return mean_over_ranks((double)(after - before) / n - (double)bytes);
+    return mean_over_ranks(growth_per(before, after, n, bytes));
 }
 
 /* Memory rows: mean and max over ranks of (rss, heap) deltas per region. */
 static void report_memory(const char *prefix, long rss0, long rss1, long heap0, long heap1, int n, long bytes)
 {
     char v[64];
-    double rss = (double)(rss1 - rss0) / n - (double)bytes, heap = (double)(heap1 - heap0) / n;
+    double rss = growth_per(rss0, rss1, n, bytes), heap = growth_per(heap0, heap1, n, 0);
     double rss_mean = mean_over_ranks(rss), rss_max = max_over_ranks(rss);
     double heap_mean = mean_over_ranks(heap), heap_max = max_over_ranks(heap);
     snprintf(v, sizeof v, "%srss_per_alloc", prefix);
