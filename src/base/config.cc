@@ -294,6 +294,12 @@ Config Config::from_environment() {
 #define ARMCIX_READ(type, field, name, kind, by_default, agree, doc) read_setting(name, kind, lib, &c.field);
   ARMCIX_SETTINGS(ARMCIX_READ)
 #undef ARMCIX_READ
+  // A pooled block must fit the pool: a block larger than the capacity would never be served from it.
+  if (static_cast<long>(c.pool_block_kb) > static_cast<long>(c.pool_mb) * 1024)
+    fail("ARMCI_Init",
+         "environment variable ARMCI_POOL_BLOCK_KB=%d is more than the pool holds (ARMCI_POOL_MB=%d, %ld KiB): "
+         "raise ARMCI_POOL_MB or lower ARMCI_POOL_BLOCK_KB",
+         c.pool_block_kb, c.pool_mb, static_cast<long>(c.pool_mb) * 1024);
   return c;
 }
 

@@ -420,14 +420,12 @@ void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, 
 // has room and the pool may still grow.  False (on every member alike: the decision uses only shared data)
 // when the largest slice is too big for a pool block or the pool is full.  Unlike adopt_cached_segment,
 // neither zeroing nor a barrier: free blocks are kept zero (below).
-bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, const std::vector<MPI_Aint>& sizes,
-                     bool node_only) {
-  const MPI_Aint largest = *std::max_element(sizes.begin(), sizes.end());
-  if (largest > kShmPoolMaxBlock) return false;
+bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint largest, bool node_only) {
+  if (largest > shm_pool_max_block()) return false;
   const MPI_Aint block = kSliceHeader + (largest + kSliceHeader - 1) / kSliceHeader * kSliceHeader;
   PoolBlock b;
   if (!shm_pool_take(g->members(), block, &b)) {
-    const MPI_Aint slice_bytes = shm_pool_next_slice(g->members());
+    const MPI_Aint slice_bytes = shm_pool_next_slice(g->members(), block);
     if (slice_bytes == 0) return false;
     add_pool_segment(call, g, group, node_only, slice_bytes);
     ARMCIX_REQUIRE(shm_pool_take(g->members(), block, &b), call, "internal error: a new pool segment has no room");
@@ -489,21 +487,36 @@ void check_node_capacity(const char* call, const ARMCI_Group* group, const std::
   }
 }
 
-// Every member's slice size.  One allreduce of (largest size, -smallest size, serial) whatever the size of
-// the group, and only when sizes differ an allgather of 8 bytes per member (GA's arrays whose blocks do not
-// divide evenly).  The allreduce also carries the ARMCI_CHECK_COLLECTIVES agreement and the serial (the
-// largest proposed: all members agree on it).  With back-off: every rank is here before the window
-// collectives after it spin.
-std::vector<MPI_Aint> agree_on_sizes(const char* call, const ARMCI_Group* group, MPI_Aint mine, MPI_Aint* serial) {
+// What the members of an ARMCI_Malloc agree on: every slice size, its extremes and the region's serial.
+struct AgreedSizes {
+  std::vector<MPI_Aint> each;  // group rank -> slice bytes
+  MPI_Aint largest = 0, smallest = 0;
+  MPI_Aint serial = 0;  // the largest proposed: the same on every member
+  bool uniform() const { return largest == smallest; }
+};
+
+// One allreduce of (largest size, -smallest size, serial) whatever the size of the group, and only when
+// sizes differ an allgather of 8 bytes per member (GA's arrays whose blocks do not divide evenly).  The
+// allreduce also carries the ARMCI_CHECK_COLLECTIVES agreement.  The extremes come from the allreduce, so
+// nobody scans the sizes again for them.  With back-off: every rank is here before the window collectives
+// after it spin.
+AgreedSizes agree_on_sizes(const char* call, const ARMCI_Group* group, MPI_Aint mine) {
   long agreed[kReducePayload];
   collective_reduce(call, Collective::Malloc, group->comm, "", kAnyObject,
                     {static_cast<long>(mine), -static_cast<long>(mine), static_cast<long>(g_next_serial)}, agreed);
-  *serial = static_cast<MPI_Aint>(agreed[2]);
-  if (agreed[0] == -agreed[1]) return std::vector<MPI_Aint>(group->size, static_cast<MPI_Aint>(agreed[0]));
+  AgreedSizes a;
+  a.largest = static_cast<MPI_Aint>(agreed[0]);
+  a.smallest = static_cast<MPI_Aint>(-agreed[1]);
+  a.serial = static_cast<MPI_Aint>(agreed[2]);
+  if (a.uniform()) {
+    a.each.assign(group->size, a.largest);
+    return a;
+  }
   std::vector<long> all(group->size);
   const long my_size = static_cast<long>(mine);
   collective_allgather(call, group->comm, &my_size, 1, all.data());
-  return std::vector<MPI_Aint>(all.begin(), all.end());
+  a.each.assign(all.begin(), all.end());
+  return a;
 }
 
 // The live region with this serial, or nullptr (serials grow on every process, so they are unique in it).
@@ -559,11 +572,10 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   const Config& cfg = rt().config;
 
   MPI_Aint mine = static_cast<MPI_Aint>(bytes);
-  MPI_Aint serial = 0;
-  const std::vector<MPI_Aint> sizes = agree_on_sizes(call, group, mine, &serial);
+  const AgreedSizes agreed = agree_on_sizes(call, group, mine);
+  const std::vector<MPI_Aint>& sizes = agreed.each;
   check_node_capacity(call, group, sizes, static_cast<MPI_Aint>(node_memory_limit(cfg.shm)));
-  bool any = std::any_of(sizes.begin(), sizes.end(), [](MPI_Aint s) { return s > 0; });
-  if (!any) {  // nothing to expose: no window, every base is NULL, ARMCI_Free(NULL) is a no-op
+  if (agreed.largest == 0) {  // nothing to expose: no window, every base is NULL, ARMCI_Free(NULL) is a no-op
     std::fill(base_ptrs, base_ptrs + group->size, nullptr);
     return;
   }
@@ -572,17 +584,17 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   g->comm = group->comm;
   g->nranks = group->size;
   g->my_rank = group->rank;
-  g->serial = static_cast<uint64_t>(serial);  // the same on every member (ARMCI_CHECK_COLLECTIVES names it)
+  g->serial = static_cast<uint64_t>(agreed.serial);  // the same on every member (ARMCI_CHECK_COLLECTIVES names it)
   g_next_serial = g->serial + 1;
   g->ranks = rank_map_of(group);
-  if (std::all_of(sizes.begin(), sizes.end(), [&](MPI_Aint s) { return s == sizes[0]; }))
-    g->uniform_size = sizes[0];
+  if (agreed.uniform())
+    g->uniform_size = agreed.largest;
   else
     g->sizes = sizes;
 
   const bool node_only = group_is_node_local(group->grp_to_abs, group->size);
   const RegionPlan plan = plan_region({cfg.shm, node_only, progress_ranks_on(), cfg.spanning_pool, cfg.window_kind});
-  if ((plan.pooled && take_pool_block(call, g, group, sizes, node_only)) ||
+  if ((plan.pooled && take_pool_block(call, g, group, agreed.largest, node_only)) ||
       (plan.reusable && adopt_cached_segment(call, g, sizes))) {
     for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base(r);
     index_region(g);

@@ -161,11 +161,18 @@ MPI_Comm shm_cache_window_comm(const std::vector<int>& members, MPI_Comm group_c
   return dup;
 }
 
-MPI_Aint shm_pool_next_slice(const std::vector<int>& members) {
+MPI_Aint shm_pool_capacity() { return static_cast<MPI_Aint>(rt().config.pool_mb) << 20; }
+
+MPI_Aint shm_pool_max_block() { return static_cast<MPI_Aint>(rt().config.pool_block_kb) << 10; }
+
+MPI_Aint shm_pool_next_slice(const std::vector<int>& members, MPI_Aint block) {
   const MPI_Aint have = total(shm_pool_slices(members));
-  if (have == 0) return kShmPoolFirstSlice;
-  const MPI_Aint next = have < kShmPoolCapacity - have ? have : kShmPoolCapacity - have;
-  return next >= kShmPoolFirstSlice ? next : 0;  // a remainder smaller than the first slice: full
+  const MPI_Aint room = shm_pool_capacity() - have;
+  MPI_Aint want = have == 0 ? kShmPoolFirstSlice : have;  // the capacity doubles
+  if (want < block) want = (block + kShmPoolFirstSlice - 1) / kShmPoolFirstSlice * kShmPoolFirstSlice;
+  const MPI_Aint next = want < room ? want : room;
+  // A remainder smaller than the first slice, or than the block: full (for this block).
+  return next >= kShmPoolFirstSlice && next >= block ? next : 0;
 }
 
 void shm_pool_add(const std::vector<int>& members, MPI_Win shm_win, MPI_Win win,

@@ -84,7 +84,13 @@ MPI_Aint shm_slice_class(MPI_Aint bytes);
 // calls on these members, like the cache above).
 //
 // The pool grows: its first segment has slices of kShmPoolFirstSlice, each later one as much as all before
-// it together (capacity doubles), up to kShmPoolCapacity per member in all.  Why not one segment of the
+// it together (capacity doubles), or as much as a larger block needs, up to shm_pool_capacity() per member in
+// all (ARMCI_POOL_MB, default 8 MiB).  Slices up to shm_pool_max_block() (ARMCI_POOL_BLOCK_KB, default 256 KiB)
+// are pooled; larger ones get a segment and, across nodes, an MPI window of their own, whose state MPI keeps
+// per rank of the group (doc/performance.md, "Large allocations").  Raising both (a symmetric heap sized
+// by the user, as OpenSHMEM's SHMEM_SYMMETRIC_SIZE) pools large GA arrays too: O(log) windows per member set
+// instead of one per live array.  Address space only: MPICH and Open MPI back a segment's pages as they are
+// first touched, not when it is made.  Why not one segment of the
 // whole capacity at once: MPICH's MPI_Win_allocate_shared touches every page of its segment, so the first
 // small ARMCI_Malloc of a program paid for 8 MiB per rank, 16-20 ms at 2 ranks (plain MPI: 8 MiB 16-18 ms,
 // 1 MiB 2.2-3.0 ms, 64 KiB 0.35 ms; ARMCI-MPI's whole first ARMCI_Malloc 2-3 ms).
@@ -101,8 +107,10 @@ struct PoolBlock {
 };
 // A free block of `block` bytes (first fit, oldest segment first), or false when no segment has one.
 bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* out);
-// The slice bytes of the next segment for `members`, or 0 when the pool has reached kShmPoolCapacity.
-MPI_Aint shm_pool_next_slice(const std::vector<int>& members);
+// The slice bytes of the next segment for `members`, one that holds a block of `block` bytes: as much as all
+// segments before it together, or `block` rounded up to whole kShmPoolFirstSlice when that is more; 0 when
+// what is left of shm_pool_capacity() cannot hold `block` (or is smaller than kShmPoolFirstSlice).
+MPI_Aint shm_pool_next_slice(const std::vector<int>& members, MPI_Aint block);
 // Registers a new segment of `members`' pool; every slice is `slice_bytes` long (shm_pool_next_slice).
 // `zeroed`: every member's slice starts zeroed (fresh shared pages); otherwise blocks are zeroed as the
 // segment's high-water mark rises (PoolBlock::zero_from, zero_to), the same on every member.
@@ -115,12 +123,12 @@ void shm_pool_give_back(const std::vector<int>& members, MPI_Win shm_win, MPI_Ai
 std::vector<MPI_Aint> shm_pool_slices(const std::vector<int>& members);
 
 constexpr MPI_Aint kShmPoolFirstSlice = MPI_Aint{512} << 10;
-constexpr MPI_Aint kShmPoolCapacity = MPI_Aint{8} << 20;
-// 256 KiB: NWChem water's few GA arrays of 64-128 KiB per rank got segments of their own before, each a
-// first-time MPI_Win_allocate_shared of ~0.1 s at 4 ranks on 2 cores (2 of the 3 per rank left).  A block
-// (this plus its header) always fits an empty segment: kShmPoolFirstSlice is twice as large.
-constexpr MPI_Aint kShmPoolMaxBlock = MPI_Aint{256} << 10;
-static_assert(kShmPoolFirstSlice >= 2 * kShmPoolMaxBlock, "a largest block must fit the first segment");
+// ARMCI_POOL_MB in bytes: what the pool's segments may add up to per member.
+MPI_Aint shm_pool_capacity();
+// ARMCI_POOL_BLOCK_KB in bytes: the largest slice the pool serves.  The default, 256 KiB: NWChem water's few
+// GA arrays of 64-128 KiB per rank got segments of their own before, each a first-time
+// MPI_Win_allocate_shared of ~0.1 s at 4 ranks on 2 cores (2 of the 3 per rank left).
+MPI_Aint shm_pool_max_block();
 
 constexpr std::size_t kShmCacheEntries = 32;
 

@@ -98,6 +98,11 @@ int main(int argc, char** argv) {
   /* ARMCI_MPI_YIELD: blocking and non-blocking forms of one collective do not match. */
   if (is(c, "mpi_yield_differs")) setenv("ARMCI_MPI_YIELD", me == 1 ? "1" : "0", 1);
   if (is(c, "mpi_yield_bad")) setenv("ARMCI_MPI_YIELD", "sometimes", 1);
+  /* A pooled block larger than the pool's capacity. */
+  if (is(c, "pool_block_beyond_capacity")) {
+    setenv("ARMCI_POOL_MB", "2", 1);
+    setenv("ARMCI_POOL_BLOCK_KB", "4096", 1);
+  }
   /* ARMCI_NODE_SYNC: a shared-memory barrier never meets an MPI one; the gathers check who took part. */
   if (is(c, "node_sync_differs")) setenv("ARMCI_NODE_SYNC", me == 1 ? "1" : "0", 1);
   if (is(c, "node_sync_free_vs_msg_barrier") || is(c, "node_sync_free_vs_gop")) setenv("ARMCI_NODE_SYNC", "1", 1);

@@ -315,7 +315,7 @@ TEST(NodePath, ReusedSegmentsBehaveLikeFreshOnes) {
 }
 
 // The pool of small regions starts small and grows, each new segment as large as all before it together,
-// up to kShmPoolCapacity per rank (a first small ARMCI_Malloc used to map the whole 8 MiB at once: 16-20 ms
+// up to shm_pool_capacity() per rank (a first small ARMCI_Malloc used to map the whole 8 MiB at once: 16-20 ms
 // in MPICH).  Blocks in every segment are reached by put, accumulate and Rmw from a peer, and once the pool
 // is full a small allocation gets a segment of its own.
 TEST(NodePath, PoolGrowsSegmentBySegmentUpToItsCapacity) {
@@ -331,7 +331,7 @@ TEST(NodePath, PoolGrowsSegmentBySegmentUpToItsCapacity) {
   auto expected_next = [](const std::vector<MPI_Aint>& slices) {
     MPI_Aint have = std::accumulate(slices.begin(), slices.end(), MPI_Aint{0});
     if (have == 0) return armcix::kShmPoolFirstSlice;
-    return std::min(have, armcix::kShmPoolCapacity - have);
+    return std::min(have, armcix::shm_pool_capacity() - have);
   };
   // Leave dirty free chunks in the heap: MPICH serves a one-process node communicator's shared window from
   // it (ARMCI_NODE_SIZE=1, cliques), and the pool must still hand out zeroed blocks with clear lock words.
@@ -342,7 +342,8 @@ TEST(NodePath, PoolGrowsSegmentBySegmentUpToItsCapacity) {
   std::vector<std::vector<void*>> live;
   std::vector<MPI_Aint> before = armcix::shm_pool_slices(world);
   bool beyond_pool = false;  // an allocation the full pool could not hold got memory of its own
-  for (int i = 0; i < 200 && !beyond_pool; ++i) {
+  const long enough = armcix::shm_pool_capacity() / static_cast<long>(count * sizeof(long)) + 10;
+  for (int i = 0; i < enough && !beyond_pool; ++i) {
     std::vector<void*> ptrs(n);
     ASSERT_EQ(ARMCI_Malloc(ptrs.data(), count * sizeof(long)), 0);
     live.push_back(ptrs);
@@ -355,13 +356,13 @@ TEST(NodePath, PoolGrowsSegmentBySegmentUpToItsCapacity) {
     const armcix::GmrRef ref = armcix::gmr_find(r, ptrs[r]);
     ASSERT_NE(ref.gmr, nullptr) << "allocation " << i;
     if (ref.gmr->pool_offset < 0) {
-      EXPECT_EQ(std::accumulate(after.begin(), after.end(), MPI_Aint{0}), armcix::kShmPoolCapacity)
+      EXPECT_EQ(std::accumulate(after.begin(), after.end(), MPI_Aint{0}), armcix::shm_pool_capacity())
           << "allocation " << i << " left the pool before it was full";
       beyond_pool = true;
     }
   }
-  ASSERT_TRUE(beyond_pool) << "200 allocations of 200 KiB all fit the pool";
-  ASSERT_EQ(std::accumulate(before.begin(), before.end(), MPI_Aint{0}), armcix::kShmPoolCapacity);
+  ASSERT_TRUE(beyond_pool) << enough << " allocations of 200 KiB all fit the pool";
+  ASSERT_EQ(std::accumulate(before.begin(), before.end(), MPI_Aint{0}), armcix::shm_pool_capacity());
   ASSERT_GE(before.size(), 2u);
   EXPECT_EQ(before.front(), armcix::kShmPoolFirstSlice);
   for (std::size_t i = 0; i + 1 < live.size(); ++i) {  // pool blocks are zero (the last one is not a block)
@@ -397,13 +398,89 @@ TEST(NodePath, PoolGrowsSegmentBySegmentUpToItsCapacity) {
   EXPECT_EQ(armcix::shm_pool_slices(world), before) << "freeing keeps the segments for later allocations";
 }
 
+// With the block limit raised (ARMCI_POOL_BLOCK_KB, ARMCI_POOL_MB: a symmetric heap sized by the user), large
+// regions come from the pool too: no window of their own, a segment sized to the block when doubling is not
+// enough, and every path -- put, get, accumulate, Rmw from a neighbour, load/store on the node -- reaches
+// them at both ends.  Sizes differ per rank (GA's uneven blocks), and a freed large block is reused.
+TEST(NodePath, LargeRegionsArePooledWhenTheBlockLimitAllows) {
+  const armcix::Runtime& rtm = armcix::rt();
+  std::vector<int> world(nproc());
+  std::iota(world.begin(), world.end(), 0);
+  const armcix::RegionPlan plan =
+      armcix::plan_region({rtm.config.shm, armcix::group_is_node_local(world.data(), nproc()),
+                           armcix::progress_ranks_on(), rtm.config.spanning_pool, rtm.config.window_kind});
+  if (!plan.pooled) GTEST_SKIP() << "world allocations are not pooled with these settings";
+  if (armcix::shm_pool_max_block() < (3L << 20) || armcix::shm_pool_capacity() < (16L << 20))
+    GTEST_SKIP() << "needs ARMCI_POOL_BLOCK_KB >= 3072 and ARMCI_POOL_MB >= 16";
+  const int n = nproc(), r = me(), right = (r + 1) % n, left = (r + n - 1) % n;
+  const uint64_t windows_before = armcix::gmr_windows_created();
+  std::vector<std::vector<void*>> live;
+  std::vector<long> counts;
+  for (const long mib_eighths : {8L, 24L, 12L}) {  // 1 MiB, 3 MiB (a segment of its own size), 1.5 MiB
+    const long count = (mib_eighths << 17) / static_cast<long>(sizeof(long)) - 16 * r;
+    std::vector<void*> ptrs(n);
+    ASSERT_EQ(ARMCI_Malloc(ptrs.data(), count * static_cast<long>(sizeof(long))), 0);
+    const armcix::GmrRef ref = armcix::gmr_find(r, ptrs[r]);
+    ASSERT_NE(ref.gmr, nullptr);
+    EXPECT_GE(ref.gmr->pool_offset, 0) << count * sizeof(long) << " bytes did not come from the pool";
+    const long* own = static_cast<const long*>(ptrs[r]);
+    EXPECT_EQ(*std::max_element(own, own + count), 0) << "a pool block is not zero";
+    EXPECT_EQ(*std::min_element(own, own + count), 0) << "a pool block is not zero";
+    live.push_back(ptrs);
+    counts.push_back(count);
+  }
+  EXPECT_EQ(armcix::gmr_windows_created(), windows_before) << "a pooled region made a window of its own";
+  const std::vector<MPI_Aint> slices = armcix::shm_pool_slices(world);
+  EXPECT_LE(std::accumulate(slices.begin(), slices.end(), MPI_Aint{0}), armcix::shm_pool_capacity());
+  EXPECT_TRUE(std::any_of(slices.begin(), slices.end(), [](MPI_Aint s) { return s >= (3L << 20); }))
+      << "no segment holds the 3 MiB block";
+  std::vector<long> right_counts(live.size());  // my right neighbour's slice lengths: its counts
+  for (std::size_t i = 0; i < live.size(); ++i)
+    right_counts[i] = counts[i] + 16L * r - 16L * right;
+  ARMCI_Barrier();
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    long* target = static_cast<long*>(live[i][right]);
+    const long last = right_counts[i] - 1;
+    long v = 1000L * static_cast<long>(i) + r;
+    ARMCI_Put(&v, target + last, sizeof v, right);
+    double one = 1.0, scale = 1.0;
+    ARMCI_Acc(ARMCI_ACC_DBL, &scale, &one, reinterpret_cast<double*>(target + 1), sizeof(double), right);
+    long old;
+    ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, target, 1, right);
+  }
+  ARMCI_AllFence();
+  ARMCI_Barrier();
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    const long* own = static_cast<const long*>(live[i][r]);
+    EXPECT_EQ(own[0], 1) << "region " << i;
+    EXPECT_EQ(reinterpret_cast<const double*>(own)[1], 1.0) << "region " << i;
+    EXPECT_EQ(own[counts[i] - 1], 1000L * static_cast<long>(i) + left) << "region " << i;
+    long got = -1;  // and back: a get of the neighbour's last word
+    ARMCI_Get(static_cast<long*>(live[i][right]) + right_counts[i] - 1, &got, sizeof got, right);
+    EXPECT_EQ(got, 1000L * static_cast<long>(i) + r) << "region " << i;
+  }
+  ARMCI_Barrier();
+  // A freed large block goes back to the pool, zeroed, and serves the next allocation of its size.
+  ASSERT_EQ(ARMCI_Free(live[1][r]), 0);
+  std::vector<void*> again(n);
+  ASSERT_EQ(ARMCI_Malloc(again.data(), counts[1] * static_cast<long>(sizeof(long))), 0);
+  EXPECT_EQ(armcix::gmr_windows_created(), windows_before);
+  EXPECT_EQ(armcix::shm_pool_slices(world), slices) << "the freed block was not reused";
+  const long* own = static_cast<const long*>(again[r]);
+  EXPECT_EQ(*std::max_element(own, own + counts[1]), 0) << "a reused pool block is not zero";
+  ARMCI_Barrier();
+  ASSERT_EQ(ARMCI_Free(again[r]), 0);
+  ASSERT_EQ(ARMCI_Free(live[2][r]), 0);
+  ASSERT_EQ(ARMCI_Free(live[0][r]), 0);
+}
+
 // Regions a program never frees are released by ARMCI_Finalize (which this binary's main calls after the
 // last test): small ones (pool blocks, whose windows are their pool segment's) and large ones (segments and
 // windows of their own).  With ARMCI_SPANNING_POOL=1 across nodes the pool's window used to be unlocked
 // twice there, and every rank failed with "Wrong synchronization of RMA calls".
 TEST(NodePath, RegionsLeftLiveAreReleasedAtFinalize) {
   const int n = nproc(), r = me();
-  for (const long bytes : {64L, 4096L, 300L << 10}) {
+  for (const long bytes : {64L, 4096L, static_cast<long>(armcix::shm_pool_max_block()) + (44L << 10)}) {
     std::vector<void*> ptrs(n);
     ASSERT_EQ(ARMCI_Malloc(ptrs.data(), bytes), 0);
     long v = r + 1;
@@ -422,8 +499,8 @@ TEST(NodePath, FreedSegmentsAndWindowsAreReused) {
   if (shm && shm[0] == '0') GTEST_SKIP() << "ARMCI_SHM=0 keeps no segments";
   if (progress && std::atoi(progress) > 0) GTEST_SKIP() << "regions served by progress ranks have no window";
   const int n = nproc(), r = me();
-  // Above the pool's block limit (kShmPoolMaxBlock, 256 KiB), so that the allocation gets a segment of its own.
-  const long count = (300 << 10) / sizeof(long);
+  // Above the pool's block limit (shm_pool_max_block(), ARMCI_POOL_BLOCK_KB), so that the allocation gets a segment of its own.
+  const long count = (armcix::shm_pool_max_block() + (44 << 10)) / static_cast<long>(sizeof(long));
   std::vector<void*> ptrs(n);
   ASSERT_EQ(ARMCI_Malloc(ptrs.data(), count * sizeof(long)), 0);
   ARMCI_Barrier();
@@ -535,7 +612,7 @@ TEST(NodePath, LastGroupFreeOnAMemberSetReleasesItsPoolAndCache) {
     const int gn = g.size, gr = g.rank, right = (gr + 1) % gn, left = (gr + gn - 1) % gn;
     EXPECT_TRUE(armcix::shm_pool_slices(members).empty()) << "round " << round << ": a pool outlived its groups";
     for (ARMCI_Group* on : {&g, &twin})
-      for (const long bytes : {4096L, 2 * static_cast<long>(armcix::kShmPoolMaxBlock)}) {  // a block, a segment
+      for (const long bytes : {4096L, 2 * static_cast<long>(armcix::shm_pool_max_block())}) {  // a block, a segment
         std::vector<void*> ptrs(gn);
         ASSERT_EQ(ARMCI_Malloc_group(ptrs.data(), bytes, on), 0);
         long* mine = static_cast<long*>(ptrs[gr]);
