@@ -161,9 +161,13 @@ MPI_Comm shm_cache_window_comm(const std::vector<int>& members, MPI_Comm group_c
   return dup;
 }
 
-MPI_Aint shm_pool_capacity() { return static_cast<MPI_Aint>(rt().config.pool_mb) << 20; }
+MPI_Aint shm_pool_capacity() {
+  return static_cast<MPI_Aint>(rt().config.pool_mb) << 20;
+}
 
-MPI_Aint shm_pool_max_block() { return static_cast<MPI_Aint>(rt().config.pool_block_kb) << 10; }
+MPI_Aint shm_pool_max_block() {
+  return static_cast<MPI_Aint>(rt().config.pool_block_kb) << 10;
+}
 
 MPI_Aint shm_pool_next_slice(const std::vector<int>& members, MPI_Aint block) {
   const MPI_Aint have = total(shm_pool_slices(members));
