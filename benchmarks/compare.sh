@@ -6,7 +6,7 @@
 # usage: benchmarks/compare.sh [--ours LIBFILE_OR_LINKFLAGS] [--ours-include DIR] [--quick]
 #                              [--runs N] [--np N] [--timeout SEC] [--budget SEC] [--build-dir DIR]
 #                              [--theirs LINKFLAGS] [--theirs-include DIR] [--ours-env "VAR=val ..."]
-#                              [--theirs-env "VAR=val ..."] [--theirs-name LABEL] [--hosts H]
+#                              [--theirs-env "VAR=val ..."] [--theirs-name LABEL] [--hosts H] [--build-only]
 #                              [bench ...]
 #
 # See benchmarks/README.md.  Exit status: 0 if every build and run succeeded, 1 if any failed
@@ -72,6 +72,7 @@ options:
   --budget SEC        runs beyond the 2nd (raw_mpi: the 1st) are skipped once this much time
                       has passed (default: 300; 0 = never skip)
   --build-dir DIR     where binaries and logs go (default: a new /tmp/armcix-bench.XXXXXX)
+  --build-only        build the benchmarks for both libraries and stop (benchmarks/scale.sh --large-only)
 
 Validation (both sides ARMCI-MPI, ratios should be ~1):
   benchmarks/compare.sh --ours -larmci-mpich --ours-include /usr/include --quick
@@ -89,6 +90,7 @@ HOSTS=0
 NP_SET=0
 QUICK=0
 RUNS=""
+BUILD_ONLY=0
 NP=2
 TIMEOUT=""
 BUDGET=300
@@ -112,6 +114,7 @@ while [ "$#" -gt 0 ]; do
         --timeout) need_arg "$@"; TIMEOUT=$2; shift 2 ;;
         --budget) need_arg "$@"; BUDGET=$2; shift 2 ;;
         --build-dir) need_arg "$@"; BUILD=$2; shift 2 ;;
+        --build-only) BUILD_ONLY=1; shift ;;
         -h|--help) usage; exit 0 ;;
         -*) echo "compare.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
         *)
@@ -260,6 +263,7 @@ for b in "${BENCHES[@]}"; do
         build armci-mpi "$b"
     fi
 done
+[ "$BUILD_ONLY" = 1 ] && exit "$ANY_FAIL"
 
 # --- run --------------------------------------------------------------------------------------------
 # The run goes in the background so that an interrupt (Ctrl-C) can stop it at once: timeout(1) puts

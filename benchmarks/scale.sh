@@ -6,7 +6,7 @@
 #
 # usage: benchmarks/scale.sh [--ranks 4,16,32,64] [--cliques 8] [--layouts node,cliques] [--timeout SEC]
 #                            [--runs N] [--out DIR] [--ours LIB] [--ours-include DIR] [--no-ga] [--no-probe]
-#                            [--marginal-regions N]
+#                            [--marginal-regions N] [--large-bytes B] [--large-only]
 #
 #   --cliques K   cliques at every rank count: min(K, ranks / 2) (default 8: 2 cliques at 4 ranks)
 #   --timeout     per run (default 900: 64 ranks on 2 cores are slow); the programs run with --quick (3 reps)
@@ -16,6 +16,11 @@
 #                 30 min per layout at 64 ranks on 2 cores, by load).  ARMCI-MPI's new-region ARMCI_Malloc is too slow for that
 #                 many at 64 ranks (~2 s each), and its 55-90 KB per allocation need no more than the 32 of
 #                 the main run
+#   --large-bytes B  large allocations (default 524288: 512 KiB per rank, above the pool's default block
+#                 limit): 24 live regions of B bytes, scale --memory-only, three runs per layout and rank count --
+#                 armci-x by default (a segment and window each), armci-x pooled (ARMCI_POOL_BLOCK_KB and
+#                 ARMCI_POOL_MB raised to hold them) and ARMCI-MPI -- printed as a second table (0: none)
+#   --large-only  only the large-allocation runs (compare.sh --build-only builds both libraries)
 #   --out DIR     where compare.sh's build dirs and logs go (default /tmp/armcix-scale.XXXXXX); the table
 #                 is DIR/table.txt
 #   --table ROWS  no runs: print the table of an earlier run's DIR/rows.txt (or several, concatenated)
@@ -33,6 +38,8 @@ CLIQUES=8
 LAYOUTS=node,cliques
 TIMEOUT=900
 MARGINAL_REGIONS=1000
+LARGE_BYTES=524288
+LARGE_ONLY=0
 RUNS=1
 OUT=""
 GA=1
@@ -47,13 +54,15 @@ while [ "$#" -gt 0 ]; do
         --layouts) LAYOUTS=$2; shift 2 ;;
         --timeout) TIMEOUT=$2; shift 2 ;;
         --marginal-regions) MARGINAL_REGIONS=$2; shift 2 ;;
+        --large-bytes) LARGE_BYTES=$2; shift 2 ;;
+        --large-only) LARGE_ONLY=1; shift ;;
         --runs) RUNS=$2; shift 2 ;;
         --out) OUT=$2; shift 2 ;;
         --no-ga) GA=0; shift ;;
         --no-probe) PROBE=0; shift ;;
         --table) TABLE_ONLY=$2; shift 2 ;;
         --ours|--ours-include|--theirs|--theirs-include|--theirs-name|--ours-env|--theirs-env) PASS+=("$1" "$2"); shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "scale.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -85,11 +94,31 @@ for layout in "${layout_list[@]}"; do
         mkdir -p "$dir"
         echo "# $layout, $np ranks, $k clique(s), load $(cut -d' ' -f1 /proc/loadavg)"
         if [ "$k" -gt 1 ]; then export MPIR_CVAR_NUM_CLIQUES=$k; else unset MPIR_CVAR_NUM_CLIQUES; fi
-        "$SCRIPT_DIR/compare.sh" --quick --np "$np" --runs "$RUNS" --timeout "$TIMEOUT" --budget 0 --build-dir "$dir" \
-            "${PASS[@]}" "${BENCHES[@]}" >"$dir/compare.out" 2>&1 || ANY_FAIL=1
-        grep -E '^  (scale|scale_ga) ' "$dir/compare.out" | sed 's/^/  /'
-        awk -v L="$layout" -v K="$k" '{ print L, K, $0 }' "$dir/rows.txt" >>"$ROWS"
-        if [ "$MARGINAL_REGIONS" -gt 0 ]; then
+        if [ "$LARGE_ONLY" = 1 ]; then  # builds only
+            "$SCRIPT_DIR/compare.sh" --quick --np "$np" --build-only --build-dir "$dir" "${PASS[@]}" scale \
+                >"$dir/compare.out" 2>&1 || ANY_FAIL=1
+        else
+            "$SCRIPT_DIR/compare.sh" --quick --np "$np" --runs "$RUNS" --timeout "$TIMEOUT" --budget 0 --build-dir "$dir" \
+                "${PASS[@]}" "${BENCHES[@]}" >"$dir/compare.out" 2>&1 || ANY_FAIL=1
+            grep -E '^  (scale|scale_ga) ' "$dir/compare.out" | sed 's/^/  /'
+            awk -v L="$layout" -v K="$k" '{ print L, K, $0 }' "$dir/rows.txt" >>"$ROWS"
+        fi
+        if [ "$LARGE_BYTES" -gt 0 ]; then
+            # 24 live regions: the pooled run's capacity holds them twice over, its block limit one of them.
+            large_kb=$(((LARGE_BYTES + 1023) / 1024 + 4))
+            large_mb=$(((24 * large_kb * 2 + 1023) / 1024)); [ "$large_mb" -ge 8 ] || large_mb=8
+            for lib in ours pool armci-mpi; do
+                bin="$dir/ours/scale" envv=()
+                [ "$lib" = pool ] && envv=(ARMCI_POOL_MB=$large_mb ARMCI_POOL_BLOCK_KB=$large_kb)
+                [ "$lib" = armci-mpi ] && bin="$dir/armci-mpi/scale"
+                env ${envv[@]+"${envv[@]}"} ARMCI_USE_WIN_ALLOCATE=0 timeout -k 10 "$TIMEOUT" mpiexec.mpich -n "$np" "$bin" \
+                    --memory-only --regions 24 --bytes "$LARGE_BYTES" --marginal-from 12 </dev/null \
+                    >"$dir/logs/large.$lib.log" 2>&1 || { ANY_FAIL=1; echo "  large $lib: FAILED ($dir/logs/large.$lib.log)"; }
+                awk -v L="$layout" -v K="$k" -v B="large-$lib" '$1 == "RESULT" && NF == 6 { print L, K, B, $0 }' \
+                    "$dir/logs/large.$lib.log" >>"$ROWS"
+            done
+        fi
+        if [ "$MARGINAL_REGIONS" -gt 0 ] && [ "$LARGE_ONLY" = 0 ]; then
             timeout -k 10 $((TIMEOUT * 3)) mpiexec.mpich -n "$np" "$dir/ours/scale" --memory-only --regions "$MARGINAL_REGIONS" \
                 --marginal-from $((MARGINAL_REGIONS > 530 ? 530 : MARGINAL_REGIONS / 2)) \
                 </dev/null >"$dir/logs/marginal.log" 2>&1 || { ANY_FAIL=1; echo "  marginal: FAILED ($dir/logs/marginal.log)"; }
@@ -99,7 +128,7 @@ for layout in "${layout_list[@]}"; do
         # MPI's own cost per window (no ARMCI): ARMCI-MPI's kind, and armci-x's across nodes; and per call of
         # the allreduce a pooled ARMCI_Malloc makes, and the allgather it made until 2026-11-28 (what MPI maps
         # as traffic first reaches its peers)
-        [ "$PROBE" = 1 ] && for kind in create shmcreate allgather allreduce; do
+        [ "$PROBE" = 1 ] && [ "$LARGE_ONLY" = 0 ] && for kind in create shmcreate allgather allreduce; do
             timeout -k 10 "$TIMEOUT" mpiexec.mpich -n "$np" "$dir/ours/scale" --probe "$kind" </dev/null \
                 >"$dir/logs/probe.$kind.log" 2>&1 || { ANY_FAIL=1; echo "  probe $kind: FAILED ($dir/logs/probe.$kind.log)"; }
             awk -v L="$layout" -v K="$k" '$1 == "RESULT" && NF == 6 { print L, K, "mpi", $0 }' \
@@ -157,6 +186,25 @@ END {
     print "MPI resident bytes per MPI_Iallgather of 24 B per rank (a pooled ARMCI_Malloc'"'"'s one collective until 2026-11-28);"
     print "MPI:ar: the same per MPI_Iallreduce of 7 longs (its collective now); times: max over"
     print "ranks, median; ratios ours / ARMCI-MPI (a-m), below 1 = armci-x cheaper.  k = MPICH cliques (1: one node)."
+    large = 0
+    for (i = 1; i <= n; i++) { cfg = order[i]; if (get("large-ours", "rss_per_alloc") != "") large = 1 }
+    if (!large) exit
+    print ""
+    printf "%-8s %5s %4s | %9s %9s %9s %9s %5s | %8s %8s %8s | %9s %9s\n", "layout", "ranks", "k", "L:rss/a", "L:pool",
+        "L:a-m", "L:marg", "ratio", "L:heap", "L:pool", "L:a-m", "pool marg", "a-m marg"
+    for (i = 1; i <= n; i++) {
+        cfg = order[i]; split(cfg, p, " ")
+        o = get("large-ours", "rss_per_alloc"); t = get("large-armci-mpi", "rss_per_alloc")
+        if (o == "" && t == "") continue
+        printf "%-8s %5s %4s | %9s %9s %9s %9s %5s | %8s %8s %8s | %9s %9s\n", p[1], p[2], p[3], f(o),
+            f(get("large-pool", "rss_per_alloc")), f(t), f(get("large-ours", "marginal_rss_per_alloc")), r(o, t),
+            f(get("large-ours", "heap_per_alloc")), f(get("large-pool", "heap_per_alloc")), f(get("large-armci-mpi", "heap_per_alloc")),
+            f(get("large-pool", "marginal_rss_per_alloc")), f(get("large-armci-mpi", "marginal_rss_per_alloc"))
+    }
+    print ""
+    print "Large allocations (--large-bytes, 24 live regions): L:rss/a armci-x by default (a segment and, across nodes,"
+    print "an MPI window each), L:pool armci-x with ARMCI_POOL_BLOCK_KB / ARMCI_POOL_MB raised to pool them, L:a-m ARMCI-MPI;"
+    print "marg: the slope over allocations 12..24; ratio: armci-x default / ARMCI-MPI."
 }' "$ROWS" | tee "$OUT/table.txt"
 echo "# scale.sh: end $(date -u '+%H:%M:%S UTC'), load $(cut -d' ' -f1-3 /proc/loadavg); table in $OUT/table.txt"
 exit "$ANY_FAIL"

@@ -314,18 +314,38 @@ TEST(NodePath, ReusedSegmentsBehaveLikeFreshOnes) {
   }
 }
 
+namespace {
+
+// Whether allocations on the world group come from its pool with this run's settings.
+bool world_allocations_pooled() {
+  const armcix::Runtime& rtm = armcix::rt();
+  std::vector<int> world(nproc());
+  std::iota(world.begin(), world.end(), 0);
+  return armcix::plan_region({rtm.config.shm, armcix::group_is_node_local(world.data(), nproc()),
+                              armcix::progress_ranks_on(), rtm.config.spanning_pool, rtm.config.window_kind})
+      .pooled;
+}
+
+// One of each kind of update from this rank into a peer's block: Rmw adds 1 to word 0, an accumulate adds 1.0
+// to word 1 (as a double), and a put writes `value` into word `last`.
+void update_peer_block(long* target, long last, long value, int peer) {
+  ARMCI_Put(&value, target + last, sizeof value, peer);
+  double one = 1.0, scale = 1.0;
+  ARMCI_Acc(ARMCI_ACC_DBL, &scale, &one, reinterpret_cast<double*>(target + 1), sizeof(double), peer);
+  long old;
+  ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, target, 1, peer);
+}
+
+}  // namespace
+
 // The pool of small regions starts small and grows, each new segment as large as all before it together,
 // up to shm_pool_capacity() per rank (a first small ARMCI_Malloc used to map the whole 8 MiB at once: 16-20 ms
 // in MPICH).  Blocks in every segment are reached by put, accumulate and Rmw from a peer, and once the pool
 // is full a small allocation gets a segment of its own.
 TEST(NodePath, PoolGrowsSegmentBySegmentUpToItsCapacity) {
-  const armcix::Runtime& rtm = armcix::rt();
   std::vector<int> world(nproc());
   std::iota(world.begin(), world.end(), 0);
-  const armcix::RegionPlan plan =
-      armcix::plan_region({rtm.config.shm, armcix::group_is_node_local(world.data(), nproc()),
-                           armcix::progress_ranks_on(), rtm.config.spanning_pool, rtm.config.window_kind});
-  if (!plan.pooled) GTEST_SKIP() << "world allocations are not pooled with these settings";
+  if (!world_allocations_pooled()) GTEST_SKIP() << "world allocations are not pooled with these settings";
   const int n = nproc(), r = me(), right = (r + 1) % n;
   const long count = (200 << 10) / sizeof(long);  // two blocks fill most of a 512 KiB segment
   auto expected_next = [](const std::vector<MPI_Aint>& slices) {
@@ -374,15 +394,8 @@ TEST(NodePath, PoolGrowsSegmentBySegmentUpToItsCapacity) {
   // returns heap memory in MPICH): the last allocation starts from zero here.
   std::fill_n(static_cast<long*>(live.back()[r]), count, 0L);
   ARMCI_Barrier();
-  for (std::size_t i = 0; i < live.size(); ++i) {
-    long* target = static_cast<long*>(live[i][right]);
-    long v = 1000L * static_cast<long>(i) + r;
-    ARMCI_Put(&v, target + count - 1, sizeof v, right);
-    double one = 1.0, scale = 1.0;
-    ARMCI_Acc(ARMCI_ACC_DBL, &scale, &one, reinterpret_cast<double*>(target + 1), sizeof(double), right);
-    long old;
-    ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, target, 1, right);
-  }
+  for (std::size_t i = 0; i < live.size(); ++i)
+    update_peer_block(static_cast<long*>(live[i][right]), count - 1, 1000L * static_cast<long>(i) + r, right);
   ARMCI_AllFence();
   ARMCI_Barrier();
   const int left = (r + n - 1) % n;
@@ -403,13 +416,9 @@ TEST(NodePath, PoolGrowsSegmentBySegmentUpToItsCapacity) {
 // enough, and every path -- put, get, accumulate, Rmw from a neighbour, load/store on the node -- reaches
 // them at both ends.  Sizes differ per rank (GA's uneven blocks), and a freed large block is reused.
 TEST(NodePath, LargeRegionsArePooledWhenTheBlockLimitAllows) {
-  const armcix::Runtime& rtm = armcix::rt();
   std::vector<int> world(nproc());
   std::iota(world.begin(), world.end(), 0);
-  const armcix::RegionPlan plan =
-      armcix::plan_region({rtm.config.shm, armcix::group_is_node_local(world.data(), nproc()),
-                           armcix::progress_ranks_on(), rtm.config.spanning_pool, rtm.config.window_kind});
-  if (!plan.pooled) GTEST_SKIP() << "world allocations are not pooled with these settings";
+  if (!world_allocations_pooled()) GTEST_SKIP() << "world allocations are not pooled with these settings";
   if (armcix::shm_pool_max_block() < (3L << 20) || armcix::shm_pool_capacity() < (16L << 20))
     GTEST_SKIP() << "needs ARMCI_POOL_BLOCK_KB >= 3072 and ARMCI_POOL_MB >= 16";
   const int n = nproc(), r = me(), right = (r + 1) % n, left = (r + n - 1) % n;
@@ -437,16 +446,8 @@ TEST(NodePath, LargeRegionsArePooledWhenTheBlockLimitAllows) {
   std::vector<long> right_counts(live.size());  // my right neighbour's slice lengths: its counts
   for (std::size_t i = 0; i < live.size(); ++i) right_counts[i] = counts[i] + 16L * r - 16L * right;
   ARMCI_Barrier();
-  for (std::size_t i = 0; i < live.size(); ++i) {
-    long* target = static_cast<long*>(live[i][right]);
-    const long last = right_counts[i] - 1;
-    long v = 1000L * static_cast<long>(i) + r;
-    ARMCI_Put(&v, target + last, sizeof v, right);
-    double one = 1.0, scale = 1.0;
-    ARMCI_Acc(ARMCI_ACC_DBL, &scale, &one, reinterpret_cast<double*>(target + 1), sizeof(double), right);
-    long old;
-    ARMCI_Rmw(ARMCI_FETCH_AND_ADD_LONG, &old, target, 1, right);
-  }
+  for (std::size_t i = 0; i < live.size(); ++i)
+    update_peer_block(static_cast<long*>(live[i][right]), right_counts[i] - 1, 1000L * static_cast<long>(i) + r, right);
   ARMCI_AllFence();
   ARMCI_Barrier();
   for (std::size_t i = 0; i < live.size(); ++i) {
