@@ -89,11 +89,13 @@ MPI_Aint shm_slice_class(MPI_Aint bytes);
 // are pooled; larger ones get a segment and, across nodes, an MPI window of their own, whose state MPI keeps
 // per rank of the group (doc/performance.md, "Large allocations").  Raising both (a symmetric heap sized
 // by the user, as OpenSHMEM's SHMEM_SYMMETRIC_SIZE) pools large GA arrays too: O(log) windows per member set
-// instead of one per live array.  Address space only: MPICH and Open MPI back a segment's pages as they are
-// first touched, not when it is made.  Why not one segment of the
-// whole capacity at once: MPICH's MPI_Win_allocate_shared touches every page of its segment, so the first
-// small ARMCI_Malloc of a program paid for 8 MiB per rank, 16-20 ms at 2 ranks (plain MPI: 8 MiB 16-18 ms,
-// 1 MiB 2.2-3.0 ms, 64 KiB 0.35 ms; ARMCI-MPI's whole first ARMCI_Malloc 2-3 ms).
+// instead of one per live array.  On shared memory and TCP a segment's pages are backed as they are first
+// touched, not when it is made (2 x 256 MiB on MPICH 4.0.2: each process's RssShmem +36 KB, the machine's
+// Shmem +12 MB); an RDMA network may pin a window's whole segment.  Why not one segment of the whole
+// capacity at once: MPICH's MPI_Win_allocate_shared takes time in proportion to its segment (2 x 256 MiB:
+// 92-99 ms) although it leaves the pages untouched, so the first small ARMCI_Malloc of a program paid for 8 MiB per
+// rank, 16-20 ms at 2 ranks (plain MPI: 8 MiB 16-18 ms, 1 MiB 2.2-3.0 ms, 64 KiB 0.35 ms; ARMCI-MPI's whole first
+// ARMCI_Malloc 2-3 ms).
 struct PoolBlock {
   MPI_Win shm_win = MPI_WIN_NULL;  // the block's segment (shared by its blocks; freed by shm_cache_clear)
   MPI_Win win = MPI_WIN_NULL;      // members spanning nodes: the segment's one MPI_Win_create window over
