@@ -16,10 +16,11 @@
 #                 30 min per layout at 64 ranks on 2 cores, by load).  ARMCI-MPI's new-region ARMCI_Malloc is too slow for that
 #                 many at 64 ranks (~2 s each), and its 55-90 KB per allocation need no more than the 32 of
 #                 the main run
-#   --large-bytes B  large allocations (default 524288: 512 KiB per rank, above the pool's default block
-#                 limit): 24 live regions of B bytes, scale --memory-only, three runs per layout and rank count --
-#                 armci-x by default (a segment and window each), armci-x pooled (ARMCI_POOL_BLOCK_KB and
-#                 ARMCI_POOL_MB raised to hold them) and ARMCI-MPI -- printed as a second table (0: none)
+#   --large-bytes B  large allocations (default 524288: 512 KiB per rank, above the small pool's block limit
+#                 of 256 KiB): 24 live regions of B bytes, scale --memory-only, three runs per layout and rank
+#                 count -- armci-x by default (pooled), armci-x with a segment and window each (the small pool
+#                 of before: ARMCI_POOL_MB=8 ARMCI_POOL_BLOCK_KB=256) and ARMCI-MPI -- printed as a second
+#                 table (0: none)
 #   --large-only  only the large-allocation runs (compare.sh --build-only builds both libraries)
 #   --out DIR     where compare.sh's build dirs and logs go (default /tmp/armcix-scale.XXXXXX); the table
 #                 is DIR/table.txt
@@ -104,12 +105,9 @@ for layout in "${layout_list[@]}"; do
             awk -v L="$layout" -v K="$k" '{ print L, K, $0 }' "$dir/rows.txt" >>"$ROWS"
         fi
         if [ "$LARGE_BYTES" -gt 0 ]; then
-            # 24 live regions: the pooled run's capacity holds them twice over, its block limit one of them.
-            large_kb=$(((LARGE_BYTES + 1023) / 1024 + 4))
-            large_mb=$(((24 * large_kb * 2 + 1023) / 1024)); [ "$large_mb" -ge 8 ] || large_mb=8
-            for lib in ours pool armci-mpi; do
+            for lib in ours each armci-mpi; do
                 bin="$dir/ours/scale" envv=()
-                [ "$lib" = pool ] && envv=(ARMCI_POOL_MB=$large_mb ARMCI_POOL_BLOCK_KB=$large_kb)
+                [ "$lib" = each ] && envv=(ARMCI_POOL_MB=8 ARMCI_POOL_BLOCK_KB=256)
                 [ "$lib" = armci-mpi ] && bin="$dir/armci-mpi/scale"
                 env ${envv[@]+"${envv[@]}"} ARMCI_USE_WIN_ALLOCATE=0 timeout -k 10 "$TIMEOUT" mpiexec.mpich -n "$np" "$bin" \
                     --memory-only --regions 24 --bytes "$LARGE_BYTES" --marginal-from 12 </dev/null \
@@ -190,20 +188,21 @@ END {
     for (i = 1; i <= n; i++) { cfg = order[i]; if (get("large-ours", "rss_per_alloc") != "") large = 1 }
     if (!large) exit
     print ""
-    printf "%-8s %5s %4s | %9s %9s %9s %9s %5s | %8s %8s %8s | %9s %9s\n", "layout", "ranks", "k", "L:rss/a", "L:pool",
-        "L:a-m", "L:marg", "ratio", "L:heap", "L:pool", "L:a-m", "pool marg", "a-m marg"
+    printf "%-8s %5s %4s | %9s %9s %9s %9s %5s | %8s %8s %8s | %9s %9s\n", "layout", "ranks", "k", "L:rss/a", "L:each",
+        "L:a-m", "L:marg", "ratio", "L:heap", "L:each", "L:a-m", "each marg", "a-m marg"
     for (i = 1; i <= n; i++) {
         cfg = order[i]; split(cfg, p, " ")
         o = get("large-ours", "rss_per_alloc"); t = get("large-armci-mpi", "rss_per_alloc")
         if (o == "" && t == "") continue
         printf "%-8s %5s %4s | %9s %9s %9s %9s %5s | %8s %8s %8s | %9s %9s\n", p[1], p[2], p[3], f(o),
-            f(get("large-pool", "rss_per_alloc")), f(t), f(get("large-ours", "marginal_rss_per_alloc")), r(o, t),
-            f(get("large-ours", "heap_per_alloc")), f(get("large-pool", "heap_per_alloc")), f(get("large-armci-mpi", "heap_per_alloc")),
-            f(get("large-pool", "marginal_rss_per_alloc")), f(get("large-armci-mpi", "marginal_rss_per_alloc"))
+            f(get("large-each", "rss_per_alloc")), f(t), f(get("large-ours", "marginal_rss_per_alloc")), r(o, t),
+            f(get("large-ours", "heap_per_alloc")), f(get("large-each", "heap_per_alloc")), f(get("large-armci-mpi", "heap_per_alloc")),
+            f(get("large-each", "marginal_rss_per_alloc")), f(get("large-armci-mpi", "marginal_rss_per_alloc"))
     }
     print ""
-    print "Large allocations (--large-bytes, 24 live regions): L:rss/a armci-x by default (a segment and, across nodes,"
-    print "an MPI window each), L:pool armci-x with ARMCI_POOL_BLOCK_KB / ARMCI_POOL_MB raised to pool them, L:a-m ARMCI-MPI;"
+    print "Large allocations (--large-bytes, 24 live regions): L:rss/a armci-x by default (pooled: a window per pool"
+    print "segment), L:each armci-x with ARMCI_POOL_MB=8 ARMCI_POOL_BLOCK_KB=256 (a segment and, across nodes, an MPI"
+    print "window each), L:a-m ARMCI-MPI;"
     print "marg: the slope over allocations 12..24; ratio: armci-x default / ARMCI-MPI."
 }' "$ROWS" | tee "$OUT/table.txt"
 echo "# scale.sh: end $(date -u '+%H:%M:%S UTC'), load $(cut -d' ' -f1-3 /proc/loadavg); table in $OUT/table.txt"

@@ -295,7 +295,7 @@ Config Config::from_environment() {
   ARMCIX_SETTINGS(ARMCIX_READ)
 #undef ARMCIX_READ
   // A pooled block must fit the pool: a block larger than the capacity would never be served from it.
-  if (static_cast<long>(c.pool_block_kb) > static_cast<long>(c.pool_mb) * 1024)
+  if (c.pool_block_kb > 0 && static_cast<long>(c.pool_block_kb) > static_cast<long>(c.pool_mb) * 1024)
     fail("ARMCI_Init",
          "environment variable ARMCI_POOL_BLOCK_KB=%d is more than the pool holds (ARMCI_POOL_MB=%d, %ld KiB): "
          "raise ARMCI_POOL_MB or lower ARMCI_POOL_BLOCK_KB",

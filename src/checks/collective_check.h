@@ -20,7 +20,7 @@ enum class Collective { Malloc = 1, Free, GroupCreate, GroupFree, CreateMutexes,
 constexpr long kAnyObject = -1;
 
 // Longs of caller data each member contributes to collective_reduce.
-constexpr int kReducePayload = 3;
+constexpr int kReducePayload = 4;
 
 // Reduces every member's `payload` with MPI_MAX over `comm` (out: the same kReducePayload longs on every
 // member; a caller that wants a minimum passes a negated value).  One allreduce of a few longs, whatever the

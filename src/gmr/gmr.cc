@@ -420,12 +420,13 @@ void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, 
 // has room and the pool may still grow.  False (on every member alike: the decision uses only shared data)
 // when the largest slice is too big for a pool block or the pool is full.  Unlike adopt_cached_segment,
 // neither zeroing nor a barrier: free blocks are kept zero (below).
-bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint largest, bool node_only) {
+bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint largest, MPI_Aint node_room,
+                     bool node_only) {
   if (largest > shm_pool_max_block()) return false;
   const MPI_Aint block = kSliceHeader + (largest + kSliceHeader - 1) / kSliceHeader * kSliceHeader;
   PoolBlock b;
   if (!shm_pool_take(g->members(), block, &b)) {
-    const MPI_Aint slice_bytes = shm_pool_next_slice(g->members(), block);
+    const MPI_Aint slice_bytes = shm_pool_next_slice(g->members(), block, node_room);
     if (slice_bytes == 0) return false;
     add_pool_segment(call, g, group, node_only, slice_bytes);
     ARMCIX_REQUIRE(shm_pool_take(g->members(), block, &b), call, "internal error: a new pool segment has no room");
@@ -487,27 +488,47 @@ void check_node_capacity(const char* call, const ARMCI_Group* group, const std::
   }
 }
 
-// What the members of an ARMCI_Malloc agree on: every slice size, its extremes and the region's serial.
+// What the members of an ARMCI_Malloc agree on: every slice size, its extremes, the region's serial and how
+// far the member set's pool may grow on the most constrained node.
 struct AgreedSizes {
   std::vector<MPI_Aint> each;  // group rank -> slice bytes
   MPI_Aint largest = 0, smallest = 0;
-  MPI_Aint serial = 0;  // the largest proposed: the same on every member
+  MPI_Aint serial = 0;     // the largest proposed: the same on every member
+  MPI_Aint node_room = 0;  // the smallest pool_node_room of the members
   bool uniform() const { return largest == smallest; }
 };
 
-// One allreduce of (largest size, -smallest size, serial) whatever the size of the group, and only when
-// sizes differ an allgather of 8 bytes per member (GA's arrays whose blocks do not divide evenly).  The
-// allreduce also carries the ARMCI_CHECK_COLLECTIVES agreement.  The extremes come from the allreduce, so
-// nobody scans the sizes again for them.  With back-off: every rank is here before the window collectives
-// after it spin.
+// The pool slices (per member, in all) my node can give this member set: half of what the node holds
+// (node_memory_limit: RAM + swap, and /dev/shm) shared among the set's members on it.  A pool segment may
+// be up to twice what the program asked for (its capacity doubles), and its pages are backed only as they
+// are touched; where /dev/shm is small (a container's 64 MiB) a segment beyond it would be mapped fine and
+// fail with SIGBUS at first touch, so the pool stops growing there and larger regions get a segment of
+// their own, whose size check_node_capacity has checked.  Nodes may differ: the members agree on the
+// minimum (agree_on_sizes), since every member must make the same pool decision.
+MPI_Aint pool_node_room(const ARMCI_Group* group) {
+  const Runtime& r = rt();
+  const int my_node = r.node_of[r.me];
+  MPI_Aint here = 0;
+  for (int g = 0; g < group->size; ++g) here += r.node_of[group->grp_to_abs[g]] == my_node;
+  return node_memory_limit(true) / 2 / std::max<MPI_Aint>(here, 1);
+}
+
+// One allreduce of (largest size, -smallest size, serial, -node room) whatever the size of the group, and
+// only when sizes differ an allgather of 8 bytes per member (GA's arrays whose blocks do not divide evenly).
+// The allreduce also carries the ARMCI_CHECK_COLLECTIVES agreement.  The extremes come from the allreduce,
+// so nobody scans the sizes again for them.  With back-off: every rank is here before the window
+// collectives after it spin.
 AgreedSizes agree_on_sizes(const char* call, const ARMCI_Group* group, MPI_Aint mine) {
   long agreed[kReducePayload];
   collective_reduce(call, Collective::Malloc, group->comm, "", kAnyObject,
-                    {static_cast<long>(mine), -static_cast<long>(mine), static_cast<long>(g_next_serial)}, agreed);
+                    {static_cast<long>(mine), -static_cast<long>(mine), static_cast<long>(g_next_serial),
+                     -static_cast<long>(pool_node_room(group))},
+                    agreed);
   AgreedSizes a;
   a.largest = static_cast<MPI_Aint>(agreed[0]);
   a.smallest = static_cast<MPI_Aint>(-agreed[1]);
   a.serial = static_cast<MPI_Aint>(agreed[2]);
+  a.node_room = static_cast<MPI_Aint>(-agreed[3]);
   if (a.uniform()) {
     a.each.assign(group->size, a.largest);
     return a;
@@ -594,7 +615,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
 
   const bool node_only = group_is_node_local(group->grp_to_abs, group->size);
   const RegionPlan plan = plan_region({cfg.shm, node_only, progress_ranks_on(), cfg.spanning_pool, cfg.window_kind});
-  if ((plan.pooled && take_pool_block(call, g, group, agreed.largest, node_only)) ||
+  if ((plan.pooled && take_pool_block(call, g, group, agreed.largest, agreed.node_room, node_only)) ||
       (plan.reusable && adopt_cached_segment(call, g, sizes))) {
     for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base(r);
     index_region(g);
@@ -695,7 +716,7 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
   const long serial = g ? static_cast<long>(g->serial) : kAnyObject;
   long agreed[kReducePayload];
   collective_reduce(call, Collective::Free, group->comm, "allocation", serial,
-                    {g ? serial : std::numeric_limits<long>::min(), 0, 0}, agreed);
+                    {g ? serial : std::numeric_limits<long>::min(), 0, 0, 0}, agreed);
   if (agreed[0] == std::numeric_limits<long>::min()) return;  // every slice empty: nothing was allocated
   if (!g) {
     g = region_by_serial(static_cast<uint64_t>(agreed[0]));

@@ -166,12 +166,13 @@ MPI_Aint shm_pool_capacity() {
 }
 
 MPI_Aint shm_pool_max_block() {
-  return static_cast<MPI_Aint>(rt().config.pool_block_kb) << 10;
+  const int kb = rt().config.pool_block_kb;
+  return kb == 0 ? shm_pool_capacity() : static_cast<MPI_Aint>(kb) << 10;
 }
 
-MPI_Aint shm_pool_next_slice(const std::vector<int>& members, MPI_Aint block) {
+MPI_Aint shm_pool_next_slice(const std::vector<int>& members, MPI_Aint block, MPI_Aint node_room) {
   const MPI_Aint have = total(shm_pool_slices(members));
-  const MPI_Aint room = shm_pool_capacity() - have;
+  const MPI_Aint room = std::min(shm_pool_capacity(), node_room) - have;
   MPI_Aint want = have == 0 ? kShmPoolFirstSlice : have;  // the capacity doubles
   if (want < block) want = (block + kShmPoolFirstSlice - 1) / kShmPoolFirstSlice * kShmPoolFirstSlice;
   const MPI_Aint next = want < room ? want : room;

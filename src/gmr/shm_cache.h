@@ -77,24 +77,30 @@ MPI_Comm shm_cache_window_comm(const std::vector<int>& members, MPI_Comm group_c
 // address range grows: the pages beyond what the program uses are never touched, so never backed.
 MPI_Aint shm_slice_class(MPI_Aint bytes);
 
-// Pools: small node-only allocations share a few segments per member set, so that a new small region
-// needs no window at all (NWChem TCE water at 4 ranks on 2 cores: with size classes still 45 window
-// creations per rank, ~100 ms each, for its live set of small GA arrays).  A block takes the same offset in
-// every member's slice of one segment (so one replicated allocator serves all, changed only in collective
-// calls on these members, like the cache above).
+// Pools: allocations share a few segments per member set, so that a new region needs no window at all
+// (NWChem TCE water at 4 ranks on 2 cores: with size classes still 45 window creations per rank, ~100 ms
+// each, for its live set of small GA arrays), and so that across nodes MPI keeps its per-rank window state
+// per segment, not per live array (a 512-KiB region with a window of its own: 47.2 to 80.9 KB per live
+// allocation from 4 to 64 ranks on MPICH cliques, pooled under 1 KB; doc/performance.md, "Large
+// allocations").  A block takes the same offset in every member's slice of one segment (so one replicated
+// allocator serves all, changed only in collective calls on these members, like the cache above).
 //
 // The pool grows: its first segment has slices of kShmPoolFirstSlice, each later one as much as all before
 // it together (capacity doubles), or as much as a larger block needs, up to shm_pool_capacity() per member in
-// all (ARMCI_POOL_MB, default 8 MiB).  Slices up to shm_pool_max_block() (ARMCI_POOL_BLOCK_KB, default 256 KiB)
-// are pooled; larger ones get a segment and, across nodes, an MPI window of their own, whose state MPI keeps
-// per rank of the group (doc/performance.md, "Large allocations").  Raising both (a symmetric heap sized
-// by the user, as OpenSHMEM's SHMEM_SYMMETRIC_SIZE) pools large GA arrays too: O(log) windows per member set
-// instead of one per live array.  On shared memory and TCP a segment's pages are backed as they are first
-// touched, not when it is made (2 x 256 MiB on MPICH 4.0.2: each process's RssShmem +36 KB, the machine's
-// Shmem +12 MB); an RDMA network may pin a window's whole segment.  Why not one segment of the whole
-// capacity at once: MPICH's MPI_Win_allocate_shared takes time in proportion to its segment (2 x 256 MiB:
-// 92-99 ms) although it leaves the pages untouched, so the first small ARMCI_Malloc of a program paid for 8 MiB per
-// rank, 16-20 ms at 2 ranks (plain MPI: 8 MiB 16-18 ms, 1 MiB 2.2-3.0 ms, 64 KiB 0.35 ms; ARMCI-MPI's whole first
+// all (ARMCI_POOL_MB, default 1 GiB) and to what the members' nodes can give (pool_node_room in gmr.cc).
+// Slices up to shm_pool_max_block() (ARMCI_POOL_BLOCK_KB; by default the capacity) are pooled; larger ones,
+// and those the full pool cannot hold, get a segment and, across nodes, an MPI window of their own.  The
+// number of windows grows with log2 of the bytes live, not with the number of arrays, as in OpenSHMEM's
+// symmetric heap but without a size fixed in advance.  On shared memory and TCP a segment's pages are
+// backed as they are first touched, not when it is made (MPICH 4.0.2: 2 x 256 MiB left each process's
+// RssShmem +36 KB, the machine's Shmem +12 MB; 2 x 1 GiB left Shmem unchanged on MPICH and Open MPI 4.1.4);
+// an RDMA network may pin a window's whole segment, at most twice what is live.  What the pool costs: a
+// freed block stays mapped and resident (zeroed for its next user) until the member set is released, so a
+// process keeps its peak of pooled bytes; returning the pages (MADV_REMOVE) under a live RDMA registration
+// would leave the network card on the old pages.  Why not one segment of the whole capacity at once:
+// MPICH's MPI_Win_allocate_shared takes time in proportion to its segment (~0.3 ms per MiB per rank,
+// untouched pages included), so the first small ARMCI_Malloc of a program paid for 8 MiB per rank, 16-20 ms
+// at 2 ranks (plain MPI: 8 MiB 16-18 ms, 1 MiB 2.2-3.0 ms, 64 KiB 0.35 ms; ARMCI-MPI's whole first
 // ARMCI_Malloc 2-3 ms).
 struct PoolBlock {
   MPI_Win shm_win = MPI_WIN_NULL;  // the block's segment (shared by its blocks; freed by shm_cache_clear)
@@ -112,7 +118,9 @@ bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* o
 // The slice bytes of the next segment for `members`, one that holds a block of `block` bytes: as much as all
 // segments before it together, or `block` rounded up to whole kShmPoolFirstSlice when that is more; 0 when
 // what is left of shm_pool_capacity() cannot hold `block` (or is smaller than kShmPoolFirstSlice).
-MPI_Aint shm_pool_next_slice(const std::vector<int>& members, MPI_Aint block);
+// `node_room` also bounds the pool's slices in all: what every member's node can give this member set's pool
+// per member (pool_node_room in gmr.cc, the minimum over the members, agreed on by every member).
+MPI_Aint shm_pool_next_slice(const std::vector<int>& members, MPI_Aint block, MPI_Aint node_room);
 // Registers a new segment of `members`' pool; every slice is `slice_bytes` long (shm_pool_next_slice).
 // `zeroed`: every member's slice starts zeroed (fresh shared pages); otherwise blocks are zeroed as the
 // segment's high-water mark rises (PoolBlock::zero_from, zero_to), the same on every member.
@@ -127,9 +135,9 @@ std::vector<MPI_Aint> shm_pool_slices(const std::vector<int>& members);
 constexpr MPI_Aint kShmPoolFirstSlice = MPI_Aint{512} << 10;
 // ARMCI_POOL_MB in bytes: what the pool's segments may add up to per member.
 MPI_Aint shm_pool_capacity();
-// ARMCI_POOL_BLOCK_KB in bytes: the largest slice the pool serves.  The default, 256 KiB: NWChem water's few
-// GA arrays of 64-128 KiB per rank got segments of their own before, each a first-time
-// MPI_Win_allocate_shared of ~0.1 s at 4 ranks on 2 cores (2 of the 3 per rank left).
+// ARMCI_POOL_BLOCK_KB in bytes: the largest slice the pool serves; by default (0) the whole capacity, so that
+// every region that fits the pool comes from it, large GA arrays too (doc/performance.md, "Large allocations
+// pooled by default").
 MPI_Aint shm_pool_max_block();
 
 constexpr std::size_t kShmCacheEntries = 32;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -326,6 +327,12 @@ bool world_allocations_pooled() {
       .pooled;
 }
 
+// Tests that fill the pool, or that need a region too large for it (a segment and window of its own), run
+// where the limits are small enough to reach at test sizes: ARMCI_POOL_MB / ARMCI_POOL_BLOCK_KB lowered (the
+// manifest's shm-small-pool lines: 8 MiB and 256 KiB).  By default a pool holds 1 GiB per rank and every
+// region up to that size.
+constexpr MPI_Aint kReachableAtTestSizes = MPI_Aint{64} << 20;
+
 // One of each kind of update from this rank into a peer's block: Rmw adds 1 to word 0, an accumulate adds 1.0
 // to word 1 (as a double), and a put writes `value` into word `last`.
 void update_peer_block(long* target, long last, long value, int peer) {
@@ -346,6 +353,8 @@ TEST(NodePath, PoolGrowsSegmentBySegmentUpToItsCapacity) {
   std::vector<int> world(nproc());
   std::iota(world.begin(), world.end(), 0);
   if (!world_allocations_pooled()) GTEST_SKIP() << "world allocations are not pooled with these settings";
+  if (armcix::shm_pool_capacity() > kReachableAtTestSizes)
+    GTEST_SKIP() << "the pool's capacity (ARMCI_POOL_MB) is too large to fill at test sizes";
   const int n = nproc(), r = me(), right = (r + 1) % n;
   const long count = (200 << 10) / sizeof(long);  // two blocks fill most of a 512 KiB segment
   auto expected_next = [](const std::vector<MPI_Aint>& slices) {
@@ -411,17 +420,20 @@ TEST(NodePath, PoolGrowsSegmentBySegmentUpToItsCapacity) {
   EXPECT_EQ(armcix::shm_pool_slices(world), before) << "freeing keeps the segments for later allocations";
 }
 
-// With the block limit raised (ARMCI_POOL_BLOCK_KB, ARMCI_POOL_MB: a symmetric heap sized by the user), large
+// By default (ARMCI_POOL_BLOCK_KB=0: blocks up to ARMCI_POOL_MB, 1 GiB per rank), large
 // regions come from the pool too: no window of their own, a segment sized to the block when doubling is not
 // enough, and every path -- put, get, accumulate, Rmw from a neighbour, load/store on the node -- reaches
 // them at both ends.  Sizes differ per rank (GA's uneven blocks), and a freed large block is reused.
-TEST(NodePath, LargeRegionsArePooledWhenTheBlockLimitAllows) {
+TEST(NodePath, LargeRegionsArePooled) {
   std::vector<int> world(nproc());
   std::iota(world.begin(), world.end(), 0);
   if (!world_allocations_pooled()) GTEST_SKIP() << "world allocations are not pooled with these settings";
   if (armcix::shm_pool_max_block() < (3L << 20) || armcix::shm_pool_capacity() < (16L << 20))
     GTEST_SKIP() << "needs ARMCI_POOL_BLOCK_KB >= 3072 and ARMCI_POOL_MB >= 16";
   const int n = nproc(), r = me(), right = (r + 1) % n, left = (r + n - 1) % n;
+  // Across nodes each new pool segment has one MPI window (the spanning pool's); no region has its own.
+  const bool spanning = !armcix::group_is_node_local(world.data(), n);
+  const std::size_t segments_before = armcix::shm_pool_slices(world).size();
   const uint64_t windows_before = armcix::gmr_windows_created();
   std::vector<std::vector<void*>> live;
   std::vector<long> counts;
@@ -438,8 +450,10 @@ TEST(NodePath, LargeRegionsArePooledWhenTheBlockLimitAllows) {
     live.push_back(ptrs);
     counts.push_back(count);
   }
-  EXPECT_EQ(armcix::gmr_windows_created(), windows_before) << "a pooled region made a window of its own";
   const std::vector<MPI_Aint> slices = armcix::shm_pool_slices(world);
+  const uint64_t segment_windows = spanning ? slices.size() - segments_before : 0;
+  EXPECT_EQ(armcix::gmr_windows_created(), windows_before + segment_windows)
+      << "a pooled region made a window of its own";
   EXPECT_LE(std::accumulate(slices.begin(), slices.end(), MPI_Aint{0}), armcix::shm_pool_capacity());
   EXPECT_TRUE(std::any_of(slices.begin(), slices.end(), [](MPI_Aint s) { return s >= (3L << 20); }))
       << "no segment holds the 3 MiB block";
@@ -464,7 +478,7 @@ TEST(NodePath, LargeRegionsArePooledWhenTheBlockLimitAllows) {
   ASSERT_EQ(ARMCI_Free(live[1][r]), 0);
   std::vector<void*> again(n);
   ASSERT_EQ(ARMCI_Malloc(again.data(), counts[1] * static_cast<long>(sizeof(long))), 0);
-  EXPECT_EQ(armcix::gmr_windows_created(), windows_before);
+  EXPECT_EQ(armcix::gmr_windows_created(), windows_before + segment_windows);
   EXPECT_EQ(armcix::shm_pool_slices(world), slices) << "the freed block was not reused";
   const long* own = static_cast<const long*>(again[r]);
   EXPECT_EQ(*std::max_element(own, own + counts[1]), 0) << "a reused pool block is not zero";
@@ -474,13 +488,36 @@ TEST(NodePath, LargeRegionsArePooledWhenTheBlockLimitAllows) {
   ASSERT_EQ(ARMCI_Free(live[0][r]), 0);
 }
 
+// The pool stops growing where the members' nodes run out of room (pool_node_room in gmr.cc: half of RAM +
+// swap and /dev/shm, shared among the set's ranks on the node): a segment mapped beyond /dev/shm would fail
+// with SIGBUS at first touch, not when made.  Then the region gets a segment of its own, exactly its size.
+TEST(NodePath, PoolGrowthStopsAtTheNodesRoom) {
+  std::vector<int> world(nproc());
+  std::iota(world.begin(), world.end(), 0);
+  const std::vector<MPI_Aint> slices = armcix::shm_pool_slices(world);
+  const MPI_Aint have = std::accumulate(slices.begin(), slices.end(), MPI_Aint{0});
+  const MPI_Aint block = MPI_Aint{1} << 20, capacity = armcix::shm_pool_capacity();
+  if (capacity - have < 2 * block) GTEST_SKIP() << "the pool is (nearly) full already";
+  const MPI_Aint want = std::max(have == 0 ? armcix::kShmPoolFirstSlice : have, block);  // doubling, or the block
+  EXPECT_EQ(armcix::shm_pool_next_slice(world, block, std::numeric_limits<MPI_Aint>::max()),
+            std::min(want, capacity - have))
+      << "with room to spare the capacity decides";
+  EXPECT_EQ(armcix::shm_pool_next_slice(world, block, have + 2 * block), std::min(want, 2 * block))
+      << "the node's room bounds the next segment";
+  EXPECT_EQ(armcix::shm_pool_next_slice(world, block, have + block - 4096), 0)
+      << "a node without room for the block: no segment";
+  EXPECT_EQ(armcix::shm_pool_next_slice(world, block, have / 2), 0) << "less room than the pool holds already";
+}
+
 // Regions a program never frees are released by ARMCI_Finalize (which this binary's main calls after the
 // last test): small ones (pool blocks, whose windows are their pool segment's) and large ones (segments and
 // windows of their own).  With ARMCI_SPANNING_POOL=1 across nodes the pool's window used to be unlocked
 // twice there, and every rank failed with "Wrong synchronization of RMA calls".
 TEST(NodePath, RegionsLeftLiveAreReleasedAtFinalize) {
   const int n = nproc(), r = me();
-  for (const long bytes : {64L, 4096L, static_cast<long>(armcix::shm_pool_max_block()) + (44L << 10)}) {
+  // The third: a region of its own where the pool's block limit is low, else a large pooled block.
+  const long large = static_cast<long>(std::min(armcix::shm_pool_max_block(), MPI_Aint{1} << 20)) + (44L << 10);
+  for (const long bytes : {64L, 4096L, large}) {
     std::vector<void*> ptrs(n);
     ASSERT_EQ(ARMCI_Malloc(ptrs.data(), bytes), 0);
     long v = r + 1;
@@ -498,6 +535,8 @@ TEST(NodePath, FreedSegmentsAndWindowsAreReused) {
   const char* progress = std::getenv("ARMCI_PROGRESS_RANKS");
   if (shm && shm[0] == '0') GTEST_SKIP() << "ARMCI_SHM=0 keeps no segments";
   if (progress && std::atoi(progress) > 0) GTEST_SKIP() << "regions served by progress ranks have no window";
+  if (armcix::shm_pool_max_block() > kReachableAtTestSizes)
+    GTEST_SKIP() << "every region of test size comes from the pool (ARMCI_POOL_BLOCK_KB)";
   const int n = nproc(), r = me();
   // Above the pool's block limit (shm_pool_max_block(), ARMCI_POOL_BLOCK_KB): a segment of its own.
   const long count = (armcix::shm_pool_max_block() + (44 << 10)) / static_cast<long>(sizeof(long));
@@ -617,8 +656,11 @@ TEST(NodePath, LastGroupFreeOnAMemberSetReleasesItsPoolAndCache) {
                              armcix::progress_ranks_on(), rtm.config.spanning_pool, rtm.config.window_kind});
     const int gn = g.size, gr = g.rank, right = (gr + 1) % gn, left = (gr + gn - 1) % gn;
     EXPECT_TRUE(armcix::shm_pool_slices(members).empty()) << "round " << round << ": a pool outlived its groups";
+    // A block, and a segment of its own where the block limit is low enough to pass at test sizes.
+    const bool own_segment = armcix::shm_pool_max_block() <= kReachableAtTestSizes;
+    const long large = own_segment ? 2 * static_cast<long>(armcix::shm_pool_max_block()) : 1L << 20;
     for (ARMCI_Group* on : {&g, &twin})
-      for (const long bytes : {4096L, 2 * static_cast<long>(armcix::shm_pool_max_block())}) {  // a block, a segment
+      for (const long bytes : {4096L, large}) {
         std::vector<void*> ptrs(gn);
         ASSERT_EQ(ARMCI_Malloc_group(ptrs.data(), bytes, on), 0);
         long* mine = static_cast<long*>(ptrs[gr]);
@@ -639,7 +681,7 @@ TEST(NodePath, LastGroupFreeOnAMemberSetReleasesItsPoolAndCache) {
     ARMCI_Group_free(&g);
     EXPECT_EQ(!armcix::shm_pool_slices(members).empty(), plan.pooled)
         << "round " << round << ": the pool went while a duplicate group on its members lives";
-    if (plan.pooled) {  // ARMCI_SEGMENT_CACHE_MB=0: nothing is kept
+    if (plan.pooled && own_segment) {  // ARMCI_SEGMENT_CACHE_MB=0: nothing is kept
       if (rtm.config.segment_cache_mb == 0) {
         EXPECT_EQ(armcix::shm_cache_entries(members), 0u) << "round " << round;
       } else {

@@ -167,6 +167,10 @@ TEST(ConfigEnvironment, PoolBlockBeyondThePoolCapacityIsRejected) {
     ScopedEnv block("ARMCI_POOL_BLOCK_KB", "1024");
     EXPECT_EQ(environment_error(), "") << "a block as large as the whole pool is allowed";
   }
+  {
+    ScopedEnv block("ARMCI_POOL_BLOCK_KB", "0");
+    EXPECT_EQ(environment_error(), "") << "0 (the default) means blocks up to the capacity";
+  }
   ScopedEnv block("ARMCI_POOL_BLOCK_KB", "1025");
   const std::string msg = environment_error();
   EXPECT_NE(msg.find("ARMCI_POOL_BLOCK_KB=1025 is more than the pool holds (ARMCI_POOL_MB=1, 1024 KiB)"),
@@ -184,7 +188,8 @@ TEST(ConfigEnvironment, MalformedNewSettingsNameTheVariable) {
       {"ARMCI_FINALIZE_SETTLE_MS", "20000", "is not an integer in [0, 10000]"},
       {"ARMCI_SEGMENT_CACHE_MB", "-1", "is not an integer in [0, 1048576]"},
       {"ARMCI_POOL_MB", "0", "is not an integer in [1, 16777216]"},
-      {"ARMCI_POOL_BLOCK_KB", "1M", "is not an integer in [1, 1073741824]"},
+      {"ARMCI_POOL_BLOCK_KB", "1M", "is not an integer in [0, 1073741824]"},
+      {"ARMCI_POOL_BLOCK_KB", "-1", "is not an integer in [0, 1073741824]"},
       {"ARMCI_SEGMENT_CACHE_MB", "64M", "is not an integer in [0, 1048576]"},
       {"ARMCI_WAIT_BACKOFF_US", "-5", "is not an integer in [0, 100000]"},
       {"ARMCI_WATCHDOG_S", "-1", "is not an integer in [0, 16777216]"},
