@@ -63,7 +63,7 @@ while [ "$#" -gt 0 ]; do
         --no-probe) PROBE=0; shift ;;
         --table) TABLE_ONLY=$2; shift 2 ;;
         --ours|--ours-include|--theirs|--theirs-include|--theirs-name|--ours-env|--theirs-env) PASS+=("$1" "$2"); shift 2 ;;
-        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "scale.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
