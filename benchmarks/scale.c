@@ -34,7 +34,7 @@
  * `shmcreate` = both over the same memory (armci-x's region spanning nodes).  The same rows with variant
  * prefix probe_<kind>_: MPI's own cost per window, to split a library's figure into its tables and MPI's.
  * --probe allreduce: N calls of the one collective an ARMCI_Malloc served by a pool makes since 2026-11-28
- * (MPI_Iallreduce of 7 longs, MPI_MAX, on a duplicate of the world: the collective check's agreement).
+ * (MPI_Iallreduce of 8 longs, MPI_MAX, on a duplicate of the world: the collective check's agreement).
  * --probe allgather: N calls of the one collective such an ARMCI_Malloc made before (MPI_Iallgather of
  * 24 B per rank on a duplicate of the world), per call: what MPI itself maps as traffic first reaches its
  * peers (MPICH at 64 ranks: ~11-18 KB per call over the first 32-96 calls), which the resident column of a
@@ -126,7 +126,7 @@ static void probe(const char *kind, int n, long bytes)
     BENCH_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &world));
     if (!strcmp(kind, "allgather") || !strcmp(kind, "allreduce")) { /* a pooled ARMCI_Malloc's collective */
         const int gather = !strcmp(kind, "allgather");
-        long mine[7] = {bench_me, 1, 2, 3, 4, 5, 6}, *all = malloc(sizeof(long) * (gather ? 3 * (size_t)bench_np : 7));
+        long mine[8] = {bench_me, 1, 2, 3, 4, 5, 6, 7}, *all = malloc(sizeof(long) * (gather ? 3 * (size_t)bench_np : 8));
         MPI_Request req;
         if (!all)
             bench_fatal(__FILE__, __LINE__, "out of memory");
@@ -139,7 +139,7 @@ static void probe(const char *kind, int n, long bytes)
             if (gather)
                 BENCH_MPI(MPI_Iallgather(mine, 3, MPI_LONG, all, 3, MPI_LONG, world, &req));
             else
-                BENCH_MPI(MPI_Iallreduce(mine, all, 7, MPI_LONG, MPI_MAX, world, &req));
+                BENCH_MPI(MPI_Iallreduce(mine, all, 8, MPI_LONG, MPI_MAX, world, &req));
             BENCH_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
         }
         BENCH_MPI(MPI_Barrier(MPI_COMM_WORLD));

@@ -182,7 +182,7 @@ END {
     print "MPI:crt / MPI:shcr: raw MPI resident bytes per window (no ARMCI), MPI_Win_create"
     print "(ARMCI-MPI'"'"'s window) / MPI_Win_allocate_shared + MPI_Win_create (armci-x'"'"'s window spanning nodes); MPI:ag: raw"
     print "MPI resident bytes per MPI_Iallgather of 24 B per rank (a pooled ARMCI_Malloc'"'"'s one collective until 2026-11-28);"
-    print "MPI:ar: the same per MPI_Iallreduce of 7 longs (its collective now); times: max over"
+    print "MPI:ar: the same per MPI_Iallreduce of 8 longs (its collective now); times: max over"
     print "ranks, median; ratios ours / ARMCI-MPI (a-m), below 1 = armci-x cheaper.  k = MPICH cliques (1: one node)."
     large = 0
     for (i = 1; i <= n; i++) { cfg = order[i]; if (get("large-ours", "rss_per_alloc") != "") large = 1 }
