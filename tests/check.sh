@@ -33,6 +33,15 @@ export MPIEXEC MPICC top_srcdir top_builddir GA_LIB
 # before MPI_FLAVOR existed is MPICH's unless its launcher is Open MPI's.
 if [ -z "${MPI_FLAVOR:-}" ]; then case "$MPIEXEC" in *openmpi*|*orterun*) MPI_FLAVOR=openmpi ;; *) MPI_FLAVOR=mpich ;; esac; fi
 [ "$MPI_FLAVOR" = openmpi ] || MPI_FLAVOR=mpich
+# Open MPI 5's launcher names its session directory after its pid (TMPDIR/prterun.<host>.<pid>.0) and fails
+# with "prte_session_dir failed ... Exists" when a launcher killed earlier (a timeout, a fault test) left one
+# of that name: with pid_max 32768 the pids of a long test day come round again (seen in CI: a directory left
+# at 17:29 by another run failed a launch at 22:56).  Each suite's launchers get a directory of their own,
+# removed at the end (Open MPI 4's orterun keeps its sessions there too).
+if [ "$MPI_FLAVOR" = openmpi ]; then
+  TMPDIR="$(mktemp -d "${TMPDIR:-/tmp}/armcix-ompi.XXXXXX")" && export TMPDIR
+  trap 'rm -rf "$TMPDIR"' EXIT
+fi
 export ARMCIX_BUILDDIR="$builddir"
 manifests=("$here/manifest.txt" "$here"/*/manifest.txt)
 filter="" exclude="" list=0 valgrind=0 hosts="" cliques="" layout=""
