@@ -499,18 +499,14 @@ struct AgreedSizes {
 };
 
 // The pool slices (per member, in all) my node can give this member set: half of what the node holds
-// (node_memory_limit: RAM + swap, and /dev/shm) shared among the set's members on it.  A pool segment may
-// be up to twice what the program asked for (its capacity doubles), and its pages are backed only as they
-// are touched; where /dev/shm is small (a container's 64 MiB) a segment beyond it would be mapped fine and
-// fail with SIGBUS at first touch, so the pool stops growing there and larger regions get a segment of
-// their own, whose size check_node_capacity has checked.  Nodes may differ: the members agree on the
-// minimum (agree_on_sizes), since every member must make the same pool decision.
-MPI_Aint pool_node_room(const ARMCI_Group* group) {
-  const Runtime& r = rt();
-  const int my_node = r.node_of[r.me];
-  MPI_Aint here = 0;
-  for (int g = 0; g < group->size; ++g) here += r.node_of[group->grp_to_abs[g]] == my_node;
-  return node_memory_limit(true) / 2 / std::max<MPI_Aint>(here, 1);
+// (node_memory_limit: RAM + swap, and /dev/shm) shared among the set's `members_here` on it (RankMap).  A pool segment
+// may be up to twice what the program asked for (its capacity doubles), and its pages are backed only as they are
+// touched; where /dev/shm is small (a container's 64 MiB) a segment beyond it would be mapped fine and fail with SIGBUS
+// at first touch, so the pool stops growing there and larger regions get a segment of their own, whose size
+// check_node_capacity has checked.  Nodes may differ: the members agree on the minimum (agree_on_sizes), since every
+// member must make the same pool decision.
+MPI_Aint pool_node_room(int members_here) {
+  return node_memory_limit(true) / 2 / std::max(members_here, 1);
 }
 
 // One allreduce of (largest size, -smallest size, serial, -node room) whatever the size of the group, and
@@ -518,11 +514,11 @@ MPI_Aint pool_node_room(const ARMCI_Group* group) {
 // The allreduce also carries the ARMCI_CHECK_COLLECTIVES agreement.  The extremes come from the allreduce,
 // so nobody scans the sizes again for them.  With back-off: every rank is here before the window
 // collectives after it spin.
-AgreedSizes agree_on_sizes(const char* call, const ARMCI_Group* group, MPI_Aint mine) {
+AgreedSizes agree_on_sizes(const char* call, const ARMCI_Group* group, const RankMap& ranks, MPI_Aint mine) {
   long agreed[kReducePayload];
   collective_reduce(call, Collective::Malloc, group->comm, "", kAnyObject,
                     {static_cast<long>(mine), -static_cast<long>(mine), static_cast<long>(g_next_serial),
-                     -static_cast<long>(pool_node_room(group))},
+                     -static_cast<long>(pool_node_room(ranks.node_size))},
                     agreed);
   AgreedSizes a;
   a.largest = static_cast<MPI_Aint>(agreed[0]);
@@ -593,7 +589,8 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   const Config& cfg = rt().config;
 
   MPI_Aint mine = static_cast<MPI_Aint>(bytes);
-  const AgreedSizes agreed = agree_on_sizes(call, group, mine);
+  std::shared_ptr<const RankMap> ranks = rank_map_of(group);
+  const AgreedSizes agreed = agree_on_sizes(call, group, *ranks, mine);
   const std::vector<MPI_Aint>& sizes = agreed.each;
   check_node_capacity(call, group, sizes, static_cast<MPI_Aint>(node_memory_limit(cfg.shm)));
   if (agreed.largest == 0) {  // nothing to expose: no window, every base is NULL, ARMCI_Free(NULL) is a no-op
@@ -607,7 +604,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   g->my_rank = group->rank;
   g->serial = static_cast<uint64_t>(agreed.serial);  // the same on every member (ARMCI_CHECK_COLLECTIVES names it)
   g_next_serial = g->serial + 1;
-  g->ranks = rank_map_of(group);
+  g->ranks = std::move(ranks);
   if (agreed.uniform())
     g->uniform_size = agreed.largest;
   else

@@ -490,7 +490,7 @@ TEST(NodePath, LargeRegionsArePooled) {
 
 // The pool stops growing where the members' nodes run out of room (pool_node_room in gmr.cc: half of RAM +
 // swap and /dev/shm, shared among the set's ranks on the node): a segment mapped beyond /dev/shm would fail
-// with SIGBUS at first touch, not when made.  Then the region gets a segment of its own, exactly its size.
+// with SIGBUS at first touch, not when made.  Then the region gets a segment of its own (its size class).
 TEST(NodePath, PoolGrowthStopsAtTheNodesRoom) {
   std::vector<int> world(nproc());
   std::iota(world.begin(), world.end(), 0);
