@@ -1,8 +1,11 @@
 #include "base/state.h"
 
+#include "base/alloc_stats.h"
 #include "base/error.h"
 
 namespace armcix {
+
+AllocStats g_alloc_stats;
 
 namespace {
 Runtime g_runtime;

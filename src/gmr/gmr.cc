@@ -15,6 +15,7 @@
 #include <set>
 #include <utility>
 
+#include "base/alloc_stats.h"
 #include "base/error.h"
 #include "base/state.h"
 #include "base/window.h"
@@ -582,6 +583,13 @@ GmrRef gmr_resolve(const char* call, const char* arg, int proc, const void* addr
   return ref;
 }
 
+namespace {
+void count_own_region(MPI_Aint mine) {
+  ++g_alloc_stats.own_regions;
+  alloc_stats_add(g_alloc_stats.own_live, g_alloc_stats.own_live_peak, static_cast<uint64_t>(mine));
+}
+}  // namespace
+
 void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const ARMCI_Group* group) {
   check_group(call, group, true);
   ARMCIX_REQUIRE(base_ptrs != nullptr, call, "argument 'ptr_arr' is NULL");
@@ -614,10 +622,12 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   const RegionPlan plan = plan_region({cfg.shm, node_only, progress_ranks_on(), cfg.spanning_pool, cfg.window_kind});
   if ((plan.pooled && take_pool_block(call, g, group, agreed.largest, agreed.node_room, node_only)) ||
       (plan.reusable && adopt_cached_segment(call, g, sizes))) {
+    if (g->pool_offset < 0) count_own_region(mine);  // a cached segment of its own
     for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base(r);
     index_region(g);
     return;
   }
+  count_own_region(mine);
   ++g_windows_created;
 
   MPI_Info info;
@@ -743,6 +753,7 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
     delete g;
     return;
   }
+  alloc_stats_sub(g_alloc_stats.own_live, static_cast<uint64_t>(g->size(g->my_rank)));
   if (!g->capacity.empty()) {  // keep the segment (and window) for a later allocation on these members
     run_release_hooks(g);
     // Complete my operations at their targets now: the next owner of a slice zeroes it (after a gather
@@ -830,6 +841,7 @@ const std::vector<Gmr*>& gmr_all() {
 }
 
 void gmr_initialize() {
+  g_alloc_stats = AllocStats{};
   on_members_released(&members_released);
 }
 

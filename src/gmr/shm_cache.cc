@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 
+#include "base/alloc_stats.h"
 #include "base/error.h"
 #include "base/state.h"
 
@@ -113,7 +114,10 @@ void shm_cache_clear() {
     for (CachedSlices& e : kv.second) release(e);
   g_cache.clear();
   for (auto& kv : g_pools)
-    for (PoolSegment& seg : kv.second) release_windows(&seg.win, &seg.shm_win);
+    for (PoolSegment& seg : kv.second) {
+      release_windows(&seg.win, &seg.shm_win);
+      alloc_stats_sub(g_alloc_stats.pool_mapped, static_cast<uint64_t>(seg.slice_bytes));
+    }
   g_pools.clear();
   for (auto& kv : g_window_comms) ARMCIX_MPI(MPI_Comm_free(&kv.second));
   g_window_comms.clear();
@@ -134,6 +138,7 @@ std::vector<std::shared_ptr<const std::vector<char*>>> shm_pool_release(const st
     ARMCIX_REQUIRE(seg.free.size() == 1 && seg.free.begin()->first == 0 && seg.free.begin()->second == seg.slice_bytes,
                    "ARMCI_Group_free", "internal error: a pool segment with a live block was released");
     release_windows(&seg.win, &seg.shm_win);
+    alloc_stats_sub(g_alloc_stats.pool_mapped, static_cast<uint64_t>(seg.slice_bytes));
     owners.push_back(std::move(seg.start_owner));
   }
   g_pools.erase(it);
@@ -192,6 +197,8 @@ void shm_pool_add(const std::vector<int>& members, MPI_Win shm_win, MPI_Win win,
   seg.start_owner = std::move(start_owner);
   seg.free = {{0, slice_bytes}};
   g_pools[members].push_back(std::move(seg));
+  ++g_alloc_stats.pool_segments;
+  alloc_stats_add(g_alloc_stats.pool_mapped, g_alloc_stats.pool_mapped_peak, static_cast<uint64_t>(slice_bytes));
 }
 
 bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* out) {
@@ -213,6 +220,8 @@ bool shm_pool_take(const std::vector<int>& members, MPI_Aint block, PoolBlock* o
         out->zero_from = seg.zeroed_to;
         out->zero_to = seg.zeroed_to = offset + block;
       }
+      ++g_alloc_stats.pool_blocks;
+      alloc_stats_add(g_alloc_stats.pool_live, g_alloc_stats.pool_live_peak, static_cast<uint64_t>(block));
       return true;
     }
   return false;
@@ -240,6 +249,7 @@ void shm_pool_give_back(const std::vector<int>& members, MPI_Win shm_win, MPI_Ai
     free.erase(next);
   }
   free[start] = length;
+  alloc_stats_sub(g_alloc_stats.pool_live, static_cast<uint64_t>(block));
 }
 
 std::vector<MPI_Aint> shm_pool_slices(const std::vector<int>& members) {

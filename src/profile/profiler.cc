@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/alloc_stats.h"
 #include "base/error.h"
 #include "base/state.h"
 #include "runtime/modules.h"
@@ -105,6 +106,44 @@ void write_file(FILE* f, const std::vector<Counters>& all, const Counters& sum, 
     emit(std::to_string(r), all[r]);
   }
   emit("all", sum);
+}
+
+// ---- Region memory (base/alloc_stats.h) --------------------------------------------------------------
+//   mem  <rank>  <pool_live_peak>  <pool_mapped_peak>  <pool_segments>  <pool_blocks>  <own_regions>  <own_live_peak>
+
+std::vector<AllocStats> gather_alloc_stats(const Runtime& r) {
+  std::vector<AllocStats> all(r.me == 0 ? r.nproc : 0);
+  ARMCIX_MPI(MPI_Gather(&g_alloc_stats, kAllocStatsFields, MPI_UINT64_T, all.data(), kAllocStatsFields, MPI_UINT64_T, 0,
+                        r.world));
+  return all;
+}
+
+// The pool's peak of live blocks beside the peak its segments mapped: their ratio is what the run's pattern
+// of sizes cost in the pool (free runs too small for the next block, segments doubling ahead of need).
+void print_alloc_stats(FILE* out, const std::vector<AllocStats>& all) {
+  std::fprintf(out,
+               "region memory, bytes of each process's slices (pool: ARMCI_POOL_MB; own: a segment or window each):\n");
+  std::fprintf(out, "  %-6s %16s %16s %11s %8s %10s %12s %12s\n", "rank", "pool live peak", "pool mapped peak",
+               "mapped/live", "segments", "blocks", "own regions", "own peak");
+  for (std::size_t p = 0; p < all.size(); ++p) {
+    const AllocStats& a = all[p];
+    const double ratio = a.pool_live_peak ? static_cast<double>(a.pool_mapped_peak) / a.pool_live_peak : 0;
+    std::fprintf(out, "  %-6zu %16llu %16llu %11.2f %8llu %10llu %12llu %12llu\n", p,
+                 static_cast<unsigned long long>(a.pool_live_peak), static_cast<unsigned long long>(a.pool_mapped_peak),
+                 ratio, static_cast<unsigned long long>(a.pool_segments),
+                 static_cast<unsigned long long>(a.pool_blocks), static_cast<unsigned long long>(a.own_regions),
+                 static_cast<unsigned long long>(a.own_live_peak));
+  }
+}
+
+void write_alloc_stats(FILE* f, const std::vector<AllocStats>& all) {
+  for (std::size_t p = 0; p < all.size(); ++p) {
+    const AllocStats& a = all[p];
+    std::fprintf(f, "mem\t%zu\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\n", p,
+                 static_cast<unsigned long long>(a.pool_live_peak), static_cast<unsigned long long>(a.pool_mapped_peak),
+                 static_cast<unsigned long long>(a.pool_segments), static_cast<unsigned long long>(a.pool_blocks),
+                 static_cast<unsigned long long>(a.own_regions), static_cast<unsigned long long>(a.own_live_peak));
+  }
 }
 
 // ---- MPI calls and waits (wait/call_stats.h) ----------------------------------------------------------
@@ -269,6 +308,7 @@ void profiler_finalize() {
   Runtime& r = rt();
   double wall = MPI_Wtime() - g_start_time;
   const std::vector<std::map<CallKey, CallRow>> calls = gather_call_stats(r);
+  const std::vector<AllocStats> memory = gather_alloc_stats(r);
   std::vector<Counters> all(r.me == 0 ? r.nproc : 0);
   std::vector<double> walls(r.me == 0 ? r.nproc : 0);
   ARMCIX_MPI(MPI_Gather(&g_counters, kDoubles, MPI_DOUBLE, all.data(), kDoubles, MPI_DOUBLE, 0, r.world));
@@ -287,6 +327,7 @@ void profiler_finalize() {
   print_table(stdout, "all ranks", sum, max_wall * r.nproc);
   const std::map<CallKey, CallRow> call_sum = sum_call_stats(calls);
   print_call_stats(stdout, call_sum, r.nproc);
+  print_alloc_stats(stdout, memory);
   std::fflush(stdout);
   if (!r.config.profile_file.empty()) {
     FILE* f = std::fopen(r.config.profile_file.c_str(), "w");
@@ -297,6 +338,7 @@ void profiler_finalize() {
     write_file(f, all, sum, walls);
     for (std::size_t p = 0; p < calls.size(); ++p) write_call_stats(f, std::to_string(p), calls[p]);
     write_call_stats(f, "all", call_sum);
+    write_alloc_stats(f, memory);
     std::fclose(f);
   }
 }

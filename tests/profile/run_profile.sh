@@ -59,6 +59,7 @@ malformed="$(awk -F'\t' '/^#/ { next }
   $1 == "wall" && NF == 3 && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+(\.[0-9]+)?$/ { next }
   $1 == "call" && NF == 7 && ($2 ~ /^[0-9]+$/ || $2 == "all") && ($3 == "mpi" || $3 == "wait") && $5 ~ /^[0-9]+$/ &&
     $6 ~ /^[0-9]+$/ && $7 ~ /^[0-9]+(\.[0-9]+)?$/ { next }
+  $1 == "mem" && NF == 8 && $2 ~ /^[0-9]+$/ && $3$4$5$6$7$8 ~ /^[0-9]+$/ { next }
   { print NR ": " $0 }' "$prof")"
 if [ -z "$malformed" ]; then pass "every record is well-formed"; else fail "malformed records" "$malformed"; fi
 
@@ -95,6 +96,13 @@ want_waits="$(echo "$want_waits" | sort | tr '\n' ' ')"
 if [ "$barrier_waits" = "$want_waits" ]; then pass "call records: ARMCI_Barrier waits $barrier_waits"
 else fail "call records: ARMCI_Barrier waits '$barrier_waits', want '$want_waits'" "$(grep '^call' "$prof")"; fi
 
+# Region memory (mem records): the one ARMCI_Malloc of 8192 B per rank is a pool block of 8192 B plus its
+# 64-B lock-word header, in the pool's first segment (a 512-KiB slice per rank); no region of its own.
+mem="$(awk -F'\t' '$1 == "mem" { print $2, $3, $4, $5, $6, $7, $8 }' "$prof" | sort | tr '\n' ';')"
+want_mem="$(for ((r = 0; r < np; ++r)); do echo "$r 8256 524288 1 1 0 0"; done | tr '\n' ';')"
+if [ "$mem" = "$want_mem" ]; then pass "mem records: one pool block of 8256 B in one 512-KiB segment per rank"
+else fail "mem records: got '$mem', want '$want_mem'" "$(grep '^mem' "$prof")"; fi
+
 # The human report on stdout.
 report_ok=1
 for want in "==== armci-x profile (ARMCI_PROFILE=1), $np ranks ====" "rank 0: " "rank 1: " "all ranks: " \
@@ -103,7 +111,17 @@ for want in "==== armci-x profile (ARMCI_PROFILE=1), $np ranks ====" "rank 0: " 
 done
 grep -qE '^  Put +7 +700 ' "$tmp/out" || { report_ok=0; echo "    missing: the Put row of rank 0 (7 calls, 700 bytes)"; }
 grep -qE '^  Put +14 +1400 ' "$tmp/out" || { report_ok=0; echo "    missing: the Put row of all ranks (14 calls, 1400 bytes)"; }
+grep -qE '^  1 +8256 +524288 +63.50 +1 +1 +0 +0$' "$tmp/out" ||
+  { report_ok=0; echo "    missing: the region memory row of rank 1"; }
 if [ $report_ok = 1 ]; then pass "human report on stdout"; else fail "human report" "$(cat "$tmp/out")"; fi
+
+# ---- 1b. a region outside the pool (ARMCI_POOL_BLOCK_KB=4: 8 KiB is beyond it) ---------------------------
+run "$tmp/out-own" "$builddir/tests/profile/profile_ops" ARMCI_PROFILE=1 "ARMCI_PROFILE_FILE=$tmp/own.tsv" \
+  ARMCI_POOL_BLOCK_KB=4
+mem="$(awk -F'\t' '$1 == "mem" { print $2, $3, $4, $5, $6, $7, $8 }' "$tmp/own.tsv" 2>/dev/null | sort | tr '\n' ';')"
+want_mem="$(for ((r = 0; r < np; ++r)); do echo "$r 0 0 0 0 1 8192"; done | tr '\n' ';')"
+if [ "$mem" = "$want_mem" ]; then pass "mem records: a region of its own of 8192 B per rank beyond ARMCI_POOL_BLOCK_KB"
+else fail "mem records with ARMCI_POOL_BLOCK_KB=4: got '$mem', want '$want_mem'" "$(cat "$tmp/out-own")"; fi
 
 # ---- 2. profiling off: no report, no file --------------------------------------------------------------
 run "$tmp/out2" "$builddir/tests/profile/profile_ops" ARMCI_PROFILE=0 "ARMCI_PROFILE_FILE=$tmp/off.tsv"
