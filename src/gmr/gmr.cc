@@ -465,10 +465,28 @@ bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Ain
   return true;
 }
 
+// What the members of an ARMCI_Malloc agree on: every slice size, its extremes, the region's serial and how
+// far the member set's pool may grow on the most constrained node.  When every member asked the same (GA's
+// regular distributions) no per-member vector is made: a pooled ARMCI_Malloc then costs no memory or time in
+// proportion to the group.
+struct AgreedSizes {
+  std::vector<MPI_Aint> each;  // group rank -> slice bytes; empty when uniform
+  MPI_Aint largest = 0, smallest = 0;
+  MPI_Aint serial = 0;     // the largest proposed: the same on every member
+  MPI_Aint node_room = 0;  // the smallest pool_node_room of the members
+  bool uniform() const { return largest == smallest; }
+  MPI_Aint of(int r) const { return each.empty() ? largest : each[r]; }
+  // Every member's size (the paths that give a region segments of its own keep per-member state anyway).
+  std::vector<MPI_Aint> all(int members) const { return each.empty() ? std::vector<MPI_Aint>(members, largest) : each; }
+};
+
 // Fails if the slices on my node add up to more than my node can hold (`limit`; every process of a node reads
 // the same).  Each process checks its own node, so those of an overfull node fail (ARMCI_Error ends the job).
-void check_node_capacity(const char* call, const ARMCI_Group* group, const std::vector<MPI_Aint>& sizes,
+// Equal sizes are checked from the member count on my node (RankMap::node_size); only a failure, or sizes
+// that differ, look at the members one by one.
+void check_node_capacity(const char* call, const ARMCI_Group* group, const AgreedSizes& sizes, int members_here,
                          MPI_Aint limit) {
+  if (sizes.uniform() && (members_here == 0 || sizes.largest <= limit / members_here)) return;
   const Runtime& r = rt();
   const int my_node = r.node_of[r.me];
   MPI_Aint sum = 0;
@@ -477,13 +495,14 @@ void check_node_capacity(const char* call, const ARMCI_Group* group, const std::
     const int abs = group->grp_to_abs[g];
     if (r.node_of[abs] != my_node) continue;
     if (first_rank < 0) first_rank = abs;
-    sum = sizes[g] > limit - sum ? limit + 1 : sum + sizes[g];  // saturate instead of overflowing
+    const MPI_Aint size = sizes.of(g);
+    sum = size > limit - sum ? limit + 1 : sum + size;  // saturate instead of overflowing
     if (sum > limit) {
-      const bool own = sizes[g] > limit;
+      const bool own = size > limit;
       fail(call,
            "argument 'bytes' = %ld on process %d: %s more than the %ld bytes the node of process %d can hold "
            "(RAM + swap%s)",
-           static_cast<long>(sizes[g]), abs, own ? "is" : "brings the slices on its node to", static_cast<long>(limit),
+           static_cast<long>(size), abs, own ? "is" : "brings the slices on its node to", static_cast<long>(limit),
            first_rank, r.config.shm ? ", and the size of /dev/shm" : "");
     }
   }
@@ -491,13 +510,6 @@ void check_node_capacity(const char* call, const ARMCI_Group* group, const std::
 
 // What the members of an ARMCI_Malloc agree on: every slice size, its extremes, the region's serial and how
 // far the member set's pool may grow on the most constrained node.
-struct AgreedSizes {
-  std::vector<MPI_Aint> each;  // group rank -> slice bytes
-  MPI_Aint largest = 0, smallest = 0;
-  MPI_Aint serial = 0;     // the largest proposed: the same on every member
-  MPI_Aint node_room = 0;  // the smallest pool_node_room of the members
-  bool uniform() const { return largest == smallest; }
-};
 
 // The pool slices (per member, in all) my node can give this member set: half of what the node holds
 // (node_memory_limit: RAM + swap, and /dev/shm) shared among the set's `members_here` on it (RankMap).  A pool segment
@@ -526,10 +538,7 @@ AgreedSizes agree_on_sizes(const char* call, const ARMCI_Group* group, const Ran
   a.smallest = static_cast<MPI_Aint>(-agreed[1]);
   a.serial = static_cast<MPI_Aint>(agreed[2]);
   a.node_room = static_cast<MPI_Aint>(-agreed[3]);
-  if (a.uniform()) {
-    a.each.assign(group->size, a.largest);
-    return a;
-  }
+  if (a.uniform()) return a;
   std::vector<long> all(group->size);
   const long my_size = static_cast<long>(mine);
   collective_allgather(call, group->comm, &my_size, 1, all.data());
@@ -599,8 +608,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   MPI_Aint mine = static_cast<MPI_Aint>(bytes);
   std::shared_ptr<const RankMap> ranks = rank_map_of(group);
   const AgreedSizes agreed = agree_on_sizes(call, group, *ranks, mine);
-  const std::vector<MPI_Aint>& sizes = agreed.each;
-  check_node_capacity(call, group, sizes, static_cast<MPI_Aint>(node_memory_limit(cfg.shm)));
+  check_node_capacity(call, group, agreed, ranks->node_size, static_cast<MPI_Aint>(node_memory_limit(cfg.shm)));
   if (agreed.largest == 0) {  // nothing to expose: no window, every base is NULL, ARMCI_Free(NULL) is a no-op
     std::fill(base_ptrs, base_ptrs + group->size, nullptr);
     return;
@@ -616,18 +624,22 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   if (agreed.uniform())
     g->uniform_size = agreed.largest;
   else
-    g->sizes = sizes;
+    g->sizes = agreed.each;
 
   const bool node_only = group_is_node_local(group->grp_to_abs, group->size);
   const RegionPlan plan = plan_region({cfg.shm, node_only, progress_ranks_on(), cfg.spanning_pool, cfg.window_kind});
-  if ((plan.pooled && take_pool_block(call, g, group, agreed.largest, agreed.node_room, node_only)) ||
-      (plan.reusable && adopt_cached_segment(call, g, sizes))) {
-    if (g->pool_offset < 0) count_own_region(mine);  // a cached segment of its own
+  if (plan.pooled && take_pool_block(call, g, group, agreed.largest, agreed.node_room, node_only)) {
     for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base(r);
     index_region(g);
     return;
   }
   count_own_region(mine);
+  const std::vector<MPI_Aint> sizes = agreed.all(group->size);
+  if (plan.reusable && adopt_cached_segment(call, g, sizes)) {
+    for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base(r);
+    index_region(g);
+    return;
+  }
   ++g_windows_created;
 
   MPI_Info info;

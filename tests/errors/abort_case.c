@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 static int is(const char* c, const char* name) {
@@ -33,6 +35,21 @@ static int highest_fd(void) {
   }
   closedir(d);
   return high;
+}
+
+/* What armci-x takes a node to hold (src/topo/nodes.cc): RAM + swap, and with the node-local path the size
+ * of /dev/shm if that is less. */
+static long long node_limit(void) {
+  struct sysinfo si;
+  long long cap = 0;
+  if (sysinfo(&si) == 0) cap = ((long long)si.totalram + (long long)si.totalswap) * (si.mem_unit ? si.mem_unit : 1);
+  const char* shm = getenv("ARMCI_SHM");
+  struct statvfs vfs;
+  if (!(shm && strcmp(shm, "0") == 0) && statvfs("/dev/shm", &vfs) == 0) {
+    const long long bytes = (long long)vfs.f_blocks * (long long)vfs.f_frsize;
+    if (bytes > 0 && bytes < cap) cap = bytes;
+  }
+  return cap;
 }
 
 /* This process's address space in bytes (/proc/self/statm: pages). */
@@ -192,6 +209,14 @@ int main(int argc, char** argv) {
   /* Huge allocations: 16 TiB on every rank, or on one rank only. */
   if (is(c, "malloc_huge")) ARMCI_Malloc(ptrs + 32, (armci_size_t)1 << 44);
   if (is(c, "malloc_huge_one_rank")) ARMCI_Malloc(ptrs + 32, me == 0 ? (armci_size_t)1 << 44 : 64);
+  /* Each slice fits the node alone, the two on one node do not. */
+  if (is(c, "malloc_node_sum")) {
+    if (!ARMCI_Same_node(1 - me)) {
+      fprintf(stderr, "abort_case malloc_node_sum: needs both ranks on one node\n");
+      exit(3);
+    }
+    ARMCI_Malloc(ptrs + 32, (armci_size_t)(node_limit() / 2 + (1 << 20)));
+  }
   if (is(c, "malloc_local_huge") && me == 0) ARMCI_Malloc_local((armci_size_t)1 << 44);
   /* Mismatched collectives. */
   if (is(c, "free_one_rank_only")) {

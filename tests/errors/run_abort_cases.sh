@@ -52,6 +52,7 @@ check put_flag_bad_flag "ARMCI Error" "ARMCI_Put_flag" "'flag'" "not inside memo
 # Sizes the node cannot hold (item 2): the same clear error on every rank.
 check malloc_huge "[0] ARMCI Error" "[1] ARMCI Error" "ARMCI_Malloc" "'bytes' = 17592186044416" "can hold"
 check malloc_huge_one_rank "ARMCI Error" "ARMCI_Malloc" "'bytes' = 17592186044416 on process 0" "can hold"
+check malloc_node_sum "[0] ARMCI Error" "[1] ARMCI Error" "ARMCI_Malloc" "brings the slices on its node to" "can hold"
 check malloc_local_huge "ARMCI Error" "ARMCI_Malloc_local" "'bytes' = 17592186044416"
 # Mismatched collectives (item 4).
 check free_one_rank_only "ARMCI Error" "process 0 is in ARMCI_Free while process 1 is in ARMCI_Finalize"
