@@ -508,9 +508,6 @@ void check_node_capacity(const char* call, const ARMCI_Group* group, const Agree
   }
 }
 
-// What the members of an ARMCI_Malloc agree on: every slice size, its extremes, the region's serial and how
-// far the member set's pool may grow on the most constrained node.
-
 // The pool slices (per member, in all) my node can give this member set: half of what the node holds
 // (node_memory_limit: RAM + swap, and /dev/shm) shared among the set's `members_here` on it (RankMap).  A pool segment
 // may be up to twice what the program asked for (its capacity doubles), and its pages are backed only as they are
