@@ -625,14 +625,9 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
 
   const bool node_only = group_is_node_local(group->grp_to_abs, group->size);
   const RegionPlan plan = plan_region({cfg.shm, node_only, progress_ranks_on(), cfg.spanning_pool, cfg.window_kind});
-  if (plan.pooled && take_pool_block(call, g, group, agreed.largest, agreed.node_room, node_only)) {
-    for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base(r);
-    index_region(g);
-    return;
-  }
-  count_own_region(mine);
-  const std::vector<MPI_Aint> sizes = agreed.all(group->size);
-  if (plan.reusable && adopt_cached_segment(call, g, sizes)) {
+  const bool pooled = plan.pooled && take_pool_block(call, g, group, agreed.largest, agreed.node_room, node_only);
+  if (!pooled) count_own_region(mine);
+  if (pooled || (plan.reusable && adopt_cached_segment(call, g, agreed.all(group->size)))) {
     for (int r = 0; r < g->nranks; ++r) base_ptrs[r] = g->base(r);
     index_region(g);
     return;
@@ -698,7 +693,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   }
   if (plan.reusable) {
     g->capacity.resize(g->nranks);
-    for (int r = 0; r < g->nranks; ++r) g->capacity[r] = shm_slice_class(sizes[r]);
+    for (int r = 0; r < g->nranks; ++r) g->capacity[r] = shm_slice_class(agreed.of(r));
   }
   index_region(g);
 }
