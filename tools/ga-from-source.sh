@@ -23,6 +23,9 @@
 #     --no-build      reuse the existing build (run tests only)
 #     --build-only    build GA and its test programs, run nothing
 #     --jobs N        make -j (default 2)
+#     --parallel-only leave out GA's serial tests (they run at 1 rank, which a launcher spanning hosts cannot)
+#     --label L       adds L to the names of this run's results and logs (e.g. "hosts2" for a run whose MPIEXEC
+#                     is tools/simhosts.sh), so that runs of one build under different launchers sit side by side
 # MPI: MPICH through its suffixed wrappers (mpicc.mpich, ..., mpiexec.mpich); override with the environment
 # variables MPICC, MPICXX, MPIF77, MPIEXEC.  BLAS/LAPACK/ScaLAPACK: -lblas, -llapack, -lscalapack-mpich
 # (override with GA_BLAS, GA_LAPACK, GA_SCALAPACK; GA_SCALAPACK=no builds without it).
@@ -38,7 +41,7 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 armci="" name="" tag=v5.9.2 git_src=https://github.com/GlobalArrays/ga.git work="$repo/_ga"
-nps="2 4" tmo=300 filter="" skip="" build=1 run=1 jobs=2 cache_from=""
+nps="2 4" tmo=300 filter="" skip="" build=1 run=1 jobs=2 cache_from="" label="" parallel_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --armci) armci="$2"; shift 2 ;;
@@ -54,6 +57,8 @@ while [ $# -gt 0 ]; do
     --no-build) build=0; shift ;;
     --build-only) run=0; shift ;;
     --jobs) jobs="$2"; shift 2 ;;
+    --label) label="$2"; shift 2 ;;
+    --parallel-only) parallel_only=1; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "ga-from-source: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -70,7 +75,7 @@ work="$(cd "$work" && pwd)"
 src="$work/src-$tag"
 bld="$work/build-$name-$tag"
 # Named after the rank counts too, so that runs at different counts can go side by side.
-runid="$name-$tag-np$(echo $nps | tr ' ' -)"
+runid="$name-$tag-np$(echo $nps | tr ' ' -)${label:+-$label}"
 results="$work/results-$runid.tsv"
 logs="$work/logs-$runid"
 
@@ -130,7 +135,8 @@ xfail=" $(printvar XFAIL_TESTS) "
 tests=() not_run=()
 for t in "${listed[@]}"; do
   case " ${tests[*]} ${not_run[*]} " in *" $t "*) continue ;; esac
-  if { [ -n "$filter" ] && ! [[ $t =~ $filter ]]; } || { [ -n "$skip" ] && [[ $t =~ $skip ]]; }; then
+  if { [ -n "$filter" ] && ! [[ $t =~ $filter ]]; } || { [ -n "$skip" ] && [[ $t =~ $skip ]]; } ||
+    { [ "$parallel_only" = 1 ] && [[ $serial == *" $t "* ]]; }; then
     not_run+=("$t")
   else
     tests+=("$t")
