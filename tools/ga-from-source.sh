@@ -106,7 +106,9 @@ if [ "$build" = 1 ]; then
     # armci-x's libarmci is C++: a static-only install needs the C++ runtime on GA's link lines.
     extra_libs=""
     if [ -d "$armci" ] && [ -f "$armci/lib/libarmci.a" ] && [ ! -e "$armci/lib/libarmci.so" ]; then extra_libs="-lstdc++"; fi
-    case "$armci" in *.a) extra_libs="$extra_libs -lstdc++" ;; esac
+    # A library file goes on every link line through LIBS as well: GA's libga.la, a static libtool library,
+    # drops a non-libtool archive from its dependency_libs, so its programs would link without ARMCI.
+    case "$armci" in *.a) extra_libs="$extra_libs $armci -lstdc++" ;; esac
     cache=()
     if [ -n "$cache_from" ]; then
       [ -f "$cache_from/config.log" ] || { echo "ga-from-source: no $cache_from/config.log" >&2; exit 1; }
