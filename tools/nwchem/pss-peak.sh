@@ -42,5 +42,5 @@ done
 wait $job
 rc=$?
 printf '%s %s np=%s exit=%s: max Rss of a rank %d MiB, peak of summed Pss %d MiB; %s\n' "$(basename "$bin")" "$inp" "$np" \
-  "$rc" $((max_rss / 1024)) $((max_sum / 1024)) "$(grep -m1 -i 'CCSD(T) total energy' out.log | tr -s ' ')"
+  "$rc" $((max_rss / 1024)) $((max_sum / 1024)) "$(grep -m1 -E 'Total CCSD\(T\) energy:|CCSD\(T\) total energy / hartree' out.log | tr -s ' ')"
 exit $rc
