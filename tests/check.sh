@@ -117,7 +117,7 @@ while read -r name np tmo rest; do
     cmd=($MPIEXEC -n "$np" "$prog" "${args[@]}")
   fi
   rm -f "$log.stacks"
-  env ${envs[@]+"${envs[@]}"} ARMCIX_TEST_NP="$np" timeout --kill-after=10 "$tmo" "${cmd[@]}" < /dev/null > "$log" 2>&1 &
+  env ${envs[@]+"${envs[@]}"} ARMCIX_TEST_NP="$np" ${sim_hosts:+ARMCIX_TEST_HOSTS="$sim_hosts"} timeout --kill-after=10 "$tmo" "${cmd[@]}" < /dev/null > "$log" 2>&1 &
   run=$!
   # Shortly before the timeout (and before simhosts.sh ends its job at tmo - 10), the stacks of whatever is
   # still running, so that an intermittent hang in CI leaves more than "TIMEOUT" behind.

@@ -27,6 +27,10 @@
 # sm allowed the bytes between simulated hosts move through shared memory.  UCX_TLS=tcp,self makes them
 # cross TCP (what benchmarks/compare.sh --hosts uses), at the price of MPICH 4.0.2 + UCX 1.13 hanging in
 # MPI_Finalize in 2-4 of 10 runs here (UCX issue 8738, doc/user-guide.md; tcp,sm,self: 0 of 10).
+# With --mpi openmpi the default is tcp,self: osc ucx's one-sided traffic between simulated hosts over the
+# shared-memory transports, a path real hosts do not have, hung armci-x's MCS mutex on Open MPI 5.0.7
+# (test_mutex_rmw, 2 x 2) and delivered wrong small puts under the progress thread on Open MPI 4.1.4; over
+# tcp,self both pass (doc/user-guide.md, "Known MPI problems").
 #
 # Needs root (ip netns).  Not root: prints "simhosts: SKIP ..." and exits 77 (check.sh counts it skipped).
 # Exit status: the job's (mpiexec's), 124 on timeout, 77 skip, 2 usage or set-up failure.
@@ -150,7 +154,9 @@ for veth in "${made_veths[@]}"; do
 done
 
 job_env=("SIMHOSTS_MAP=$map")
-[ -n "${UCX_TLS:-}" ] || job_env+=("UCX_TLS=tcp,sm,self")
+if [ -z "${UCX_TLS:-}" ]; then
+  if [ "$mpi" = openmpi ]; then job_env+=("UCX_TLS=tcp,self"); else job_env+=("UCX_TLS=tcp,sm,self"); fi
+fi
 if [ "$mpi" = openmpi ] && [ -z "${OMPI_MCA_pml:-}" ] && [ -z "${OMPI_MCA_osc:-}" ]; then
   # pml_ucx_tls/devices=any: Open MPI otherwise lets pml ucx run only on InfiniBand devices.
   job_env+=(OMPI_MCA_pml=ucx "OMPI_MCA_osc=^pt2pt" OMPI_MCA_pml_ucx_tls=any OMPI_MCA_pml_ucx_devices=any)
@@ -163,7 +169,9 @@ if [ -n "$link_down" ]; then
   downer_pid=$!
 fi
 if [ "$mpi" = openmpi ]; then
-  launch=("$mpiexec" --allow-run-as-root --oversubscribe --host "$host_list"
+  # --map-by ppr:K:node: K ranks per host, in blocks.  Without it Open MPI 5's mapper (PRRTE), told it may
+  # oversubscribe, put all NP ranks on host 0 (Open MPI 4.1 filled each host's K slots in turn).
+  launch=("$mpiexec" --allow-run-as-root --oversubscribe --host "$host_list" --map-by "ppr:$per_host:node"
           --mca plm_rsh_agent "$here/simhosts-launch.sh" --mca plm_rsh_no_tree_spawn 1
           --mca oob_tcp_if_include eth0 --mca btl_tcp_if_include eth0 -n "$np" "$@")
 else

@@ -1372,6 +1372,20 @@ TEST(Topology, DomainsAreRunsOfConsecutiveRanksOnOneNode) {
             static_cast<int>(std::count(firsts.begin(), firsts.end(), firsts[r])));
 }
 
+// Under simulated hosts (tests/check.sh --hosts HxK exports ARMCIX_TEST_HOSTS=H) MPI must see H nodes of K
+// consecutive ranks each, as tools/simhosts.sh places them.  Guards the launcher, not only the library: Open
+// MPI 5's mapper once put every rank on host 0, and every "across hosts" line then ran on one node unnoticed.
+TEST(Topology, NodesAreTheSimulatedHosts) {
+  const char* env = std::getenv("ARMCIX_TEST_HOSTS");
+  if (env == nullptr || std::getenv("ARMCI_NODE_SIZE") != nullptr) GTEST_SKIP() << "not a simulated-hosts run";
+  const int hosts = std::atoi(env), np = nproc();
+  ASSERT_GT(hosts, 0);
+  ASSERT_EQ(np % hosts, 0) << np << " ranks on " << hosts << " hosts";
+  ASSERT_EQ(armci_domain_count(ARMCI_DOMAIN_SMP), hosts)
+      << "MPI's nodes are not the launcher's " << hosts << " hosts (all ranks on one host?)";
+  for (int p = 0; p < np; ++p) EXPECT_EQ(armci_domain_id(ARMCI_DOMAIN_SMP, p), p / (np / hosts)) << "rank " << p;
+}
+
 // A negative domain id means the caller's domain (classic ARMCI, ARMCI-MPI; GA's test.x asks for
 // ga_cluster_nprocs(-1)).
 TEST(Topology, NegativeDomainIdIsMine) {
