@@ -125,10 +125,11 @@ for nh in "${layouts[@]}"; do
   # The wrappers first, the tool behind them: every feature kept.  Progress ranks: the tool's report
   # covers every MPI process (program ranks and progress ranks), gathered in its MPI_Finalize.
   # (Progress ranks serve the program ranks' memory from dynamic windows.)  Not on Open MPI between hosts,
-  # where osc/ucx's dynamic windows crash (doc/user-guide.md, "Progress ranks"): the progress thread there.
+  # where osc ucx has no asynchronous progress that works: progress ranks hang (5.0.7) or crash (4.1), and a
+  # progress thread polling MPI makes UCX abort (doc/user-guide.md, "Known MPI problems on Debian 13").
   if [ "$mpi" = openmpi ] && [ "$nh" -gt 0 ]; then
-    classic "armci_test, progress thread, LD_PRELOAD=wrappers:mpiP$sfx" 4 "$nh" "$rma" \
-      "LD_PRELOAD=$wrap:$lib ARMCI_PROGRESS_THREAD=1" "$t/classic/armci_test"
+    echo "SKIP  armci_test, progress ranks, LD_PRELOAD=wrappers:mpiP$sfx (Open MPI between hosts)"
+    skipped=$((skipped + 1))
   else
     run_case "armci_test, progress ranks, LD_PRELOAD=wrappers:mpiP$sfx" 4 "$nh" "Win_create_dynamic Put Get Accumulate" \
       "LD_PRELOAD=$wrap:$lib ARMCI_PROGRESS_RANKS=1 ARMCI_NODE_SIZE=2" "$t/classic/armci_test"
