@@ -11,7 +11,7 @@
 
 static volatile int done;
 
-static void *poller(void *arg) {
+static void* poller(void* arg) {
   (void)arg;
   while (!done) {
     int flag;
@@ -20,7 +20,7 @@ static void *poller(void *arg) {
   return NULL;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   int provided, me, n;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   if (provided != MPI_THREAD_MULTIPLE) {
@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &n);
-  long *base;
+  long* base;
   MPI_Win win;
   MPI_Win_allocate(sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
   *base = 0;
