@@ -74,12 +74,12 @@ run_case() {
   fi
   ( cd "$dir" && "${launch[@]}" -n "$np" "$@" ) >"$dir/out.txt" 2>&1
   rc=$?
-  local reports tasks why=""
-  reports=$(find "$dir" -maxdepth 1 -name '*.mpiP' | wc -l)
+  local reports=() r tasks why=""
+  mapfile -t reports < <(find "$dir" -maxdepth 1 -name '*.mpiP')
+  r="${reports[0]:-}"
   if [ "$rc" -ne 0 ]; then why="exit status $rc"
-  elif [ "$reports" -ne 1 ]; then why="$reports mpiP reports, want 1"
+  elif [ "${#reports[@]}" -ne 1 ]; then why="${#reports[@]} mpiP reports, want 1"
   else
-    local r; r=$(find "$dir" -maxdepth 1 -name '*.mpiP')
     tasks=$(grep -c '^@ MPI Task Assignment' "$r")
     if [ "$tasks" -ne "$np" ]; then why="the report lists $tasks tasks, want $np"
     else
@@ -90,7 +90,7 @@ run_case() {
     fi
   fi
   if [ -z "$why" ]; then
-    echo "PASS  $label (np $np, $((SECONDS - t0)) s; report $(basename "$(find "$dir" -maxdepth 1 -name '*.mpiP')"))"
+    echo "PASS  $label (np $np, $((SECONDS - t0)) s; report $(basename "$r"))"
     passed=$((passed + 1)); rm -rf "$dir"
   else
     echo "FAIL  $label: $why (kept in $dir)"; tail -15 "$dir/out.txt" | sed 's/^/    | /'
