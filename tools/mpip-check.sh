@@ -100,25 +100,14 @@ run_case() {
 
 t="$build/tests"
 layouts=(0); [ "$hosts" = 1 ] && layouts+=(2)
-# Open MPI 4.1's osc ucx between hosts: the classic armci_test's test_swap hangs (every rank swapping on one
-# location: osc ucx's contended fetch-and-op; doc/user-guide.md, "Known MPI problems on Debian 12"), so its
-# armci_test cases are skipped between hosts there.  Open MPI 5 runs them.
-old_ompi=0
-[ "$mpi" = openmpi ] && mpiexec.openmpi --version 2>/dev/null | grep -Eq '\) 4\.' && old_ompi=1
 skipped=0
-classic() {  # run_case's arguments; skipped between hosts on Open MPI 4.1
-  if [ "$old_ompi" = 1 ] && [ "$3" -gt 0 ]; then
-    echo "SKIP  $1 (Open MPI 4.1 between hosts)"; skipped=$((skipped + 1)); return
-  fi
-  run_case "$@"
-}
 for nh in "${layouts[@]}"; do
   sfx=""; [ "$nh" -gt 0 ] && sfx=" across $nh hosts"
   # Open MPI's path makes its windows with MPI_Win_allocate, MPICH's with MPI_Win_create.
   rma="Win_allocate_shared"; [ "$nh" -gt 0 ] && rma="Win_allocate_shared Win_(create|allocate) Put Get Accumulate"
   # The tool preloaded, the wrappers linked (the test programs link them): the tool ahead of them.
-  classic "classic armci_test, mpiP preloaded$sfx" 4 "$nh" "$rma Barrier" "LD_PRELOAD=$lib" "$t/classic/armci_test"
-  classic "classic armci_test through MPI (ARMCI_SHM=0), mpiP preloaded$sfx" 4 "$nh" \
+  run_case "classic armci_test, mpiP preloaded$sfx" 4 "$nh" "$rma Barrier" "LD_PRELOAD=$lib" "$t/classic/armci_test"
+  run_case "classic armci_test through MPI (ARMCI_SHM=0), mpiP preloaded$sfx" 4 "$nh" \
     "Win_(create|allocate) Put Get Accumulate Win_flush" "LD_PRELOAD=$lib ARMCI_SHM=0" "$t/classic/armci_test"
   run_case "GA program (Debian's GA), mpiP preloaded$sfx" 4 "$nh" "$rma" "LD_PRELOAD=$lib" "$t/ga/ga_core"
   run_case "GA NGA test, mpiP preloaded$sfx" 4 "$nh" "$rma" "LD_PRELOAD=$lib" "$t/gasuite/ngatest" 4

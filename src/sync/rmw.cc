@@ -40,6 +40,12 @@ T mpi_rmw(const char* call, const GmrRef& r, MPI_Datatype type, T operand, bool 
                               is_swap ? MPI_REPLACE : MPI_SUM, r.gmr->win));
   wake_server(r.gmr, r.win_rank);
   ARMCIX_MPI(MPI_Win_flush_local(mpi_target(r.gmr, r.win_rank), r.gmr->win));
+  // On my own slice MPI may complete the operation in place without running its progress engine (Open MPI's
+  // osc ucx: self transport), and a process that spins on ARMCI_Rmw to itself -- the owner taking a spin
+  // lock in its own memory, as the classic test_swap does -- then never serves the other processes' atomics:
+  // the holder's release never lands and every process spins forever (Open MPI 4.1.4 and 5.0.7 between
+  // hosts, after any earlier operation on the window: 3 of 3 runs hung; doc/user-guide.md).
+  if (proc == rt().me) poke_progress(r.gmr);
   return old;
 }
 

@@ -161,6 +161,32 @@ TEST(Rmw, SwapLongLosesAndDuplicatesNothing) {
   EXPECT_EQ(all, want);
 }
 
+// A spin lock made of swaps in the memory of a process that takes it too (the classic test_swap): each rank
+// swaps "locked" in until it gets a free value, then swaps that value + 1 back.  The owner's own swaps must
+// let MPI serve the others' meanwhile: on Open MPI's osc ucx between hosts they completed in place and never
+// ran its progress engine, so the holder's release never landed (a hang, not a wrong value; sync/rmw.cc).
+TEST(Rmw, SwapSpinLockInTheOwnersMemoryMakesProgress) {
+  const int n = nproc(), owner = 0, K = 100, kLocked = -1;
+  {
+    Shared warm(sizeof(long));  // an earlier operation and a freed block, as before the hang
+    int old = 0;
+    EXPECT_EQ(ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &old, warm.at<int>(owner), 1, owner), 0);
+  }
+  Shared mem(sizeof(long));
+  int* lock = mem.at<int>(owner);
+  for (int i = 0; i < K; ++i) {
+    int value = kLocked;
+    do {
+      EXPECT_EQ(ARMCI_Rmw(ARMCI_SWAP, &value, lock, 0, owner), 0);
+    } while (value == kLocked);
+    ++value;
+    EXPECT_EQ(ARMCI_Rmw(ARMCI_SWAP, &value, lock, 0, owner), 0);
+    EXPECT_EQ(value, kLocked) << "only the holder swaps a free value back";
+  }
+  ARMCI_Barrier();
+  EXPECT_EQ(ARMCI_GetValueInt(lock, owner), n * K);
+}
+
 TEST(Rmw, BadInputIsRejected) {
   const int n = nproc();
   Shared mem(2 * sizeof(long));
