@@ -13,7 +13,7 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 start=$(date +%s)
 # build.sh prints why a step failed on standard error, which this pipe leaves on the terminal.
 build="$("$repo/tools/build.sh" | tail -n 1)" || { echo "run-tests: the build failed (see above)" >&2; echo "0 passed, 1 failed"; exit 1; }
-cd "$build"
+cd "$build" || exit 1
 total_pass=0 total_fail=0
 # Manifest lines the Open MPI stage leaves out, and why:
 # - the eight "-tcp" lines: they differ from their "-nodes" twins only by UCX_TLS=tcp,self, which steers

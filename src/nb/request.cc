@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/mpi_library.h"
 #include "base/state.h"
 #include "base/thread_lock.h"
 #include "gmr/ordering.h"
@@ -38,6 +39,7 @@ std::vector<std::vector<std::pair<Gmr*, int>>> g_unflushed_pairs;
 long g_unflushed_total = 0;
 // MPI requests held by requests (request_add_mpi), in total: bounded like the operations above.
 long g_mpi_in_flight = 0;
+long g_mpi_in_flight_bound = 0;  // ARMCI_MAX_OUTSTANDING, or MPI's own bound if lower (requests_initialize)
 
 void add_pair(std::vector<std::pair<Gmr*, int>>& v, Gmr* g, int wr) {
   for (auto it = v.rbegin(); it != v.rend(); ++it)
@@ -169,8 +171,9 @@ void request_add_mpi(Request* req, MPI_Request mreq, const MpiOpTarget& to) {
   req->mpi_reqs.push_back(mreq);
   req->mpi_targets.push_back(to);
   // Bounded like the flushed operations (request_issued), here rather than there so that the node-local
-  // message rate pays nothing for it.  By index: complete_mpi lets other threads in, which may add slots.
-  if (++g_mpi_in_flight > rt().config.max_outstanding)
+  // message rate pays nothing for it, and below what MPI itself can hold (Open MPI 5: base/mpi_library.h,
+  // mpi_request_rma_bound).  By index: complete_mpi lets other threads in, which may add slots.
+  if (++g_mpi_in_flight > g_mpi_in_flight_bound)
     for (std::size_t i = 0; i < g_slots.size(); ++i)
       if (g_slots[i]->in_use) complete_mpi(g_slots[i].get());
 }
@@ -340,6 +343,9 @@ void requests_initialize() {
   g_unflushed_pairs.assign(rt().nproc, {});
   g_unflushed_total = 0;
   g_mpi_in_flight = 0;
+  g_mpi_in_flight_bound = rt().config.max_outstanding;
+  if (const int mpi_bound = mpi_request_rma_bound(); mpi_bound > 0)
+    g_mpi_in_flight_bound = std::min<long>(g_mpi_in_flight_bound, mpi_bound);
 }
 
 void requests_finalize() {

@@ -312,9 +312,12 @@ void print_banner(const Runtime& r) {
   std::printf("armci-x %s: %d ranks on %d node(s), %d domain(s) (armci_domain_*), MPI thread level %d\n",
               ARMCIX_Version(), r.nproc, r.node_count, r.domain_count, r.thread_level);
   std::printf("  MPI: %.200s\n", lib.c_str());
-  std::printf("  MPI work-arounds for this version: window-name collision gate %s, PROC_NULL status fix-up %s\n",
-              mpi_has_window_name_collision() ? "needed" : "not needed",
-              mpi_has_proc_null_status_bug() ? "needed" : "not needed");
+  std::printf(
+      "  MPI work-arounds for this version: window-name collision gate %s, PROC_NULL status fix-up %s, request-based "
+      "RMA in flight %s\n",
+      mpi_has_window_name_collision() ? "needed" : "not needed",
+      mpi_has_proc_null_status_bug() ? "needed" : "not needed",
+      mpi_request_rma_bound() > 0 ? ("at most " + std::to_string(mpi_request_rma_bound())).c_str() : "not bounded");
   std::printf("  machine of rank 0: %d of our ranks on %d usable cores%s; blocking MPI calls: %s\n", r.machine.ranks,
               r.machine.cores, r.machine.oversubscribed() ? " (oversubscribed)" : "",
               mpi_yield_on() ? "non-blocking form + back-off (ARMCI_MPI_YIELD)" : "MPI's own");

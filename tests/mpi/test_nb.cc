@@ -783,6 +783,46 @@ TEST(NbHandles, TestAndWaitOnUnusedHandlesReturnZero) {
 
 // Round-robin ARMCI_Test over many handles; each operation's effect is checked the moment its Test
 // reports completion (get data in place, put source reusable).
+// More operations under handles in flight to one target than MPI itself may hold: Open MPI 5's osc ucx
+// aborted at the 255th request-based operation to a rank on another host (UCX's 8-bit endpoint count), so
+// armci-x completes them earlier there (nb/request.cc, base/mpi_library.h: mpi_request_rma_bound).  Each
+// rank reads and accumulates to one partner, half the job away (on another simulated host when blocked).
+TEST(NbHandles, HundredsInFlightToOneTargetThenWaited) {
+  const int n = nproc(), r = me(), t = (r + n / 2) % n;  // a rotation: each rank is one rank's partner
+  constexpr int kMany = 300;
+  Global g(2 * kMany * static_cast<long>(sizeof(long)));
+  g.init_local([&](char* base) {
+    long* v = reinterpret_cast<long*>(base);
+    for (int i = 0; i < kMany; ++i) {
+      v[i] = r * 1000000L + i;
+      v[kMany + i] = 0;
+    }
+  });
+  ARMCI_Barrier();
+  std::vector<armci_hdl_t> h(kMany);
+  std::vector<long> got(kMany, -1);
+  for (int i = 0; i < kMany; ++i) {
+    ARMCI_INIT_HANDLE(&h[i]);
+    EXPECT_EQ(ARMCI_NbGet(g.typed<long>(t, i), &got[i], sizeof(long), t, &h[i]), 0);
+  }
+  for (armci_hdl_t& x : h) EXPECT_EQ(ARMCI_Wait(&x), 0);
+  for (int i = 0; i < kMany; ++i) EXPECT_EQ(got[i], t * 1000000L + i) << "get " << i;
+  const long scale = 1;
+  std::vector<long> add(kMany);
+  for (int i = 0; i < kMany; ++i) {
+    add[i] = i + 1;
+    ARMCI_INIT_HANDLE(&h[i]);
+    EXPECT_EQ(ARMCI_NbAcc(ARMCI_ACC_LNG, const_cast<long*>(&scale), &add[i], g.typed<long>(t, kMany + i), sizeof(long),
+                          t, &h[i]),
+              0);
+  }
+  for (armci_hdl_t& x : h) EXPECT_EQ(ARMCI_Wait(&x), 0);
+  ARMCI_Barrier();
+  std::vector<long> sums = g.snapshot<long>(kMany, kMany);
+  for (int i = 0; i < kMany; ++i) EXPECT_EQ(sums[i], i + 1) << "accumulate " << i;
+  ARMCI_Barrier();
+}
+
 TEST(NbHandles, TestPollingLoop) {
   const int n = nproc(), r = me();
   constexpr int kChunks = 8;
