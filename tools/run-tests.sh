@@ -64,7 +64,7 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   fi
   echo "== across nodes: 2 simulated hosts x 2 ranks"
   "$repo/tests/check.sh" --manifest "$mn" --hosts 2x2 \
-    --filter '^mn-(core|core-tcp|core-window-each|strided|strided-tcp|sync|nb|groups|msg|shm|shm-small-pool|classic-armci|ga-core|ga-core-window-each|gasuite-mirror|progress-ranks|progress-ga-core|progress-classic-armci|progress-handoff|progress-handoff-ga-core)\.' | tee mn-2x2.out
+    --filter '^mn-(core|core-tcp|core-window-each|strided|strided-tcp|sync|sync-shm0|nb|groups|msg|shm|shm-small-pool|classic-armci|ga-core|ga-core-window-each|gasuite-mirror|progress-ranks|progress-ga-core|progress-classic-armci|progress-handoff|progress-handoff-ga-core)\.' | tee mn-2x2.out
   tally mn-2x2.out
   echo "== across nodes: 3 simulated hosts x 1 rank"
   "$repo/tests/check.sh" --manifest "$mn" --hosts 3x1 --filter '^mn-(sync|msg|ga-core)\.' | tee mn-3x1.out
@@ -132,7 +132,7 @@ if [ "${ARMCIX_SKIP_OPENMPI:-0}" != 1 ]; then
   if [ -n "$ompi" ] && [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ] && [ "${ARMCIX_SKIP_OPENMPI_HOSTS:-0}" != 1 ]; then
     echo "== Open MPI across nodes: 2 simulated hosts x 2 ranks"
     (cd "$ompi" && "$repo/tests/check.sh" --manifest "$repo/tests/multinode/lines.txt" --hosts 2x2 \
-      --filter '^mn-(accv|core|strided|nb|sync|msg|groups|shm|shm-small-pool|classic-armci|classic-mutex|ga-core|ga-core-window-each|gasuite-mirror)\.') | tee openmpi-2x2.out
+      --filter '^mn-(accv|core|strided|nb|sync|sync-shm0|msg|groups|shm|shm-small-pool|classic-armci|classic-mutex|ga-core|ga-core-window-each|gasuite-mirror)\.') | tee openmpi-2x2.out
     tally openmpi-2x2.out
   fi
   echo "== Open MPI stage took $(( $(date +%s) - ompi_start )) s"

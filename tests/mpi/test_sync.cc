@@ -187,6 +187,30 @@ TEST(Rmw, SwapSpinLockInTheOwnersMemoryMakesProgress) {
   EXPECT_EQ(ARMCI_GetValueInt(lock, owner), n * K);
 }
 
+// The owner polls its own memory with ARMCI_Get for a value the last rank puts there (and fences).  With
+// ARMCI_SHM=0 the get goes through MPI, which may complete it in place without ever running the progress
+// engine that serves the writer's put over the network (Open MPI's osc ucx between hosts hung in round 4 of
+// 200; transfer/contig.cc).  On the node-local path the get pokes progress as well.
+TEST(Progress, OwnerPollingItsMemoryWithGetSeesAnotherRanksPut) {
+  const int n = nproc(), owner = 0, writer = n - 1, kRounds = 50;
+  Shared mem(sizeof(long));
+  int* flag = mem.at<int>(owner);
+  for (int round = 1; round <= kRounds; ++round) {
+    if (me() == writer) {
+      int v = round;
+      EXPECT_EQ(ARMCI_Put(&v, flag, sizeof v, owner), 0);
+      ARMCI_Fence(owner);
+    }
+    if (me() == owner) {
+      int seen = 0;
+      do {
+        EXPECT_EQ(ARMCI_Get(flag, &seen, sizeof seen, owner), 0);
+      } while (seen != round);
+    }
+    ARMCI_Barrier();
+  }
+}
+
 TEST(Rmw, BadInputIsRejected) {
   const int n = nproc();
   Shared mem(2 * sizeof(long));

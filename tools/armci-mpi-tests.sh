@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# ARMCI-MPI's own test suite (pmodels/armci-mpi: tests/ and tests/contrib/, the programs its `make check`
+# runs) built against armci-x and run on one node and, with --hosts, across 2 simulated hosts: programs we
+# did not write, through our armci.h and libarmci.  Nothing of ARMCI-MPI is vendored: give its source (a
+# checkout or the bare repository `fetch` makes).  The program list and each program's sources come from its
+# Makefile.mk files (TESTS, XFAIL_TESTS, *_SOURCES), so a newer ARMCI-MPI brings its new tests along.
+#
+#   tools/armci-mpi-tests.sh --src DIR [--build DIR] [--mpi mpich|openmpi] [--np "2 4"] [--hosts] [--out DIR]
+#     --src DIR     ARMCI-MPI's source tree, or a bare git repository (its HEAD is exported)
+#     --build DIR   armci-x build directory (default ./build), configured for --mpi
+#     --mpi M       mpich (default) or openmpi
+#     --np LIST     process counts on one node (default "2 4"; ARMCI-MPI's make check uses 2)
+#     --hosts       also run each program at 4 ranks across 2 simulated hosts (tools/simhosts.sh; root)
+#     --out DIR     binaries and logs (default /tmp/armci-mpi-tests)
+#
+# Left out: tests/ctree (unit tests of ARMCI-MPI's internal conflict tree, built from its private headers)
+# and tests/mpi (MPI programs that make no ARMCI call).  An XFAIL program (ARMCI-MPI expects it to fail)
+# passes when it stops through ARMCI_Error ("ARMCI Error" in its output: test_assert's NULL argument); one
+# that exits 0 is listed as an unexpected pass, neither passed nor failed (test_malloc, an XFAIL of
+# ARMCI-MPI's since 2018).  Closing line: "N passed, N failed".
+set -u
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+src="" build="$PWD/build" mpi=mpich nps="2 4" hosts=0 out=/tmp/armci-mpi-tests
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --src) src="$2"; shift 2 ;;
+    --build) build="$(cd "$2" && pwd)"; shift 2 ;;
+    --mpi) mpi="$2"; shift 2 ;;
+    --np) nps="$2"; shift 2 ;;
+    --hosts) hosts=1; shift ;;
+    --out) out="$2"; shift 2 ;;
+    *) sed -n '2,21p' "$0" >&2; exit 2 ;;
+  esac
+done
+[ -n "$src" ] || { echo "armci-mpi-tests: --src is required" >&2; exit 2; }
+case "$mpi" in
+  mpich) cc=mpicc.mpich mpiexec=(mpiexec.mpich) ;;
+  openmpi) cc=mpicc.openmpi mpiexec=(mpiexec.openmpi --allow-run-as-root --oversubscribe) ;;
+  *) echo "armci-mpi-tests: --mpi mpich|openmpi" >&2; exit 2 ;;
+esac
+[ -f "$build/src/.libs/libarmci.so" ] || { echo "armci-mpi-tests: no libarmci.so under $build/src/.libs" >&2; exit 2; }
+mkdir -p "$out/bin" "$out/logs"
+if [ -f "$src/HEAD" ] && [ -d "$src/objects" ]; then  # a bare repository
+  rm -rf "$out/src" && mkdir -p "$out/src"
+  git --git-dir="$src" archive HEAD tests | tar -x -C "$out/src" || exit 2
+  echo "ARMCI-MPI tests from $(git --git-dir="$src" rev-parse --short HEAD)"
+  src="$out/src"
+fi
+[ -f "$src/tests/Makefile.mk" ] || { echo "armci-mpi-tests: $src/tests/Makefile.mk not found" >&2; exit 2; }
+
+# "kind path source..." lines from the Makefile.mk files: kind is test or xfail.
+list="$(python3 - "$src" <<'EOF'
+import glob, os, re, sys
+src = sys.argv[1]
+text = ""
+for mk in sorted(glob.glob(os.path.join(src, "tests", "**", "Makefile.mk"), recursive=True)):
+    text += re.sub(r"\\\n", " ", open(mk).read()) + "\n"
+lists = {"TESTS": [], "XFAIL_TESTS": []}
+sources = {}
+for line in text.splitlines():
+    m = re.match(r"\s*(TESTS|XFAIL_TESTS)\s*\+?=\s*(.*)", line)
+    if m:
+        lists[m.group(1)] += [w for w in m.group(2).split("#")[0].split()]
+    m = re.match(r"\s*(\w+)_SOURCES\s*=\s*(.*)", line)
+    if m:
+        sources[m.group(1)] = m.group(2).split()
+for kind, names in (("test", lists["TESTS"]), ("xfail", lists["XFAIL_TESTS"])):
+    for p in names:
+        if kind == "test" and p in lists["XFAIL_TESTS"]:
+            continue
+        if p.startswith(("tests/ctree/", "tests/mpi/")):  # ARMCI-MPI's internals; plain MPI without ARMCI
+            continue
+        key = re.sub(r"[^A-Za-z0-9]", "_", p)
+        print(kind, p, *sources.get(key, [p + ".c"]))
+EOF
+)" || exit 2
+
+inc=(-I"$repo/include" -I"$build/include")
+libs=(-L"$build/src/.libs" "-Wl,-rpath,$build/src/.libs" -larmci -lm)
+passed=0 failed=0 failures=() xpasses=()
+run() {  # id kind log command...
+  local id="$1" kind="$2" log="$3"; shift 3
+  local start rc ms
+  start=$(date +%s%N)
+  timeout --kill-after=10 300 "$@" </dev/null >"$log" 2>&1
+  rc=$?
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  if [ "$kind" = xfail ] && [ $rc -eq 0 ]; then
+    printf 'XPASS %-48s %6d ms  (ARMCI-MPI expects it to fail)\n' "$id" "$ms"; xpasses+=("$id")
+  elif { [ "$kind" = test ] && [ $rc -eq 0 ]; } || { [ "$kind" = xfail ] && [ $rc -ne 124 ] && grep -q "ARMCI Error" "$log"; }; then
+    printf 'PASS  %-48s %6d ms%s\n' "$id" "$ms" "$([ "$kind" = xfail ] && echo "  (expected failure through ARMCI_Error, exit $rc)")"
+    passed=$((passed + 1))
+  else
+    printf 'FAIL  %-48s %6d ms  (exit %d%s; %s)\n' "$id" "$ms" "$rc" "$([ $rc -eq 124 ] && echo ", timeout")" "$log"
+    failed=$((failed + 1)); failures+=("$id")
+  fi
+}
+while read -r kind path sources; do
+  name="$(basename "$path")"
+  exe="$out/bin/$name"
+  srcs=()
+  for s in $sources; do srcs+=("$src/$s"); done
+  if ! "$cc" -O1 -g -I"$src/tests" -I"$(dirname "$src/$path")" "${inc[@]}" "${srcs[@]}" "${libs[@]}" -o "$exe" \
+      >"$out/logs/$name.build.log" 2>&1; then
+    echo "FAIL  $name: build (see $out/logs/$name.build.log)"; failed=$((failed + 1)); failures+=("$name.build"); continue
+  fi
+  for np in $nps; do run "$name.np$np" "$kind" "$out/logs/$name.np$np.log" "${mpiexec[@]}" -n "$np" "$exe"; done
+  if [ "$hosts" = 1 ]; then
+    run "$name.np4@2x2" "$kind" "$out/logs/$name.np4@2x2.log" \
+      "$repo/tools/simhosts.sh" --mpi "$mpi" --hosts 2 --timeout 290 -n 4 "$exe"
+  fi
+done <<<"$list"
+[ ${#xpasses[@]} -gt 0 ] && echo "unexpected passes (not counted): ${xpasses[*]}"
+[ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
