@@ -61,7 +61,7 @@ bool mpi_has_proc_null_status_bug() {
 }
 
 // 2026-11-29, 2 simulated hosts x 2 ranks, 256 ARMCI_NbGet under handles to one target: Open MPI 5.0.7 aborted
-// in 3 of 3 runs (254: passed), 4.1.4 passed 600.  Pmodels/armci-mpi bounds Open MPI 5 the same way.
+// in 3 of 3 runs (254: passed), 4.1.4 passed 600.  pmodels/armci-mpi bounds Open MPI 5 the same way.
 int mpi_request_rma_bound() {
   return mpi_library().is_open_mpi() && !mpi_library().before(5, 0) ? kOmpiRequestRmaBound : 0;
 }
