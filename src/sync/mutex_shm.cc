@@ -28,6 +28,7 @@
 #include "base/thread_lock.h"
 #include "shm/node_path.h"
 #include "sync/mutex_impl.h"
+#include "wait/wait.h"
 
 namespace armcix {
 
@@ -51,10 +52,7 @@ void wait_until(Pred pred) {
       continue;
     }
     sched_yield();
-    if ((spins & 15) == 0) {
-      int flag = 0;
-      ARMCIX_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, rt().world, &flag, MPI_STATUS_IGNORE));
-    }
+    if ((spins & 15) == 0) progress_poke();
   }
 }
 

@@ -781,8 +781,6 @@ TEST(NbHandles, TestAndWaitOnUnusedHandlesReturnZero) {
   for (int t = 0; t < nproc(); ++t) EXPECT_EQ(ARMCI_WaitProc(t), 0);
 }
 
-// Round-robin ARMCI_Test over many handles; each operation's effect is checked the moment its Test
-// reports completion (get data in place, put source reusable).
 // More operations under handles in flight to one target than MPI itself may hold: Open MPI 5's osc ucx
 // aborted at the 255th request-based operation to a rank on another host (UCX's 8-bit endpoint count), so
 // armci-x completes them earlier there (nb/request.cc, base/mpi_library.h: mpi_request_rma_bound).  Each
@@ -823,6 +821,8 @@ TEST(NbHandles, HundredsInFlightToOneTargetThenWaited) {
   ARMCI_Barrier();
 }
 
+// Round-robin ARMCI_Test over many handles; each operation's effect is checked the moment its Test
+// reports completion (get data in place, put source reusable).
 TEST(NbHandles, TestPollingLoop) {
   const int n = nproc(), r = me();
   constexpr int kChunks = 8;
