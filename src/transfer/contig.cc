@@ -94,6 +94,12 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     std::memcpy(dst, p, bytes);
     return;
   }
+  // A get from my own slice through MPI (ARMCI_SHM=0) may complete in place without MPI's progress engine
+  // (Open MPI's osc ucx), and so may waiting for its request, so a process polling its own memory this way
+  // for a flag another node puts there never served that put: 200 such rounds between 2 simulated hosts hung
+  // in round 4 (Open MPI 4.1.4).  Every branch below, blocking or under a handle; the node-local path pokes
+  // above.  As for ARMCI_Rmw (sync/rmw.cc) and the strided and vector engines.
+  if (proc == rt().me) poke_progress(r.gmr);
   Staged target = stage_result(dst, bytes);
   if (completes_by_request(proc, req)) {
     MPI_Request mreq;
@@ -117,11 +123,6 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   complete_local(r.gmr, r.win_rank, req);
   note_issued(r.gmr, r.win_rank, XferOp::Get, r.disp, r.disp + bytes, req != nullptr);
   target.copy_out_to(dst, bytes, req);
-  // A get from my own slice through MPI (ARMCI_SHM=0) may complete in place without MPI's progress engine
-  // (Open MPI's osc ucx), so a process polling its own memory this way for a flag another node puts there
-  // never served that put: 200 such rounds between 2 simulated hosts hung in round 4 (Open MPI 4.1.4); the
-  // node-local path pokes above.  As for ARMCI_Rmw (sync/rmw.cc).
-  if (proc == rt().me) poke_progress(r.gmr);
 }
 
 void put_flag(const char* call, int* flag, int value, int proc) {

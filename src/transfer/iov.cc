@@ -314,7 +314,13 @@ void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType
     f.remote_overlaps = first_overlap(d.remote, d.n, d.bytes, &ignored) >= 0;
   }
   const void* scale = a ? a->scale : nullptr;
-  switch (choose_iov(op, cfg, f)) {
+  const IovEngine engine = choose_iov(op, cfg, f);
+  // A vector get from my own slice through MPI pokes MPI's progress, as get() does (transfer/contig.cc; the
+  // conservative engine goes through get(), the local engine pokes itself).
+  if (op == XferOp::Get && proc == rt().me && r.gmr != nullptr &&
+      (engine == IovEngine::Batched || engine == IovEngine::Direct))
+    poke_progress(r.gmr);
+  switch (engine) {
     case IovEngine::Local:
       return local_engine(op, t, scale, d, r);
     case IovEngine::Consrv:

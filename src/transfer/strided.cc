@@ -258,6 +258,10 @@ void local_engine(XferOp op, const AccType* t, const void* scale, const StridedS
       after_local_store();
       break;
     case XferOp::Get:
+      // A process polling memory it reads with loads must still let MPI serve the RMA aimed at that memory
+      // (as get() and the vector engine do): ARMCI_NODE_SIZE=1, 3 ranks on MPICH, the owner polling its own
+      // flag with ARMCI_GetS while another rank's ARMCI_Fence waited in MPI_Win_flush for it: hung for good.
+      poke_progress(r.gmr);
       before_local_load();
       for_each_segment(s, [&](long loff, long roff) { std::memcpy(sd.local + loff, remote + roff, seg); });
       break;
@@ -450,7 +454,14 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   const TargetPath path = mapped(r) && (op != XferOp::Acc || local_atomics(r)) ? TargetPath::NodeLocal
                           : on_my_node(proc)                                   ? TargetPath::SameNode
                                                                                : TargetPath::OtherNode;
-  switch (choose_strided(s, op, rt().config, path)) {
+  const StridedEngine engine = choose_strided(s, op, rt().config, path);
+  // A strided get from my own slice through MPI pokes MPI's progress, as get() does (transfer/contig.cc):
+  // Open MPI's osc ucx completes it in place, and a process polling its memory this way never served a put
+  // from another node (ARMCI_SHM=0, 2 simulated hosts: hung at once).  local_engine and get() poke
+  // themselves.
+  if (op == XferOp::Get && proc == rt().me && engine != StridedEngine::Local && engine != StridedEngine::Contiguous)
+    poke_progress(r.gmr);
+  switch (engine) {
     case StridedEngine::Local:
       return local_engine(op, t, scale, s, sd, r);
     case StridedEngine::Contiguous:

@@ -187,13 +187,74 @@ TEST(Rmw, SwapSpinLockInTheOwnersMemoryMakesProgress) {
   EXPECT_EQ(ARMCI_GetValueInt(lock, owner), n * K);
 }
 
-// The owner polls its own memory with ARMCI_Get for a value the last rank puts there (and fences).  With
-// ARMCI_SHM=0 the get goes through MPI, which may complete it in place without ever running the progress
-// engine that serves the writer's put over the network (Open MPI's osc ucx between hosts hung in round 4 of
-// 200; transfer/contig.cc).  On the node-local path the get pokes progress as well.
-TEST(Progress, OwnerPollingItsMemoryWithGetSeesAnotherRanksPut) {
+// The owner polls its own memory for a value the last rank puts there (and fences).  With ARMCI_SHM=0 the
+// owner's read goes through MPI, which may complete it in place without ever running the progress engine that
+// serves the writer's put over the network (Open MPI's osc ucx between hosts: the contiguous get hung in round
+// 4 of 200; transfer/contig.cc).  On the node-local path the reads poke progress as well: the strided one did
+// not, and with ARMCI_NODE_SIZE=1 on MPICH (3 ranks) the writer's fence waited in MPI_Win_flush for the
+// polling owner for good.  Every way ARMCI has of reading: contiguous, strided, vector, non-blocking (waited
+// and tested), and the value getters.
+enum class OwnRead { Get, GetValue, GetS, GetV, NbGetWait, NbGetSTest, NbGetV };
+
+int read_own_flag(OwnRead how, int* flag, int owner) {
+  int seen = -1;
+  int* remote = flag;
+  switch (how) {
+    case OwnRead::Get:
+      EXPECT_EQ(ARMCI_Get(remote, &seen, sizeof seen, owner), 0);
+      break;
+    case OwnRead::GetValue:
+      seen = ARMCI_GetValueInt(remote, owner);
+      break;
+    case OwnRead::GetS: {
+      // Two rows of one int each, 2 ints apart: the flag and the word after its neighbour.
+      int two[2] = {-1, -1};
+      int src_stride = 2 * sizeof(int), dst_stride = sizeof(int), count[2] = {sizeof(int), 2};
+      EXPECT_EQ(ARMCI_GetS(remote, &src_stride, two, &dst_stride, count, 1, owner), 0);
+      seen = two[0];
+      break;
+    }
+    case OwnRead::GetV: {
+      void* src[1] = {remote};
+      void* dst[1] = {&seen};
+      armci_giov_t v{src, dst, sizeof(int), 1};
+      EXPECT_EQ(ARMCI_GetV(&v, 1, owner), 0);
+      break;
+    }
+    case OwnRead::NbGetWait: {
+      armci_hdl_t h;
+      ARMCI_INIT_HANDLE(&h);
+      EXPECT_EQ(ARMCI_NbGet(remote, &seen, sizeof seen, owner, &h), 0);
+      EXPECT_EQ(ARMCI_Wait(&h), 0);
+      break;
+    }
+    case OwnRead::NbGetSTest: {
+      armci_hdl_t h;
+      ARMCI_INIT_HANDLE(&h);
+      int src_stride = sizeof(int), dst_stride = sizeof(int), count[1] = {sizeof(int)};
+      EXPECT_EQ(ARMCI_NbGetS(remote, &src_stride, &seen, &dst_stride, count, 0, owner, &h), 0);
+      while (ARMCI_Test(&h) != 0) {  // 0: completed
+      }
+      EXPECT_EQ(ARMCI_Wait(&h), 0);
+      break;
+    }
+    case OwnRead::NbGetV: {
+      void* src[1] = {remote};
+      void* dst[1] = {&seen};
+      armci_giov_t v{src, dst, sizeof(int), 1};
+      armci_hdl_t h;
+      ARMCI_INIT_HANDLE(&h);
+      EXPECT_EQ(ARMCI_NbGetV(&v, 1, owner, &h), 0);
+      EXPECT_EQ(ARMCI_Wait(&h), 0);
+      break;
+    }
+  }
+  return seen;
+}
+
+void owner_polls_its_memory(OwnRead how) {
   const int n = nproc(), owner = 0, writer = n - 1, kRounds = 50;
-  Shared mem(sizeof(long));
+  Shared mem(4 * sizeof(int));
   int* flag = mem.at<int>(owner);
   for (int round = 1; round <= kRounds; ++round) {
     if (me() == writer) {
@@ -204,11 +265,34 @@ TEST(Progress, OwnerPollingItsMemoryWithGetSeesAnotherRanksPut) {
     if (me() == owner) {
       int seen = 0;
       do {
-        EXPECT_EQ(ARMCI_Get(flag, &seen, sizeof seen, owner), 0);
+        seen = read_own_flag(how, flag, owner);
+        ASSERT_LE(seen, round) << "a value from the future";
       } while (seen != round);
     }
     ARMCI_Barrier();
   }
+}
+
+TEST(Progress, OwnerPollingItsMemoryWithGetSeesAnotherRanksPut) {
+  owner_polls_its_memory(OwnRead::Get);
+}
+TEST(Progress, OwnerPollingItsMemoryWithGetValueSeesAnotherRanksPut) {
+  owner_polls_its_memory(OwnRead::GetValue);
+}
+TEST(Progress, OwnerPollingItsMemoryWithGetSSeesAnotherRanksPut) {
+  owner_polls_its_memory(OwnRead::GetS);
+}
+TEST(Progress, OwnerPollingItsMemoryWithGetVSeesAnotherRanksPut) {
+  owner_polls_its_memory(OwnRead::GetV);
+}
+TEST(Progress, OwnerPollingItsMemoryWithNbGetSeesAnotherRanksPut) {
+  owner_polls_its_memory(OwnRead::NbGetWait);
+}
+TEST(Progress, OwnerPollingItsMemoryWithNbGetSTestSeesAnotherRanksPut) {
+  owner_polls_its_memory(OwnRead::NbGetSTest);
+}
+TEST(Progress, OwnerPollingItsMemoryWithNbGetVSeesAnotherRanksPut) {
+  owner_polls_its_memory(OwnRead::NbGetV);
 }
 
 TEST(Rmw, BadInputIsRejected) {
