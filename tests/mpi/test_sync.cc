@@ -273,27 +273,21 @@ void owner_polls_its_memory(OwnRead how) {
   }
 }
 
-TEST(Progress, OwnerPollingItsMemoryWithGetSeesAnotherRanksPut) {
-  owner_polls_its_memory(OwnRead::Get);
+std::string own_read_name(const ::testing::TestParamInfo<OwnRead>& info) {
+  static const char* const kNames[] = {"Get", "GetValue", "GetS", "GetV", "NbGetWait", "NbGetSTest", "NbGetV"};
+  return kNames[static_cast<int>(info.param)];
 }
-TEST(Progress, OwnerPollingItsMemoryWithGetValueSeesAnotherRanksPut) {
-  owner_polls_its_memory(OwnRead::GetValue);
+
+class OwnerPolling : public ::testing::TestWithParam<OwnRead> {};
+
+TEST_P(OwnerPolling, ItsMemorySeesAnotherRanksPut) {
+  owner_polls_its_memory(GetParam());
 }
-TEST(Progress, OwnerPollingItsMemoryWithGetSSeesAnotherRanksPut) {
-  owner_polls_its_memory(OwnRead::GetS);
-}
-TEST(Progress, OwnerPollingItsMemoryWithGetVSeesAnotherRanksPut) {
-  owner_polls_its_memory(OwnRead::GetV);
-}
-TEST(Progress, OwnerPollingItsMemoryWithNbGetSeesAnotherRanksPut) {
-  owner_polls_its_memory(OwnRead::NbGetWait);
-}
-TEST(Progress, OwnerPollingItsMemoryWithNbGetSTestSeesAnotherRanksPut) {
-  owner_polls_its_memory(OwnRead::NbGetSTest);
-}
-TEST(Progress, OwnerPollingItsMemoryWithNbGetVSeesAnotherRanksPut) {
-  owner_polls_its_memory(OwnRead::NbGetV);
-}
+
+INSTANTIATE_TEST_SUITE_P(Progress, OwnerPolling,
+                         ::testing::Values(OwnRead::Get, OwnRead::GetValue, OwnRead::GetS, OwnRead::GetV,
+                                           OwnRead::NbGetWait, OwnRead::NbGetSTest, OwnRead::NbGetV),
+                         own_read_name);
 
 TEST(Rmw, BadInputIsRejected) {
   const int n = nproc();
