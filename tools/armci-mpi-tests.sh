@@ -49,31 +49,35 @@ fi
 [ -f "$src/tests/Makefile.mk" ] || { echo "armci-mpi-tests: $src/tests/Makefile.mk not found" >&2; exit 2; }
 
 # "kind path source..." lines from the Makefile.mk files: kind is test or xfail.
-list="$(python3 - "$src" <<'EOF'
-import glob, os, re, sys
-src = sys.argv[1]
-text = ""
-for mk in sorted(glob.glob(os.path.join(src, "tests", "**", "Makefile.mk"), recursive=True)):
-    text += re.sub(r"\\\n", " ", open(mk).read()) + "\n"
-lists = {"TESTS": [], "XFAIL_TESTS": []}
-sources = {}
-for line in text.splitlines():
-    m = re.match(r"\s*(TESTS|XFAIL_TESTS)\s*\+?=\s*(.*)", line)
-    if m:
-        lists[m.group(1)] += [w for w in m.group(2).split("#")[0].split()]
-    m = re.match(r"\s*(\w+)_SOURCES\s*=\s*(.*)", line)
-    if m:
-        sources[m.group(1)] = m.group(2).split()
-for kind, names in (("test", lists["TESTS"]), ("xfail", lists["XFAIL_TESTS"])):
-    for p in names:
-        if kind == "test" and p in lists["XFAIL_TESTS"]:
-            continue
-        if p.startswith(("tests/ctree/", "tests/mpi/")):  # ARMCI-MPI's internals; plain MPI without ARMCI
-            continue
-        key = re.sub(r"[^A-Za-z0-9]", "_", p)
-        print(kind, p, *sources.get(key, [p + ".c"]))
-EOF
-)" || exit 2
+# In awk rather than Python: a fresh Debian root (tools/debian13-root.sh) has no python3.
+mkfiles="$(find "$src/tests" -name Makefile.mk | LC_ALL=C sort)"
+[ -n "$mkfiles" ] || exit 2
+# shellcheck disable=SC2086  # one path per word: ARMCI-MPI's tree has no spaces in its paths
+list="$(cat $mkfiles | awk '
+  # Join continuation lines, then collect TESTS, XFAIL_TESTS and every X_SOURCES.
+  { line = pending $0; pending = "" }
+  /\\$/ { pending = substr(line, 1, length(line) - 1) " "; next }
+  {
+    sub(/#.*/, "", line)
+    if (match(line, /^[ \t]*(TESTS|XFAIL_TESTS)[ \t]*\+?=/)) {
+      kind = line; sub(/^[ \t]*/, "", kind); sub(/[ \t+=].*/, "", kind)
+      rest = substr(line, RLENGTH + 1); n = split(rest, w, /[ \t]+/)
+      for (i = 1; i <= n; ++i) if (w[i] != "") { if (kind == "TESTS") tests[++nt] = w[i]; else { xfail[w[i]] = 1; xf[++nx] = w[i] } }
+    } else if (match(line, /^[ \t]*[A-Za-z0-9_]+_SOURCES[ \t]*=/)) {
+      key = line; sub(/^[ \t]*/, "", key); sub(/_SOURCES.*/, "", key)
+      rest = substr(line, RLENGTH + 1); gsub(/^[ \t]+|[ \t]+$/, "", rest); gsub(/[ \t]+/, " ", rest)
+      sources[key] = rest
+    }
+  }
+  function emit(kind, p,   key) {
+    if (p ~ /^tests\/(ctree|mpi)\//) return  # ARMCI-MPI internals; plain MPI without ARMCI
+    key = p; gsub(/[^A-Za-z0-9]/, "_", key)
+    print kind, p, (key in sources && sources[key] != "" ? sources[key] : p ".c")
+  }
+  END {
+    for (i = 1; i <= nt; ++i) if (!(tests[i] in xfail)) emit("test", tests[i])
+    for (i = 1; i <= nx; ++i) emit("xfail", xf[i])
+  }')" || exit 2
 
 inc=(-I"$repo/include" -I"$build/include")
 libs=(-L"$build/src/.libs" "-Wl,-rpath,$build/src/.libs" -larmci -lm)
