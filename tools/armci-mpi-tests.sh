@@ -50,10 +50,9 @@ fi
 
 # "kind path source..." lines from the Makefile.mk files: kind is test or xfail.
 # In awk rather than Python: a fresh Debian root (tools/debian13-root.sh) has no python3.
-mkfiles="$(find "$src/tests" -name Makefile.mk | LC_ALL=C sort)"
-[ -n "$mkfiles" ] || exit 2
+mkfiles="$(find "$src/tests" -name Makefile.mk | LC_ALL=C sort)"  # tests/Makefile.mk at least (above)
 # shellcheck disable=SC2086  # one path per word: ARMCI-MPI's tree has no spaces in its paths
-list="$(cat $mkfiles | awk '
+list="$(awk '
   # Join continuation lines, then collect TESTS, XFAIL_TESTS and every X_SOURCES.
   { line = pending $0; pending = "" }
   /\\$/ { pending = substr(line, 1, length(line) - 1) " "; next }
@@ -77,7 +76,7 @@ list="$(cat $mkfiles | awk '
   END {
     for (i = 1; i <= nt; ++i) if (!(tests[i] in xfail)) emit("test", tests[i])
     for (i = 1; i <= nx; ++i) emit("xfail", xf[i])
-  }')" || exit 2
+  }' $mkfiles)" || exit 2
 
 inc=(-I"$repo/include" -I"$build/include")
 libs=(-L"$build/src/.libs" "-Wl,-rpath,$build/src/.libs" -larmci -lm)

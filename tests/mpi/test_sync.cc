@@ -198,24 +198,23 @@ enum class OwnRead { Get, GetValue, GetS, GetV, NbGetWait, NbGetSTest, NbGetV };
 
 int read_own_flag(OwnRead how, int* flag, int owner) {
   int seen = -1;
-  int* remote = flag;
   switch (how) {
     case OwnRead::Get:
-      EXPECT_EQ(ARMCI_Get(remote, &seen, sizeof seen, owner), 0);
+      EXPECT_EQ(ARMCI_Get(flag, &seen, sizeof seen, owner), 0);
       break;
     case OwnRead::GetValue:
-      seen = ARMCI_GetValueInt(remote, owner);
+      seen = ARMCI_GetValueInt(flag, owner);
       break;
     case OwnRead::GetS: {
       // Two rows of one int each, 2 ints apart: the flag and the word after its neighbour.
       int two[2] = {-1, -1};
       int src_stride = 2 * sizeof(int), dst_stride = sizeof(int), count[2] = {sizeof(int), 2};
-      EXPECT_EQ(ARMCI_GetS(remote, &src_stride, two, &dst_stride, count, 1, owner), 0);
+      EXPECT_EQ(ARMCI_GetS(flag, &src_stride, two, &dst_stride, count, 1, owner), 0);
       seen = two[0];
       break;
     }
     case OwnRead::GetV: {
-      void* src[1] = {remote};
+      void* src[1] = {flag};
       void* dst[1] = {&seen};
       armci_giov_t v{src, dst, sizeof(int), 1};
       EXPECT_EQ(ARMCI_GetV(&v, 1, owner), 0);
@@ -224,7 +223,7 @@ int read_own_flag(OwnRead how, int* flag, int owner) {
     case OwnRead::NbGetWait: {
       armci_hdl_t h;
       ARMCI_INIT_HANDLE(&h);
-      EXPECT_EQ(ARMCI_NbGet(remote, &seen, sizeof seen, owner, &h), 0);
+      EXPECT_EQ(ARMCI_NbGet(flag, &seen, sizeof seen, owner, &h), 0);
       EXPECT_EQ(ARMCI_Wait(&h), 0);
       break;
     }
@@ -232,14 +231,14 @@ int read_own_flag(OwnRead how, int* flag, int owner) {
       armci_hdl_t h;
       ARMCI_INIT_HANDLE(&h);
       int src_stride = sizeof(int), dst_stride = sizeof(int), count[1] = {sizeof(int)};
-      EXPECT_EQ(ARMCI_NbGetS(remote, &src_stride, &seen, &dst_stride, count, 0, owner, &h), 0);
+      EXPECT_EQ(ARMCI_NbGetS(flag, &src_stride, &seen, &dst_stride, count, 0, owner, &h), 0);
       while (ARMCI_Test(&h) != 0) {  // 0: completed
       }
       EXPECT_EQ(ARMCI_Wait(&h), 0);
       break;
     }
     case OwnRead::NbGetV: {
-      void* src[1] = {remote};
+      void* src[1] = {flag};
       void* dst[1] = {&seen};
       armci_giov_t v{src, dst, sizeof(int), 1};
       armci_hdl_t h;
