@@ -42,13 +42,14 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   # Picked to cover each layout once at small cost: round-robin nodes (MPICH cliques) broke GA's start-up
   # and ARMCI_NODE_SIZE, so that stage runs the GA programs that build groups from the topology (core,
   # mirrored arrays, pgtest, test.F), the core and node-path programs with and without the contradicting
-  # ARMCI_NODE_SIZE=2, and two classic programs; odd-even gives the same 4-rank layout by another CVAR,
-  # so only the contradicting-ARMCI_NODE_SIZE cases; 2 hosts x 2 ranks (TCP between hosts, shared memory
-  # within) runs the core, strided, sync, nb, groups, msg and node-path programs, the classic ARMCI test
-  # and two GA programs, core and strided again over TCP proper (UCX_TLS=tcp,self), and progress ranks (one
-  # program and one progress rank per host); 3 hosts x 1 rank (every rank its own node, odd rank count) the sync, msg and GA
-  # core programs.  Then the fault tests.  Measured on 2 cores shared with other jobs (load ~20): cliques
-  # ~270 s, odd-even 62 s, 2x2 197 s, 3x1 54 s, faults 59 s: ~11 min there, less on a quiet machine.
+  # ARMCI_NODE_SIZE=2, three classic programs and the msg scopes (a domain is a run of one node's ranks);
+  # odd-even gives the same 4-rank layout by another CVAR, so only the contradicting-ARMCI_NODE_SIZE cases;
+  # 2 hosts x 2 ranks (TCP between hosts, shared memory within) runs the core, strided, sync, nb, groups,
+  # msg and node-path programs, the classic ARMCI test and two GA programs, core and strided again over TCP
+  # proper (UCX_TLS=tcp,self), and progress ranks (one program and one progress rank per host); 3 hosts x 1
+  # rank (every rank its own node, odd rank count) the sync, msg and GA core programs.  Then the fault tests.
+  # Measured on 2 cores shared with other jobs (load ~20): cliques ~270 s, odd-even 62 s, 2x2 197 s, 3x1
+  # 54 s, faults 59 s: ~11 min there, less on a quiet machine.
   # Simulated hosts and faults need root and are skipped otherwise.
   mn="$repo/tests/multinode/lines.txt"
   # ARMCIX_SKIP_CLIQUES=1 leaves the two cliques stages out (.ci/run runs them on one platform only: they
@@ -56,7 +57,7 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   if [ "${ARMCIX_SKIP_CLIQUES:-0}" != 1 ]; then
   echo "== across nodes: MPICH cliques (4 ranks, nodes {0,2} {1,3})"
   "$repo/tests/check.sh" --manifest "$mn" --cliques 2 \
-    --filter '^mn-(core|core-nodes2|shm|shm-nodes2|shm-group-windows|shm-small-pool|groups|classic-(mutex|groups|igop)|ga-core|ga-core-window-each|gasuite-(mirror|pgtest|testf))\.' | tee mn-cliques.out
+    --filter '^mn-(core|core-nodes2|shm|shm-nodes2|shm-group-windows|shm-small-pool|groups|classic-(mutex|groups|igop)|msg|ga-core|ga-core-window-each|gasuite-(mirror|pgtest|testf))\.' | tee mn-cliques.out
   tally mn-cliques.out
   echo "== across nodes: MPICH odd/even cliques (4 ranks)"
   "$repo/tests/check.sh" --manifest "$mn" --cliques odd-even --filter '^mn-(core-nodes2|shm-nodes2|ga-core-nodes2|classic-igop)\.' | tee mn-oddeven.out

@@ -30,8 +30,8 @@
 
 namespace {
 
+using armcix_test::domain_firsts;
 using armcix_test::me;
-using armcix_test::node_leaders;
 using armcix_test::nproc;
 
 char* op(const char* s) {
@@ -39,6 +39,10 @@ char* op(const char* s) {
 }  // the C API takes char*
 
 // --- node layout, computed independently of the library ----------------------------------------------------
+
+// The scopes' "node" is the SMP domain armci_domain_* reports (message.cc): MPI's node where its ranks are
+// consecutive, else each run of consecutive ranks on it (round-robin placement: MPICH cliques give nodes
+// {0,2} {1,3}).  The oracle takes the domains from MPI's nodes on its own (test_util.h, domain_firsts).
 
 struct Topology {
   std::vector<int> node_of;               // world rank -> node index (nodes ordered by lowest rank)
@@ -50,7 +54,7 @@ struct Topology {
 
 Topology topology() {
   const int np = nproc();
-  const std::vector<int> leaders = node_leaders();
+  const std::vector<int> leaders = domain_firsts();
   std::vector<int> sorted(leaders);
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
