@@ -92,10 +92,16 @@ std::vector<T> values(int p) {
           static_cast<T>(static_cast<T>(p) * big - static_cast<T>(7)), static_cast<T>(p == 1 ? -100 : 10 + p)};
 }
 
-// Small factors for "*" (the product of a few ranks stays exact and in range).
+// Small factors for "*": beyond the first 8 ranks every factor is 1 or -1, so that the product over any
+// number of ranks stays exact in float (24-bit mantissa: 16! is not) and within int, whatever order MPI
+// multiplies in.
 template <typename T>
 std::vector<T> factors(int p) {
-  return {static_cast<T>(p + 1), static_cast<T>(p % 2 ? -1 : 2), static_cast<T>(p % 3 == 0 ? 1 : -2)};
+  const int scale = p < 8 ? 2 : 1;  // 2: ranks 0-7 contribute magnitudes above 1
+  const int a = p < 8 ? p + 1 : 1;
+  const int b = p % 2 ? -1 : scale;
+  const int c = p % 3 == 0 ? 1 : -scale;
+  return {static_cast<T>(a), static_cast<T>(b), static_cast<T>(c)};
 }
 
 // Bit patterns (and zeros for the logical operations) for the integer-only operations.
