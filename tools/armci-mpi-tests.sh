@@ -37,7 +37,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$src" ] || { echo "armci-mpi-tests: --src is required" >&2; exit 2; }
-[[ "$limit" =~ ^[1-9][0-9]*$ ]] && [ "$limit" -gt 10 ] || { echo "armci-mpi-tests: --timeout needs whole seconds above 10, got '$limit'" >&2; exit 2; }
+if ! [[ "$limit" =~ ^[1-9][0-9]*$ ]] || [ "$limit" -le 10 ]; then
+  echo "armci-mpi-tests: --timeout needs whole seconds above 10, got '$limit'" >&2; exit 2
+fi
 case "$mpi" in
   mpich) cc=mpicc.mpich mpiexec=(mpiexec.mpich) ;;
   openmpi) cc=mpicc.openmpi mpiexec=(mpiexec.openmpi --allow-run-as-root --oversubscribe) ;;
