@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
     --hosts) hosts=1; shift ;;
     --out) out="$2"; shift 2 ;;
     --timeout) limit="$2"; shift 2 ;;
-    *) sed -n '2,23p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
 [ -n "$src" ] || { echo "armci-mpi-tests: --src is required" >&2; exit 2; }
@@ -68,7 +68,11 @@ list="$(awk '
     if (match(line, /^[ \t]*(TESTS|XFAIL_TESTS)[ \t]*\+?=/)) {
       kind = line; sub(/^[ \t]*/, "", kind); sub(/[ \t+=].*/, "", kind)
       rest = substr(line, RLENGTH + 1); n = split(rest, w, /[ \t]+/)
-      for (i = 1; i <= n; ++i) if (w[i] != "") { if (kind == "TESTS") tests[++nt] = w[i]; else { xfail[w[i]] = 1; xf[++nx] = w[i] } }
+      for (i = 1; i <= n; ++i) {
+        if (w[i] == "") continue
+        if (kind == "TESTS") tests[++nt] = w[i]
+        else { xfail[w[i]] = 1; xf[++nx] = w[i] }  # xfail: membership; xf: their order
+      }
     } else if (match(line, /^[ \t]*[A-Za-z0-9_]+_SOURCES[ \t]*=/)) {
       key = line; sub(/^[ \t]*/, "", key); sub(/_SOURCES.*/, "", key)
       rest = substr(line, RLENGTH + 1); gsub(/^[ \t]+|[ \t]+$/, "", rest); gsub(/[ \t]+/, " ", rest)

@@ -54,8 +54,8 @@ struct Topology {
 
 Topology topology() {
   const int np = nproc();
-  const std::vector<int> leaders = domain_firsts();
-  std::vector<int> sorted(leaders);
+  const std::vector<int> firsts = domain_firsts();  // per rank, its domain's lowest rank
+  std::vector<int> sorted(firsts);
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   Topology t;
@@ -63,7 +63,7 @@ Topology topology() {
   t.members.resize(sorted.size());
   t.node_of.resize(np);
   for (int p = 0; p < np; ++p) {
-    t.node_of[p] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), leaders[p]) - sorted.begin());
+    t.node_of[p] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), firsts[p]) - sorted.begin());
     t.members[t.node_of[p]].push_back(p);
   }
   return t;
@@ -97,8 +97,9 @@ std::vector<T> values(int p) {
 // multiplies in.
 template <typename T>
 std::vector<T> factors(int p) {
-  const int scale = p < 8 ? 2 : 1;  // 2: ranks 0-7 contribute magnitudes above 1
-  const int a = p < 8 ? p + 1 : 1;
+  const bool first = p < 8;  // ranks 0-7 contribute magnitudes above 1
+  const int scale = first ? 2 : 1;
+  const int a = first ? p + 1 : 1;
   const int b = p % 2 ? -1 : scale;
   const int c = p % 3 == 0 ? 1 : -scale;
   return {static_cast<T>(a), static_cast<T>(b), static_cast<T>(c)};
