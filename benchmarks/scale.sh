@@ -4,11 +4,16 @@
 # alike), side by side with ARMCI-MPI through benchmarks/compare.sh, plus raw-MPI probes of MPI's own cost
 # per window.  Prints one table with ratios to ARMCI-MPI.
 #
-# usage: benchmarks/scale.sh [--ranks 4,16,32,64] [--cliques 8] [--layouts node,cliques] [--timeout SEC]
+# usage: benchmarks/scale.sh [--ranks 4,16,32,64] [--cliques 8] [--layouts node,cliques,hosts] [--timeout SEC]
 #                            [--runs N] [--out DIR] [--ours LIB] [--ours-include DIR] [--no-ga] [--no-probe]
 #                            [--marginal-regions N] [--large-bytes B] [--large-only]
 #
-#   --cliques K   cliques at every rank count: min(K, ranks / 2) (default 8: 2 cliques at 4 ranks)
+#   --cliques K   cliques at every rank count: min(K, ranks / 2) (default 8: 2 cliques at 4 ranks); the same
+#                 number of simulated hosts in the hosts layout
+#   --layouts     node (one node), cliques (MPICH's MPIR_CVAR_NUM_CLIQUES: one machine as k nodes, which
+#                 armci-x then asks MPI for), hosts (k simulated hosts, tools/simhosts.sh: a Hydra proxy and a
+#                 network namespace each, TCP between them; needs root; compare.sh --hosts; the large,
+#                 marginal and probe runs are left out there)
 #   --timeout     per run (default 900: 64 ranks on 2 cores are slow); the programs run with --quick (3 reps)
 #   --marginal-regions N  armci-x's marginal memory per allocation is read from a run of its own with N live
 #                 regions, over allocations 530..N (scale --memory-only --marginal-from 530: all in the pool's
@@ -87,23 +92,29 @@ rank_list=() layout_list=()
 for layout in "${layout_list[@]}"; do
     for np in "${rank_list[@]}"; do
         k=1
-        if [ "$layout" = cliques ]; then
+        hosts_args=()
+        if [ "$layout" = cliques ] || [ "$layout" = hosts ]; then
             k=$((np / 2 < CLIQUES ? np / 2 : CLIQUES))
             [ "$k" -ge 2 ] || continue
         fi
+        if [ "$layout" = hosts ]; then
+            [ $((np % k)) = 0 ] || { echo "# hosts: $np ranks do not divide over $k hosts; skipped"; continue; }
+            hosts_args=(--hosts "$k")
+        fi
         dir="$OUT/$layout-$np"
         mkdir -p "$dir"
-        echo "# $layout, $np ranks, $k clique(s), load $(cut -d' ' -f1 /proc/loadavg)"
-        if [ "$k" -gt 1 ]; then export MPIR_CVAR_NUM_CLIQUES=$k; else unset MPIR_CVAR_NUM_CLIQUES; fi
+        echo "# $layout, $np ranks, k = $k, load $(cut -d' ' -f1 /proc/loadavg)"
+        if [ "$layout" = cliques ]; then export MPIR_CVAR_NUM_CLIQUES=$k; else unset MPIR_CVAR_NUM_CLIQUES; fi
         if [ "$LARGE_ONLY" = 1 ]; then  # builds only
             "$SCRIPT_DIR/compare.sh" --quick --np "$np" --build-only --build-dir "$dir" "${PASS[@]}" scale \
                 >"$dir/compare.out" 2>&1 || ANY_FAIL=1
         else
             "$SCRIPT_DIR/compare.sh" --quick --np "$np" --runs "$RUNS" --timeout "$TIMEOUT" --budget 0 --build-dir "$dir" \
-                "${PASS[@]}" "${BENCHES[@]}" >"$dir/compare.out" 2>&1 || ANY_FAIL=1
+                ${hosts_args[@]+"${hosts_args[@]}"} "${PASS[@]}" "${BENCHES[@]}" >"$dir/compare.out" 2>&1 || ANY_FAIL=1
             grep -E '^  (scale|scale_ga) ' "$dir/compare.out" | sed 's/^/  /'
             awk -v L="$layout" -v K="$k" '{ print L, K, $0 }' "$dir/rows.txt" >>"$ROWS"
         fi
+        if [ "$layout" = hosts ]; then echo "#   done, load $(cut -d' ' -f1 /proc/loadavg)"; continue; fi
         if [ "$LARGE_BYTES" -gt 0 ]; then
             for lib in ours each armci-mpi; do
                 bin="$dir/ours/scale" envv=()
@@ -183,7 +194,7 @@ END {
     print "(ARMCI-MPI'"'"'s window) / MPI_Win_allocate_shared + MPI_Win_create (armci-x'"'"'s window spanning nodes); MPI:ag: raw"
     print "MPI resident bytes per MPI_Iallgather of 24 B per rank (a pooled ARMCI_Malloc'"'"'s one collective until 2026-11-28);"
     print "MPI:ar: the same per MPI_Iallreduce of 8 longs (its collective now); times: max over"
-    print "ranks, median; ratios ours / ARMCI-MPI (a-m), below 1 = armci-x cheaper.  k = MPICH cliques (1: one node)."
+    print "ranks, median; ratios ours / ARMCI-MPI (a-m), below 1 = armci-x cheaper.  k = MPICH cliques or simulated hosts (1: one node)."
     large = 0
     for (i = 1; i <= n; i++) { cfg = order[i]; if (get("large-ours", "rss_per_alloc") != "") large = 1 }
     if (!large) exit

@@ -29,6 +29,7 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_shm_slice_class.cc \
 	tests/unit/test_region_plan.cc \
 	tests/unit/test_machine.cc \
+	tests/unit/test_node_keys.cc \
 	tests/unit/test_call_stats.cc \
 	tests/unit/test_yield_timer.cc \
 	tests/unit/test_mpi_library.cc \

@@ -65,7 +65,7 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   fi
   echo "== across nodes: 2 simulated hosts x 2 ranks"
   "$repo/tests/check.sh" --manifest "$mn" --hosts 2x2 \
-    --filter '^mn-(core|core-tcp|core-window-each|strided|strided-tcp|sync|sync-shm0|nb|groups|msg|shm|shm-small-pool|classic-armci|ga-core|ga-core-window-each|gasuite-mirror|progress-ranks|progress-ga-core|progress-classic-armci|progress-handoff|progress-handoff-ga-core)\.' | tee mn-2x2.out
+    --filter '^mn-(core|core-tcp|core-window-each|core-nodes-mpi|strided|strided-tcp|sync|sync-shm0|nb|groups|msg|shm|shm-small-pool|classic-armci|ga-core|ga-core-window-each|gasuite-mirror|progress-ranks|progress-ga-core|progress-classic-armci|progress-handoff|progress-handoff-ga-core)\.' | tee mn-2x2.out
   tally mn-2x2.out
   echo "== across nodes: 3 simulated hosts x 1 rank"
   "$repo/tests/check.sh" --manifest "$mn" --hosts 3x1 --filter '^mn-(sync|msg|ga-core)\.' | tee mn-3x1.out

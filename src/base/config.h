@@ -117,6 +117,9 @@ constexpr bool kLocal = false;  // processes may differ
   X(MutexMethod, mutex_method, "ARMCI_MUTEX_METHOD", one_of(), MutexMethod::Mcs, kAgree,                             \
     "mutex algorithm for sets spanning nodes (src/sync/mutex.h)")                                                    \
   X(bool, shm, "ARMCI_SHM", flag(), true, kAgree, "node-local load/store path")                                      \
+  X(bool, nodes_from_mpi, "ARMCI_NODES_FROM_MPI",                                                                    \
+    flag().notes(nullptr, "census keys unless MPI or the launcher splits a host", "MPI_Comm_split_type"), false,     \
+    kAgree, "nodes from MPI_Comm_split_type always, not from the census (topo/node_keys.h)")                         \
   X(int, node_size, "ARMCI_NODE_SIZE", range(0, 1 << 20).notes(nullptr, "real nodes", "simulated nodes"), 0, kAgree, \
     "simulate nodes of this many ranks (0 = real)")                                                                  \
   X(int, max_outstanding, "ARMCI_MAX_OUTSTANDING", range(1, 1 << 24), 1024, kLocal,                                  \

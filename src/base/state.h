@@ -45,8 +45,11 @@ struct Runtime {
   Config config;      // what the user set (Config::from_environment), never changed afterwards
   Resolved resolved;  // what ARMCI_Init made of it
 
-  // Node topology (real, from MPI_COMM_TYPE_SHARED, refined by ARMCI_NODE_SIZE): who shares memory.
+  // Node topology (MPI's nodes, from the census's node keys or MPI_COMM_TYPE_SHARED: topo/node_keys.h; refined by
+  // ARMCI_NODE_SIZE): who shares memory.
   MPI_Comm node_comm = MPI_COMM_NULL;  // ranks of my node, ordered by world rank
+  bool node_comm_is_world = false;     // node_comm is `world` itself (the job is one node): freed with it
+  const char* nodes_found_by = "";     // how ARMCI_Init found the nodes, for the verbose banner (runtime.cc)
   int node_id = -1;                    // my node's index, 0..node_count-1
   int node_count = 0;
   std::vector<int> node_of;                    // world rank -> node index

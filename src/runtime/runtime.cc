@@ -30,6 +30,7 @@
 #include "runtime/modules.h"
 #include "runtime/mpi_hooks.h"
 #include "topo/machine.h"
+#include "topo/node_keys.h"
 #include "topo/nodes.h"
 #include "wait/mpi_yield.h"
 #include "wait/node_sync.h"
@@ -45,7 +46,8 @@ namespace {
 struct Census {
   uint64_t settings = 0;         // settings_fingerprint: the settings that must agree
   MachineRecord machine;         // topo/machine.h: the machine and the affinity mask
-  int32_t node_leader = -1;      // lowest world rank of my node (topo/nodes.h, lowest_world_rank)
+  NodeRecord node;               // topo/node_keys.h: the node MPI puts me on, as far as I can tell alone
+  int32_t node_leader = -1;      // progress ranks' second census: lowest world rank of my node (lowest_world_rank)
   int32_t wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US as set (-1: auto)
   int32_t oversubscribed = -1;   // my machine counted with the progress ranks (0 or 1); -1: from the census
   int32_t unused = 0;
@@ -282,21 +284,57 @@ void wait_yielding(int n, MPI_Request* reqs) {
       [] {}, [] { sched_yield(); });
 }
 
-// The census over r.world: one allgather of every rank's Census.  `real_node`: my node's communicator, ranked
-// by world rank.  `cpus` receives my affinity mask.
-std::vector<Census> take_census(Runtime& r, MPI_Comm real_node, cpu_set_t* cpus) {
+// My census record (node_leader left unknown); `cpus` receives my affinity mask.
+Census my_census(const Runtime& r, cpu_set_t* cpus) {
+  const std::string boot_id = read_boot_id(), hostname = read_hostname();
   Census mine;
   mine.settings = settings_fingerprint();
-  mine.machine = my_machine_record(cpus);
-  mine.node_leader = lowest_world_rank(real_node);
+  mine.machine = my_machine_record(cpus, boot_id, hostname);
+  mine.node = my_node_record(boot_id, hostname);
   mine.wait_backoff_us = r.config.wait_backoff_us;
   if (r.machine_with_progress_ranks.ranks > 0)
     mine.oversubscribed = r.machine_with_progress_ranks.oversubscribed() ? 1 : 0;
-  std::vector<Census> all(r.nproc);
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, r.world, &req));
-  wait_yielding(1, &req);
+  return mine;
+}
+
+// The census: one allgather of every rank's record over `comm` (n ranks).  With `dup`, the runtime's
+// communicator is made from `comm` at the same time (MPI_Comm_idup into *dup): both outstanding together,
+// posted in the same order everywhere, and completed by one yielding wait.
+std::vector<Census> take_census(const Census& mine, MPI_Comm comm, int n, MPI_Comm* dup = nullptr) {
+  std::vector<Census> all(n);
+  MPI_Request reqs[2];
+  ARMCIX_MPI(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm, &reqs[0]));
+  if (dup) ARMCIX_MPI(MPI_Comm_idup(comm, dup, &reqs[1]));
+  wait_yielding(dup ? 2 : 1, reqs);
   return all;
+}
+
+// MPI's nodes: my node's communicator (*real_node, ranked by world rank) and every rank's node leader.  From
+// the census's node keys where they are MPI's nodes (topo/node_keys.h): no collective over the job, the
+// communicator made among the node's processes only.  Else, or with ARMCI_NODES_FROM_MPI=1, asked of MPI:
+// MPI_Comm_split_type, and one allgather of the leaders.
+std::vector<int> find_nodes(Runtime& r, const std::vector<Census>& census, MPI_Comm* real_node) {
+  std::vector<NodeRecord> records(r.nproc);
+  for (int p = 0; p < r.nproc; ++p) records[p] = census[p].node;
+  const bool keys = keys_are_mpi_nodes(records);
+  if (keys && !r.config.nodes_from_mpi) {
+    std::vector<uint64_t> key(r.nproc);
+    for (int p = 0; p < r.nproc; ++p) key[p] = records[p].key;
+    std::vector<int> leaders = machine_leaders(key);  // the lowest rank with my key: my node's leader
+    *real_node = node_comm_from_leaders(r, leaders);
+    r.nodes_found_by = "the census's node keys";
+    return leaders;
+  }
+  r.nodes_found_by = r.config.nodes_from_mpi ? "MPI_Comm_split_type (ARMCI_NODES_FROM_MPI=1)"
+                                             : "MPI_Comm_split_type (MPI or the launcher splits a host)";
+  ARMCIX_MPI(MPI_Comm_split_type(r.world, MPI_COMM_TYPE_SHARED, r.me, MPI_INFO_NULL, real_node));
+  ARMCIX_MPI(MPI_Comm_set_errhandler(*real_node, MPI_ERRORS_RETURN));
+  const int mine = lowest_world_rank(*real_node);
+  std::vector<int> leaders(r.nproc);
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Iallgather(&mine, 1, MPI_INT, leaders.data(), 1, MPI_INT, r.world, &req));
+  wait_yielding(1, &req);
+  return leaders;
 }
 
 std::vector<MachineRecord> machine_records(const std::vector<Census>& census) {
@@ -311,6 +349,7 @@ void print_banner(const Runtime& r) {
     if (c == '\n') c = ' ';
   std::printf("armci-x %s: %d ranks on %d node(s), %d domain(s) (armci_domain_*), MPI thread level %d\n",
               ARMCIX_Version(), r.nproc, r.node_count, r.domain_count, r.thread_level);
+  std::printf("  nodes from %s\n", r.nodes_found_by);
   std::printf("  MPI: %.200s\n", lib.c_str());
   std::printf(
       "  MPI work-arounds for this version: window-name collision gate %s, PROC_NULL status fix-up %s, request-based "
@@ -383,22 +422,20 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   // fails in progress_ranks_start): the wrappers translate it for the blocking calls (mpiwrap/wrap.h), and
   // MPI_Comm_idup is not among them.
   if (start_from == MPI_COMM_WORLD && program_world_set()) start_from = program_world();
-  // MPI's nodes first, then the runtime's communicator over the same processes (ranked alike).  The order
-  // matters on MPICH (4.0.2 and 4.2.1, measured): it keeps a few communicator objects in a static pool and allocates
-  // the next ones 1,024 at a time (one calloc of a few MiB, ~3.5 ms of page faults at 2 ranks), and every
-  // communicator of several ranks on a node takes two more for its node hierarchy.  MPI_Comm_split_type
-  // frees its intermediate split before returning, so made first it and our duplicate fit in the pool;
-  // made after the duplicate, the intermediate split overflows it.  The private duplicate for collective
+  // The census, and the runtime's communicator over the same processes (ranked alike) made beside it: one
+  // round of communication, where asking MPI for its nodes first (MPI_Comm_split_type) took four blocking
+  // ones (topo/node_keys.h).  Both are non-blocking collectives on one communicator, posted in the same
+  // order everywhere; no blocking collective runs while the duplicate is outstanding (Open MPI 5.0.7 hung in
+  // MPI_Comm_split_type beside an outstanding idup).  Start-up makes at most two communicators, the
+  // duplicate and, where the job spans nodes, the node's (find_nodes): MPICH (4.0.2 and 4.2.1, measured)
+  // keeps a few communicator objects in a static pool and allocates the next ones 1,024 at a time (one
+  // calloc of a few MiB, ~3.5 ms of page faults at 2 ranks).  The private duplicate for collective
   // agreements is made at the first checked collective (checks/collective_check.cc), for the same reason.
-  int start_rank = 0;
-  ARMCIX_MPI(MPI_Comm_rank(start_from, &start_rank));
-  MPI_Comm real_node;
-  ARMCIX_MPI(MPI_Comm_split_type(start_from, MPI_COMM_TYPE_SHARED, start_rank, MPI_INFO_NULL, &real_node));
-  MPI_Request dup;
-  ARMCIX_MPI(MPI_Comm_idup(start_from, &r.world, &dup));
-  wait_yielding(1, &dup);
+  int start_size = 0;
+  ARMCIX_MPI(MPI_Comm_size(start_from, &start_size));
+  cpu_set_t cpus;
+  std::vector<Census> census = take_census(my_census(r, &cpus), start_from, start_size, &r.world);
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
-  ARMCIX_MPI(MPI_Comm_set_errhandler(real_node, MPI_ERRORS_RETURN));
   int* tag_ub = nullptr;
   int has_tag_ub = 0;
   ARMCIX_MPI(MPI_Comm_get_attr(r.world, MPI_TAG_UB, &tag_ub, &has_tag_ub));
@@ -414,22 +451,26 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   const int raised_from = program_thread_request();
   const int program_asked = raised_from >= 0 ? raised_from : r.we_initialized_mpi ? requested : r.thread_level;
   set_calls_serialized(r.thread_level == MPI_THREAD_MULTIPLE && program_asked >= MPI_THREAD_MULTIPLE);
-  cpu_set_t cpus;
-  std::vector<Census> census = take_census(r, real_node, &cpus);
   check_settings_agree(r, census);
   std::vector<MachineCount> machines = count_machines(r.world, machine_records(census), cpus);
+  MPI_Comm real_node = MPI_COMM_NULL;
+  std::vector<int> leaders;
   if (r.config.progress_ranks > 0) {
-    // Everything above was over every process; the program ranks start over on theirs.
-    ARMCIX_MPI(MPI_Comm_free(&real_node));
+    // Everything above was over every process; the program ranks start over on theirs, on the nodes
+    // armci-x's MPI_Init found (progress/progress_roles.h: MPI's own).
     progress_ranks_start(r, machines[r.me]);  // a progress rank stays in there until the program ranks finalize
     ARMCIX_MPI(MPI_Comm_split(r.world, r.node_color, r.me, &real_node));
     ARMCIX_MPI(MPI_Comm_set_errhandler(real_node, MPI_ERRORS_RETURN));
-    census = take_census(r, real_node, &cpus);
+    Census mine = my_census(r, &cpus);
+    mine.node_leader = lowest_world_rank(real_node);
+    census = take_census(mine, r.world, r.nproc);
     machines = count_machines(r.world, machine_records(census), cpus);
+    for (const Census& c : census) leaders.push_back(c.node_leader);
+    r.nodes_found_by = "armci-x's MPI_Init (progress ranks: MPI_Comm_split_type)";
+  } else {
+    leaders = find_nodes(r, census, &real_node);
   }
   yield_during_init(r);
-  std::vector<int> leaders(r.nproc);
-  for (int p = 0; p < r.nproc; ++p) leaders[p] = census[p].node_leader;
   discover_nodes(r, real_node, leaders);
   resolve_wait_backoff(r, census, machines);
   resolve_yield_timer(r);
@@ -454,7 +495,11 @@ void finalize() {
   ARMCIX_MPI(MPI_Barrier(r.world));
   node_sync_finalize();  // after the last barrier or gather that may use it
   collective_check_finalize();
-  ARMCIX_MPI(MPI_Comm_free(&r.node_comm));
+  if (r.node_comm_is_world)
+    r.node_comm = MPI_COMM_NULL;  // r.world itself, freed below
+  else
+    ARMCIX_MPI(MPI_Comm_free(&r.node_comm));
+  r.node_comm_is_world = false;
   progress_ranks_stop(r);
   ARMCIX_MPI(MPI_Comm_free(&r.world));
   // Debian's MPICH 4.0.2 over UCX 1.13's tcp transport hangs in MPI_Finalize in about one run in four

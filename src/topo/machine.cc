@@ -50,7 +50,7 @@ std::string read_hostname() {
   return name;
 }
 
-MachineRecord my_machine_record(cpu_set_t* mask) {
+MachineRecord my_machine_record(cpu_set_t* mask, const std::string& boot_id, const std::string& hostname) {
   CPU_ZERO(mask);
   if (sched_getaffinity(0, sizeof *mask, mask) != 0) {
     CPU_ZERO(mask);
@@ -58,7 +58,7 @@ MachineRecord my_machine_record(cpu_set_t* mask) {
     for (long c = 0; c < online && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), mask);
   }
   MachineRecord m;
-  m.key = machine_key(read_boot_id(), read_hostname());
+  m.key = machine_key(boot_id, hostname);
   m.cpus_hash = Fnv1a().add(mask, sizeof *mask).value();
   for (int c = 0; c < CPU_SETSIZE; ++c) {
     if (!CPU_ISSET(c, mask)) continue;

@@ -45,8 +45,9 @@ struct MachineRecord {
   int32_t unused = 0;       // keeps the record a multiple of 8 bytes (it is sent as bytes)
 };
 
-// This process's record; `mask` receives its affinity mask (all online CPUs if it cannot be read).
-MachineRecord my_machine_record(cpu_set_t* mask);
+// This process's record (`boot_id`, `hostname`: read_boot_id, read_hostname); `mask` receives its affinity
+// mask (all online CPUs if it cannot be read).
+MachineRecord my_machine_record(cpu_set_t* mask, const std::string& boot_id, const std::string& hostname);
 
 // For every rank of `records` (one per rank of a communicator), its machine's count: how many of the ranks
 // share its key, and how many CPUs the union of their masks holds.  False when the records cannot say

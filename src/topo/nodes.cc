@@ -47,16 +47,40 @@ int lowest_world_rank(MPI_Comm node) {
   return lowest;
 }
 
-// Node layout.  Real nodes come from MPI_COMM_TYPE_SHARED.  ARMCI_NODE_SIZE=k refines them: a simulated
-// node is the intersection of a real node with a block of k consecutive world ranks, so that two ranks
-// MPI placed on different nodes never share a simulated one (they share no memory).  Where a block spans
+MPI_Comm node_comm_from_leaders(Runtime& r, const std::vector<int>& leader) {
+  std::vector<int> members;
+  for (int p = 0; p < r.nproc; ++p)
+    if (leader[p] == leader[r.me]) members.push_back(p);
+  r.node_comm_is_world = static_cast<int>(members.size()) == r.nproc;
+  if (r.node_comm_is_world) return r.world;
+  // The tag keeps it apart from other MPI_Comm_create_group calls on r.world (msg/message.cc's) should
+  // their member sets overlap this one.
+  constexpr int kTagNode = 0x4e44;  // "ND"
+  MPI_Group world_group, node_group;
+  MPI_Comm node = MPI_COMM_NULL;
+  ARMCIX_MPI(MPI_Comm_group(r.world, &world_group));
+  ARMCIX_MPI(MPI_Group_incl(world_group, static_cast<int>(members.size()), members.data(), &node_group));
+  ARMCIX_MPI(MPI_Comm_create_group(r.world, node_group, kTagNode, &node));
+  ARMCIX_MPI(MPI_Group_free(&node_group));
+  ARMCIX_MPI(MPI_Group_free(&world_group));
+  ARMCIX_MPI(MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN));
+  return node;
+}
+
+// Node layout.  Real nodes are MPI's, from the census's node keys or MPI_COMM_TYPE_SHARED (runtime.cc).
+// ARMCI_NODE_SIZE=k refines them: a simulated node is the intersection of a real node with a block of k
+// consecutive world ranks, so that two ranks MPI placed on different nodes never share a simulated one
+// (they share no memory).  Where a block spans
 // real nodes the setting cannot be honoured as asked; rank 0 says so once.
 void discover_nodes(Runtime& r, MPI_Comm real_node, const std::vector<int>& real_leader) {
   const int k = r.node_color < 0 ? r.config.node_size : 0;  // progress ranks: refined already
   std::vector<int> leader(real_leader);
   if (k > 0) {
     ARMCIX_MPI(MPI_Comm_split(real_node, r.me / k, r.me, &r.node_comm));
-    ARMCIX_MPI(MPI_Comm_free(&real_node));
+    if (r.node_comm_is_world)
+      r.node_comm_is_world = false;  // the split is a communicator of its own; r.world stays
+    else
+      ARMCIX_MPI(MPI_Comm_free(&real_node));
     ARMCIX_MPI(MPI_Comm_set_errhandler(r.node_comm, MPI_ERRORS_RETURN));
     // A simulated node's leader: the lowest rank with the same real node and block (ranks ascend).
     std::map<std::pair<int, int>, int> first;

@@ -15,10 +15,16 @@ namespace armcix {
 // rank, its rank 0: what names a node in the leaders ARMCI_Init gathers.
 int lowest_world_rank(MPI_Comm node);
 
+// My node's communicator, ranked by world rank, from every world rank's node leader (`leader`: ranks with
+// the same leader share a node): r.world itself when the node is the whole job (then r.node_comm_is_world,
+// and no communicator is made), else one made among the node's processes only (MPI_Comm_create_group over
+// r.world: collective over them, not over the job).
+MPI_Comm node_comm_from_leaders(Runtime& r, const std::vector<int>& leader);
+
 // r.node_comm, node_id/count/of/members and the domains, from `real_node` (my node's communicator, made
 // with the world rank as key: MPI_COMM_TYPE_SHARED, or with progress ranks (r.node_color >= 0) the node
-// found over every process, progress/progress_roles.h) and `real_leader` (every world rank's
-// lowest_world_rank of its node, gathered by ARMCI_Init).  Takes `real_node` over.  Without
+// found over every process, progress/progress_roles.h; or node_comm_from_leaders) and `real_leader` (every
+// world rank's lowest_world_rank of its node, from ARMCI_Init's census).  Takes `real_node` over.  Without
 // ARMCI_NODE_SIZE, local; with it, one MPI_Comm_split of `real_node` (collective over it).
 void discover_nodes(Runtime& r, MPI_Comm real_node, const std::vector<int>& real_leader);
 

@@ -115,6 +115,9 @@ int main(int argc, char** argv) {
   /* ARMCI_MPI_YIELD: blocking and non-blocking forms of one collective do not match. */
   if (is(c, "mpi_yield_differs")) setenv("ARMCI_MPI_YIELD", me == 1 ? "1" : "0", 1);
   if (is(c, "mpi_yield_bad")) setenv("ARMCI_MPI_YIELD", "sometimes", 1);
+  /* ARMCI_NODES_FROM_MPI: one rank asking MPI for its nodes, the other not, would make different collectives. */
+  if (is(c, "nodes_from_mpi_differs")) setenv("ARMCI_NODES_FROM_MPI", me == 1 ? "1" : "0", 1);
+  if (is(c, "nodes_from_mpi_bad")) setenv("ARMCI_NODES_FROM_MPI", "maybe", 1);
   /* A pooled block larger than the pool's capacity. */
   if (is(c, "pool_block_beyond_capacity")) {
     setenv("ARMCI_POOL_MB", "2", 1);

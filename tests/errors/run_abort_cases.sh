@@ -100,6 +100,9 @@ np=4 check progress_segment_proxy_as "ARMCI Error" "ARMCI_Malloc" "progress rank
 # ARMCI_MPI_YIELD (issue 18): the same everywhere; auto, 1 or 0.
 check mpi_yield_differs "ARMCI Error" "ARMCI_Init" "ARMCI_MPI_YIELD (-1 = auto) must be the same on every process" "process 1"
 check mpi_yield_bad "ARMCI Error" "ARMCI_Init" "ARMCI_MPI_YIELD='sometimes' is not auto, 1 or 0"
+# ARMCI_NODES_FROM_MPI: the same everywhere (the census is compared before the nodes are found).
+check nodes_from_mpi_differs "ARMCI Error" "ARMCI_Init" "ARMCI_NODES_FROM_MPI must be the same on every process" "process 1"
+check nodes_from_mpi_bad "ARMCI Error" "ARMCI_Init" "ARMCI_NODES_FROM_MPI='maybe' is not a boolean (0/1)"
 check pool_block_beyond_capacity "ARMCI Error" "ARMCI_Init" "ARMCI_POOL_BLOCK_KB=4096 is more than the pool holds (ARMCI_POOL_MB=2"
 # ARMCI_NODE_SYNC: the same everywhere; a gather through shared memory names a process that is elsewhere.
 check node_sync_differs "ARMCI Error" "ARMCI_Init" "ARMCI_NODE_SYNC (-1 = auto) must be the same on every process" "process 1"

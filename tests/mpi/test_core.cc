@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/state.h"    // rt().node_of: the library's nodes, compared with MPI's
 #include "gmr/ordering.h"  // held_put_copy_bytes: the origin copies of ordered puts are bounded and released
 #include "test_util.h"
 
@@ -1384,6 +1385,25 @@ TEST(Topology, NodesAreTheSimulatedHosts) {
   ASSERT_EQ(armci_domain_count(ARMCI_DOMAIN_SMP), hosts)
       << "MPI's nodes are not the launcher's " << hosts << " hosts (all ranks on one host?)";
   for (int p = 0; p < np; ++p) EXPECT_EQ(armci_domain_id(ARMCI_DOMAIN_SMP, p), p / (np / hosts)) << "rank " << p;
+}
+
+// The library's nodes are exactly MPI's (MPI_COMM_TYPE_SHARED, refined by ARMCI_NODE_SIZE), whichever way
+// ARMCI_Init found them -- from the census's node keys, or from MPI where MPI or the launcher sees the host
+// as several nodes (topo/node_keys.h) -- in every layout the suite runs: one node, MPICH cliques (asked of
+// MPI), simulated hosts (keys: one network namespace each).  Exactly, not only "no node spans two of
+// MPI's": a node coarser than MPI's would make a shared-memory window erroneous, a finer one costs the
+// node-local path.
+TEST(Topology, NodesAreMpisNodes) {
+  const std::vector<int> leaders = node_leaders();
+  const armcix::Runtime& r = armcix::rt();
+  const int np = nproc();
+  ASSERT_EQ(static_cast<int>(r.node_of.size()), np);
+  for (int p = 0; p < np; ++p)
+    for (int q = 0; q < np; ++q)
+      EXPECT_EQ(r.node_of[p] == r.node_of[q], leaders[p] == leaders[q]) << "ranks " << p << " and " << q;
+  int node_size = 0;
+  ASSERT_EQ(MPI_Comm_size(r.node_comm, &node_size), MPI_SUCCESS);
+  EXPECT_EQ(node_size, static_cast<int>(std::count(leaders.begin(), leaders.end(), leaders[me()])));
 }
 
 // A negative domain id means the caller's domain (classic ARMCI, ARMCI-MPI; GA's test.x asks for

@@ -114,9 +114,10 @@ TEST(MpiYield, OffAfterFinalizeAndBackAfterInit) {
 }
 
 // ARMCI_Init's own collectives yield whatever the job's mode turns out to be, but without the wrappers'
-// path: the duplicates and the census are non-blocking and wait yielding themselves (runtime.cc,
-// wait_yielding), and MPI_Comm_split_type comes before the mode is known, so no blocking call of ARMCI_Init
-// is completed through the yielding path; the mode afterwards is the setting's.  Not with progress ranks (no
+// path: the duplicate and the census are non-blocking and wait yielding themselves (runtime.cc,
+// wait_yielding), and the node communicator (MPI_Comm_create_group, or MPI_Comm_split_type where MPI is asked
+// for the nodes) comes before the mode is set, so no blocking call of ARMCI_Init is completed through the
+// yielding path; the mode afterwards is the setting's.  Not with progress ranks (no
 // second ARMCI_Init), nor with ARMCI_NODE_SIZE, whose split takes the yielding path below
 // MPI_THREAD_MULTIPLE (runtime.cc, yield_during_init).
 TEST(MpiYield, InitCollectivesWaitYieldingThemselves) {
