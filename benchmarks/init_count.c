@@ -146,7 +146,7 @@ int main(int argc, char **argv)
     counting = 0;
     PMPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (me == 0)
-        printf("# init_count: %d ranks, ARMCI_Init %.1f ms (max over ranks)\n", np, tmax * 1e3);
+        printf("# init_count: %d ranks, ARMCI_Init %.3f ms (max over ranks)\n", np, tmax * 1e3);
     report("ARMCI_Init", me);
     /* What a library may leave out of ARMCI_Init its first collective pays: the first ARMCI_Malloc (64 KiB
      * per rank) and ARMCI_Free, timed and counted apart, and the sum with ARMCI_Init. */
@@ -164,7 +164,7 @@ int main(int argc, char **argv)
         tm += t;
         PMPI_Reduce(&tm, &t, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         if (me == 0)
-            printf("# init_count: first ARMCI_Malloc+ARMCI_Free %.1f ms; ARMCI_Init through them %.1f ms\n",
+            printf("# init_count: first ARMCI_Malloc+ARMCI_Free %.3f ms; ARMCI_Init through them %.3f ms\n",
                    tmmax * 1e3, t * 1e3);
         report("first ARMCI_Malloc/Free", me);
         free(ptrs);
