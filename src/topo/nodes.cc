@@ -70,8 +70,8 @@ MPI_Comm node_comm_from_leaders(Runtime& r, const std::vector<int>& leader) {
 // Node layout.  Real nodes are MPI's, from the census's node keys or MPI_COMM_TYPE_SHARED (runtime.cc).
 // ARMCI_NODE_SIZE=k refines them: a simulated node is the intersection of a real node with a block of k
 // consecutive world ranks, so that two ranks MPI placed on different nodes never share a simulated one
-// (they share no memory).  Where a block spans
-// real nodes the setting cannot be honoured as asked; rank 0 says so once.
+// (they share no memory).  Where a block spans real nodes the setting cannot be honoured as asked; rank 0
+// says so once.
 void discover_nodes(Runtime& r, MPI_Comm real_node, const std::vector<int>& real_leader) {
   const int k = r.node_color < 0 ? r.config.node_size : 0;  // progress ranks: refined already
   std::vector<int> leader(real_leader);
