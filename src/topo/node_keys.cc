@@ -3,10 +3,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 
+#include "base/config.h"
 #include "base/fnv1a.h"
 
 extern char** environ;
@@ -32,11 +34,8 @@ uint64_t read_netns_id() {
 
 int launcher_node_count(const char* (*lookup)(const char* name)) {
   for (const char* name : {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "PMIX_LOCAL_SIZE"}) {
-    const char* text = lookup(name);
-    if (!text || !*text) continue;
-    char* end = nullptr;
-    const long n = std::strtol(text, &end, 10);
-    if (*end == '\0' && n > 0 && n < (1L << 30)) return static_cast<int>(n);
+    long n = 0;
+    if (parse_int(lookup(name), 1, (1L << 30) - 1, &n)) return static_cast<int>(n);
   }
   return -1;
 }
@@ -57,9 +56,8 @@ constexpr const char* kMpichPrefixes[] = {"MPIR_CVAR_", "MPICH_", "MPIR_PARAM_"}
 
 bool splits(const HostSplitter& s, const char* value) {
   if (s.count) {
-    char* end = nullptr;
-    const long n = std::strtol(value, &end, 10);
-    return end == value || *end != '\0' || n > 1;  // unreadable: count it as set
+    long n = 0;
+    return !parse_int(value, LONG_MIN, LONG_MAX, &n) || n > 1;  // unreadable: count it as set
   }
   for (const char* off : {"", "0", "no", "NO", "No", "false", "FALSE", "False", "off", "OFF", "Off"})
     if (std::strcmp(value, off) == 0) return false;
