@@ -2,7 +2,7 @@
 lib_LTLIBRARIES += src/libarmci.la
 include_HEADERS += include/armci.h include/armcix.h include/message.h include/mp3.h
 nodist_include_HEADERS += include/armciconf.h
-src_libarmci_la_LDFLAGS = -version-info 0:0:0 $(SAN_FLAGS)
+src_libarmci_la_LDFLAGS = -version-info 0:0:0 $(LIBARMCI_BIND_FLAGS) $(SAN_FLAGS)
 # Folders lowest first (doc/design.md, "Layers"; tools/check-layering.sh).
 src_libarmci_la_SOURCES = \
 	src/base/config.cc src/base/config.h src/base/error.cc src/base/error.h \

@@ -321,6 +321,15 @@ std::vector<std::pair<std::string, long>> Config::must_agree() const {
   return settings;
 }
 
+std::vector<long> Config::must_agree_values() const {
+  std::vector<long> values;
+#define ARMCIX_AGREE_VALUE(type, field, name, kind, by_default, agree, doc) \
+  if (agree) values.push_back(number(field));
+  ARMCIX_SETTINGS(ARMCIX_AGREE_VALUE)
+#undef ARMCIX_AGREE_VALUE
+  return values;
+}
+
 std::vector<SettingInfo> settings_table() {
   const Config defaults;
   std::vector<SettingInfo> rows;

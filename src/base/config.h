@@ -196,6 +196,9 @@ struct Config {
   // The settings every process must share (kAgree), by variable name (with the meaning of the numbers
   // where they are not the value itself), each as a number; initialize() compares them across processes.
   std::vector<std::pair<std::string, long>> must_agree() const;
+  // The same numbers without the names, in the same order: what the census's fingerprint hashes on every
+  // ARMCI_Init (the names, with their strings, are built only when two processes differ).
+  std::vector<long> must_agree_values() const;
 };
 
 // One row of the table as text, for tests and documentation checks.

@@ -6,6 +6,7 @@
 #include <sys/prctl.h>
 #include <sys/statvfs.h>
 #include <sys/sysinfo.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -53,6 +54,52 @@ struct Census {
   int32_t unused = 0;
 };
 static_assert(sizeof(Census) % 8 == 0, "Census is sent as bytes; keep it free of tail padding surprises");
+
+// Where this process's ARMCI_Init spent its time, phase by phase, for the verbose banner: start-up is a cost
+// users meet on every job (doc/performance.md measures it against ARMCI-MPI's), and a slow phase (a launcher
+// that makes MPI ask for its nodes, a loaded machine in the census's wait) should be visible without a
+// profiler.  clock_gettime through the vDSO: ~20 ns a mark.
+class StartupClock {
+ public:
+  void start() {
+    count_ = 0;
+    last_ = now_ns();
+  }
+  void mark(const char* phase) {
+    const long long t = now_ns();
+    if (count_ < kMax) phases_[count_++] = {phase, t - last_};
+    last_ = t;
+  }
+  std::string describe() const {
+    std::string text;
+    long long total = 0;
+    for (int i = 0; i < count_; ++i) {
+      char part[96];
+      std::snprintf(part, sizeof part, "%s%s %.0f", i ? ", " : "", phases_[i].name, phases_[i].ns / 1e3);
+      text += part;
+      total += phases_[i].ns;
+    }
+    char sum[48];
+    std::snprintf(sum, sizeof sum, " (%.0f us in all)", total / 1e3);
+    return text + sum;
+  }
+
+ private:
+  static long long now_ns() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+  }
+  static constexpr int kMax = 10;
+  struct Phase {
+    const char* name;
+    long long ns;
+  };
+  Phase phases_[kMax] = {};
+  int count_ = 0;
+  long long last_ = 0;
+};
+StartupClock g_startup;
 
 // ARMCI_WAIT_BACKOFF_US.  Unset: back off (kOversubscribedBackoffUs) when this machine runs more of our ranks
 // than their affinity masks give cores, where busy-polling waits starve the ranks that still compute
@@ -233,11 +280,13 @@ std::vector<std::pair<std::string, long>> settings_that_agree() {
   return settings;
 }
 
-// FNV-1a over their values: what the census compares.
+// FNV-1a over their values (settings_that_agree's, without building its names): what the census compares.
 uint64_t settings_fingerprint() {
+  std::vector<long> values = rt().config.must_agree_values();
+  values.push_back(mpi_wrappers_present() ? 1 : 0);
   Fnv1a h;
-  for (const auto& setting : settings_that_agree()) {
-    const auto v = static_cast<uint64_t>(setting.second);
+  for (const long value : values) {
+    const auto v = static_cast<uint64_t>(value);
     h.add(&v, sizeof v);
   }
   return h.value();
@@ -350,6 +399,7 @@ void print_banner(const Runtime& r) {
   std::printf("armci-x %s: %d ranks on %d node(s), %d domain(s) (armci_domain_*), MPI thread level %d\n",
               ARMCIX_Version(), r.nproc, r.node_count, r.domain_count, r.thread_level);
   std::printf("  nodes from %s\n", r.nodes_found_by);
+  std::printf("  ARMCI_Init on rank 0, us: %s\n", g_startup.describe().c_str());
   std::printf("  MPI: %.200s\n", lib.c_str());
   std::printf(
       "  MPI work-arounds for this version: window-name collision gate %s, PROC_NULL status fix-up %s, request-based "
@@ -381,6 +431,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
     ++r.init_count;
     return;
   }
+  g_startup.start();
   int mpi_up = 0, mpi_down = 0;
   MPI_Initialized(&mpi_up);
   MPI_Finalized(&mpi_down);
@@ -402,6 +453,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
     r.we_initialized_mpi = false;
   }
   if (comm_given && comm == MPI_COMM_NULL) fail("ARMCI_Init_mpi_comm", "argument 'comm' is MPI_COMM_NULL");
+  g_startup.mark(r.we_initialized_mpi ? "MPI_Init_thread" : "MPI_Query_thread");
   r.config = Config::from_environment();
   r.resolved = Resolved::from_config(r.config);
   require_mpi_features(r, mpi_up);
@@ -433,8 +485,12 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   // agreements is made at the first checked collective (checks/collective_check.cc), for the same reason.
   int start_size = 0;
   ARMCIX_MPI(MPI_Comm_size(start_from, &start_size));
+  g_startup.mark("settings");
   cpu_set_t cpus;
-  std::vector<Census> census = take_census(my_census(r, &cpus), start_from, start_size, &r.world);
+  const Census my_record = my_census(r, &cpus);
+  g_startup.mark("census record");
+  std::vector<Census> census = take_census(my_record, start_from, start_size, &r.world);
+  g_startup.mark("census and duplicate");
   ARMCIX_MPI(MPI_Comm_set_errhandler(r.world, MPI_ERRORS_RETURN));
   int* tag_ub = nullptr;
   int has_tag_ub = 0;
@@ -470,6 +526,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   } else {
     leaders = find_nodes(r, census, &real_node);
   }
+  g_startup.mark("nodes");
   yield_during_init(r);
   discover_nodes(r, real_node, leaders);
   resolve_wait_backoff(r, census, machines);
@@ -477,8 +534,10 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   resolve_timer_slack(r);
   resolve_mpi_yield(r, spans_world);
   resolve_node_sync(r);
+  g_startup.mark("resolve");
   initialize_modules();  // the progress thread last
   watchdog_start();
+  g_startup.mark("modules");
   if (r.config.verbose && r.me == 0) print_banner(r);
 }
 

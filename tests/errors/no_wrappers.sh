@@ -48,10 +48,23 @@ out="$(run 4 ARMCI_VERBOSE=1 -- none)"; rc=$?
   grep -q "blocking MPI calls: MPI's own" <<< "$out" && grep -q "yield timer in blocking MPI calls: off" <<< "$out"
 report "auto settings: the program runs, yielding waits and the timer quietly off (exit $rc)" $? "$out"
 
+# The banner's start-up line: every phase of rank 0's ARMCI_Init in order, and a total that is their sum (each
+# rounded to the microsecond: within 8 us).
+phases_ok() {  # OUTPUT FIRST-PHASE
+  local line
+  line="$(grep -E "^  ARMCI_Init on rank 0, us: $2 [0-9]+, settings [0-9]+, census record [0-9]+, census and duplicate [0-9]+, nodes [0-9]+, resolve [0-9]+, modules [0-9]+ \([0-9]+ us in all\)$" <<< "$1")" || return 1
+  awk -F'[:,(]' '{ s = 0; for (i = 3; i <= 9; ++i) { n = split($i, w, " "); s += w[n] } split($10, t, " ");
+                   d = s - t[1]; exit (d < -8 || d > 8) }' <<< "$line"
+}
+phases_ok "$out" MPI_Query_thread
+report "ARMCI_VERBOSE=1: ARMCI_Init's phases on rank 0, MPI started by the program" $? "$(grep 'ARMCI_Init on' <<< "$out")"
+
 # ARMCI_Init starting MPI itself asks for MPI_THREAD_MULTIPLE for the progress thread (no wrapper needed).
 out="$(run 2 ARMCI_PROGRESS_THREAD=1 ARMCI_VERBOSE=1 -- armci_starts_mpi)"; rc=$?
 [ $rc = 3 ] && grep -q "progress thread: running" <<< "$out"
 report "ARMCI_PROGRESS_THREAD=1, MPI started by ARMCI_Init: thread running (exit $rc)" $? "$out"
+phases_ok "$out" MPI_Init_thread
+report "ARMCI_VERBOSE=1: ARMCI_Init's phases on rank 0, MPI started by ARMCI_Init" $? "$(grep 'ARMCI_Init on' <<< "$out")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

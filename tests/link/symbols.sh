@@ -25,6 +25,20 @@ defs="$(nm --defined-only "$libs/libarmci.a" 2>/dev/null | mpi_defs)"
 [ -f "$libs/libarmci.a" ] && [ -z "$defs" ]
 check "libarmci.a defines no MPI_/PMPI_ symbol" $? "$defs"
 
+# Calls between libarmci's own functions bind inside it (configure's -Wl,-Bsymbolic-functions, when the linker
+# takes it): no PLT slot names a function the library defines itself (those cost a lazy lookup through every
+# loaded library at their first call: doc/performance.md).  Its calls to MPI stay slots of their own, so
+# PMPI tools and libarmcix-mpiwrap still take them (pmpi-tool, no-wrappers); parmci checks that a tool's
+# ARMCI_* still takes the program's calls.
+if grep -q '^LIBARMCI_BIND_FLAGS = -Wl,-Bsymbolic-functions' "$builddir/Makefile" 2>/dev/null; then
+  own="$(readelf -r -W "$libs/libarmci.so" 2>&1 | awk '$3 ~ /JUMP_SLOT/ && $4 !~ /^0+$/ {print $5}' | sort -u)"
+  mpi="$(readelf -r -W "$libs/libarmci.so" 2>&1 | awk '$3 ~ /JUMP_SLOT/ {print $5}' | grep -c '^P\{0,1\}MPI_')"
+  [ -z "$own" ] && [ "$mpi" -ge 50 ]
+  check "libarmci.so: no PLT slot for a function of its own; $mpi slots for MPI's functions" $? "$own"
+else
+  echo "SKIP  libarmci.so's own calls bind inside it: this linker took no -Bsymbolic-functions (configure)"
+fi
+
 # The wrappers: MPI_Init, MPI_Init_thread, MPI_Finalize, MPI_Barrier, MPI_Comm_size among them; no PMPI_.
 defs="$(nm -D --defined-only "$libs/libarmcix-mpiwrap.so" 2>&1 | mpi_defs)"
 n="$(grep -c '^MPI_' <<< "$defs")"

@@ -444,3 +444,24 @@ TEST(ConfigTable, EveryRowIsParsedShownAndAgreedOnAsDeclared) {
   }
   EXPECT_EQ(armcix::Config().must_agree().size(), agreed);
 }
+
+// The census hashes must_agree_values (no names built on every ARMCI_Init); the error message names the
+// settings from must_agree: both must list the same numbers in the same order, for defaults and for values
+// a user set.
+TEST(ConfigTable, AgreementValuesMatchTheNamedList) {
+  auto same = [](const armcix::Config& c) {
+    const auto named = c.must_agree();
+    const auto values = c.must_agree_values();
+    ASSERT_EQ(named.size(), values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) EXPECT_EQ(named[i].second, values[i]) << named[i].first;
+  };
+  same(armcix::Config());
+  ScopedEnv yield("ARMCI_MPI_YIELD", "0");
+  ScopedEnv mutexes("ARMCI_MUTEX_METHOD", "QUEUE");
+  ScopedEnv nodes("ARMCI_NODES_FROM_MPI", "1");
+  const armcix::Config set = armcix::Config::from_environment();
+  EXPECT_EQ(set.mpi_yield, 0);
+  EXPECT_TRUE(set.nodes_from_mpi);
+  same(set);
+  EXPECT_NE(set.must_agree_values(), armcix::Config().must_agree_values());
+}
