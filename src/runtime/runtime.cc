@@ -333,6 +333,13 @@ void wait_yielding(int n, MPI_Request* reqs) {
       [] {}, [] { sched_yield(); });
 }
 
+// `record` with my machine counted with its progress ranks, once progress_ranks_start has counted them.
+Census with_progress_ranks_counted(const Runtime& r, Census record) {
+  if (r.machine_with_progress_ranks.ranks > 0)
+    record.oversubscribed = r.machine_with_progress_ranks.oversubscribed() ? 1 : 0;
+  return record;
+}
+
 // My census record (node_leader left unknown); `cpus` receives my affinity mask.
 Census my_census(const Runtime& r, cpu_set_t* cpus) {
   const std::string boot_id = read_boot_id(), hostname = read_hostname();
@@ -341,9 +348,7 @@ Census my_census(const Runtime& r, cpu_set_t* cpus) {
   mine.machine = my_machine_record(cpus, boot_id, hostname);
   mine.node = my_node_record(boot_id, hostname);
   mine.wait_backoff_us = r.config.wait_backoff_us;
-  if (r.machine_with_progress_ranks.ranks > 0)
-    mine.oversubscribed = r.machine_with_progress_ranks.oversubscribed() ? 1 : 0;
-  return mine;
+  return with_progress_ranks_counted(r, mine);
 }
 
 // The census: one allgather of every rank's record over `comm` (n ranks).  With `dup`, the runtime's
@@ -369,7 +374,7 @@ std::vector<int> find_nodes(Runtime& r, const std::vector<Census>& census, MPI_C
   if (keys && !r.config.nodes_from_mpi) {
     std::vector<uint64_t> key(r.nproc);
     for (int p = 0; p < r.nproc; ++p) key[p] = records[p].key;
-    std::vector<int> leaders = machine_leaders(key);  // the lowest rank with my key: my node's leader
+    std::vector<int> leaders = lowest_rank_with_key(key);  // my node's leader
     *real_node = node_comm_from_leaders(r, leaders);
     r.nodes_found_by = "the census's node keys";
     return leaders;
@@ -517,7 +522,8 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
     progress_ranks_start(r, machines[r.me]);  // a progress rank stays in there until the program ranks finalize
     ARMCIX_MPI(MPI_Comm_split(r.world, r.node_color, r.me, &real_node));
     ARMCIX_MPI(MPI_Comm_set_errhandler(real_node, MPI_ERRORS_RETURN));
-    Census mine = my_census(r, &cpus);
+    // The system's answers (boot id, names, affinity) are the first census's; what changed is the count.
+    Census mine = with_progress_ranks_counted(r, my_record);
     mine.node_leader = lowest_world_rank(real_node);
     census = take_census(mine, r.world, r.nproc);
     machines = count_machines(r.world, machine_records(census), cpus);

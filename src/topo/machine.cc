@@ -24,7 +24,7 @@ uint64_t machine_key(const std::string& boot_id, const std::string& hostname) {
   return Fnv1a().add_byte(boot_id.empty() ? 'h' : 'b').add(text.data(), text.size()).value();
 }
 
-std::vector<int> machine_leaders(const std::vector<uint64_t>& keys) {
+std::vector<int> lowest_rank_with_key(const std::vector<uint64_t>& keys) {
   std::map<uint64_t, int> first;
   std::vector<int> leader(keys.size());
   for (std::size_t r = 0; r < keys.size(); ++r) leader[r] = first.emplace(keys[r], static_cast<int>(r)).first->second;
@@ -92,11 +92,11 @@ int union_of_runs(std::vector<std::pair<int, int>> runs) {
   return cpus;
 }
 
-// Ranks by machine (machine_leaders: the lowest rank of each machine names it).
+// Ranks by machine (lowest_rank_with_key: the lowest rank of each machine names it).
 std::map<int, std::vector<int>> ranks_by_machine(const std::vector<MachineRecord>& records) {
   std::vector<uint64_t> keys(records.size());
   for (std::size_t p = 0; p < records.size(); ++p) keys[p] = records[p].key;
-  const std::vector<int> leader = machine_leaders(keys);
+  const std::vector<int> leader = lowest_rank_with_key(keys);
   std::map<int, std::vector<int>> machines;
   for (std::size_t p = 0; p < records.size(); ++p) machines[leader[p]].push_back(static_cast<int>(p));
   return machines;

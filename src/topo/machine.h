@@ -25,8 +25,9 @@ namespace armcix {
 // /proc); equal strings give equal keys on every rank.
 uint64_t machine_key(const std::string& boot_id, const std::string& hostname);
 
-// For every rank, the lowest rank with the same key: ranks with the same value share a machine.
-std::vector<int> machine_leaders(const std::vector<uint64_t>& keys);
+// For every rank, the lowest rank with the same key: its machine's leader for machine keys, its node's for
+// node keys (topo/node_keys.h).
+std::vector<int> lowest_rank_with_key(const std::vector<uint64_t>& keys);
 
 // This process's boot id (empty if unreadable) and host name.
 std::string read_boot_id();

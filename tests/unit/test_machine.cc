@@ -8,8 +8,8 @@
 
 #include "topo/machine.h"
 
+using armcix::lowest_rank_with_key;
 using armcix::machine_key;
-using armcix::machine_leaders;
 
 namespace {
 const char kBoot[] = "0f5c8a52-6c1e-4c3b-9a8e-2c0c5f3f1d11";
@@ -38,20 +38,20 @@ TEST(MachineKey, NoBootIdStillKeysOnHostName) {
   EXPECT_NE(machine_key("", "node1"), machine_key("", "node2"));
 }
 
-TEST(MachineLeaders, OneMachine) {
+TEST(LowestRankWithKey, OneMachine) {
   const uint64_t k = machine_key(kBoot, "h");
-  EXPECT_EQ(machine_leaders({k, k, k, k}), (std::vector<int>{0, 0, 0, 0}));
+  EXPECT_EQ(lowest_rank_with_key({k, k, k, k}), (std::vector<int>{0, 0, 0, 0}));
 }
 
-TEST(MachineLeaders, RoundRobinMachines) {
+TEST(LowestRankWithKey, RoundRobinMachines) {
   // Ranks dealt cyclically over two machines (cliques, --map-by node): {0,2} and {1,3}.
   const uint64_t a = machine_key(kBoot, "a"), b = machine_key(kOtherBoot, "b");
-  EXPECT_EQ(machine_leaders({a, b, a, b}), (std::vector<int>{0, 1, 0, 1}));
+  EXPECT_EQ(lowest_rank_with_key({a, b, a, b}), (std::vector<int>{0, 1, 0, 1}));
 }
 
-TEST(MachineLeaders, BlocksAndSingletons) {
-  EXPECT_EQ(machine_leaders({7, 7, 9, 9, 9, 11}), (std::vector<int>{0, 0, 2, 2, 2, 5}));
-  EXPECT_TRUE(machine_leaders({}).empty());
+TEST(LowestRankWithKey, BlocksAndSingletons) {
+  EXPECT_EQ(lowest_rank_with_key({7, 7, 9, 9, 9, 11}), (std::vector<int>{0, 0, 2, 2, 2, 5}));
+  EXPECT_TRUE(lowest_rank_with_key({}).empty());
 }
 
 // Cores of a machine from the census records alone (machine_counts_from_records): one mask everywhere, masks
