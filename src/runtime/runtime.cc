@@ -272,20 +272,19 @@ void require_mpi_features(const Runtime& r, bool mpi_was_up) {
          r.config.mpi_yield_timer_us, kWrapperFix);
 }
 
-// The settings that must be the same everywhere (Config::must_agree), and whether the wrappers are in (the
-// yielding waits need them on every process or none: last entry).
-std::vector<std::pair<std::string, long>> settings_that_agree() {
-  auto settings = rt().config.must_agree();
-  settings.emplace_back("libarmcix-mpiwrap", mpi_wrappers_present() ? 1 : 0);
-  return settings;
-}
-
-// FNV-1a over their values (settings_that_agree's, without building its names): what the census compares.
-uint64_t settings_fingerprint() {
+// The values that must be the same everywhere: the settings (Config::must_agree_values, named by
+// Config::must_agree in the same order) and, last, whether the wrappers are in (the yielding waits need them
+// on every process or none).
+std::vector<long> values_that_agree() {
   std::vector<long> values = rt().config.must_agree_values();
   values.push_back(mpi_wrappers_present() ? 1 : 0);
+  return values;
+}
+
+// FNV-1a over them: what the census compares.
+uint64_t settings_fingerprint() {
   Fnv1a h;
-  for (const long value : values) {
+  for (const long value : values_that_agree()) {
     const auto v = static_cast<uint64_t>(value);
     h.add(&v, sizeof v);
   }
@@ -297,10 +296,9 @@ uint64_t settings_fingerprint() {
 void check_settings_agree(const Runtime& r, const std::vector<Census>& census) {
   if (std::all_of(census.begin(), census.end(), [&](const Census& c) { return c.settings == census[0].settings; }))
     return;
-  const auto settings = settings_that_agree();
-  const int n = static_cast<int>(settings.size());
-  std::vector<long> mine(n), all(static_cast<std::size_t>(n) * r.nproc);
-  for (int i = 0; i < n; ++i) mine[i] = settings[i].second;
+  const std::vector<long> mine = values_that_agree();
+  const int n = static_cast<int>(mine.size());
+  std::vector<long> all(static_cast<std::size_t>(n) * r.nproc);
   ARMCIX_MPI(MPI_Allgather(mine.data(), n, MPI_LONG, all.data(), n, MPI_LONG, r.world));
   for (int i = 0; i < n; ++i) {
     int other = 0;
@@ -314,7 +312,7 @@ void check_settings_agree(const Runtime& r, const std::vector<Census>& census) {
            all[i] ? "has" : "lacks", other, theirs ? "has" : "lacks");
     fail("ARMCI_Init",
          "environment variable %s must be the same on every process: it is %ld on process 0 but %ld on process %d",
-         settings[i].first.c_str(), all[i], theirs, other);
+         r.config.must_agree()[i].first.c_str(), all[i], theirs, other);
   }
   fail("ARMCI_Init", "internal error: the settings' fingerprints differ between processes but their values agree");
 }
