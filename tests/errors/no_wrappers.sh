@@ -66,5 +66,13 @@ report "ARMCI_PROGRESS_THREAD=1, MPI started by ARMCI_Init: thread running (exit
 phases_ok "$out" MPI_Init_thread
 report "ARMCI_VERBOSE=1: ARMCI_Init's phases on rank 0, MPI started by ARMCI_Init" $? "$(grep 'ARMCI_Init on' <<< "$out")"
 
+# The wrappers in one process and not in the other (one launch, two programs): the census's fingerprints
+# differ in the last value only, and ARMCI_Init names the wrapper library and both processes.
+wrapped="${ARMCIX_BUILDDIR:-$here/../..}/tests/errors/abort_case"
+out="$(timeout 120 ${MPIEXEC:-mpiexec.mpich} -n 1 "$wrapped" none : -n 1 "$bin" none 2>&1)"; rc=$?
+named_error $rc "$out" "ARMCI_Init" "libarmcix-mpiwrap) must be in every process or in none" \
+  "process 0 has it, process 1 lacks it"
+report "the wrappers in process 0 only: named error (exit $rc)" $? "$out"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
