@@ -42,7 +42,8 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   # Picked to cover each layout once at small cost: round-robin nodes (MPICH cliques) broke GA's start-up
   # and ARMCI_NODE_SIZE, so that stage runs the GA programs that build groups from the topology (core,
   # mirrored arrays, pgtest, test.F), the core and node-path programs with and without the contradicting
-  # ARMCI_NODE_SIZE=2, three classic programs and the msg scopes (a domain is a run of one node's ranks);
+  # ARMCI_NODE_SIZE=2, three classic programs, the msg scopes (a domain is a run of one node's ranks) and
+  # the abort cases (17 s: those that need one node skip, node-sync's mismatches meet the collective timeout);
   # odd-even gives the same 4-rank layout by another CVAR, so only the contradicting-ARMCI_NODE_SIZE cases;
   # 2 hosts x 2 ranks (TCP between hosts, shared memory within) runs the core, strided, sync, nb, groups,
   # msg and node-path programs, the classic ARMCI test and two GA programs, core and strided again over TCP
@@ -57,7 +58,7 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   if [ "${ARMCIX_SKIP_CLIQUES:-0}" != 1 ]; then
   echo "== across nodes: MPICH cliques (4 ranks, nodes {0,2} {1,3})"
   "$repo/tests/check.sh" --manifest "$mn" --cliques 2 \
-    --filter '^mn-(core|core-nodes2|shm|shm-nodes2|shm-group-windows|shm-small-pool|groups|classic-(mutex|groups|igop)|msg|ga-core|ga-core-window-each|gasuite-(mirror|pgtest|testf))\.' | tee mn-cliques.out
+    --filter '^mn-(core|core-nodes2|shm|shm-nodes2|shm-group-windows|shm-small-pool|groups|classic-(mutex|groups|igop)|msg|ga-core|ga-core-window-each|gasuite-(mirror|pgtest|testf)|abort-cases)\.' | tee mn-cliques.out
   tally mn-cliques.out
   echo "== across nodes: MPICH odd/even cliques (4 ranks)"
   "$repo/tests/check.sh" --manifest "$mn" --cliques odd-even --filter '^mn-(core-nodes2|shm-nodes2|ga-core-nodes2|classic-igop)\.' | tee mn-oddeven.out
