@@ -7,14 +7,20 @@ set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="${ARMCIX_BUILDDIR:-$here/../..}/tests/errors/abort_case_nowrap"
 passed=0 failed=0
-run() {  # np, environment..., then -- and the case
+launch() {  # np, environment..., then -- and the command: under the launcher, within 120 s
   local np="$1"; shift
   local envs=()
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
   # Open MPI 5's launcher writes NUL bytes into the output, which bash's $(...) drops with a warning each time.
-  env "${envs[@]}" timeout 120 ${MPIEXEC:-mpiexec.mpich} -n "$np" "$bin" "$@" 2>&1 | tr -d '\000'
+  env "${envs[@]}" timeout 120 ${MPIEXEC:-mpiexec.mpich} -n "$np" "$@" 2>&1 | tr -d '\000'
   return "${PIPESTATUS[0]}"
+}
+run() {  # np, environment..., then -- and the case: abort_case_nowrap under the launcher
+  local before=()
+  while [ "$1" != -- ]; do before+=("$1"); shift; done
+  shift
+  launch "${before[@]}" -- "$bin" "$@"
 }
 report() {  # description, verdict (0 = pass), output
   if [ "$2" = 0 ]; then echo "PASS no wrappers: $1"; passed=$((passed + 1))
@@ -77,8 +83,7 @@ wrapped="${ARMCIX_BUILDDIR:-$here/../..}/tests/errors/abort_case"
 # shellcheck disable=SC2016 # expanded by the launched shell, per rank
 pick='r="${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-}}"; [ -n "$r" ] || { echo "no rank in the environment" >&2; exit 2; }
       if [ "$r" = 0 ]; then exec "$1" none; else exec "$2" none; fi'
-out="$(timeout 120 ${MPIEXEC:-mpiexec.mpich} -n 2 bash -c "$pick" pick "$wrapped" "$bin" 2>&1 | tr -d '\000'
-       exit "${PIPESTATUS[0]}")"; rc=$?
+out="$(launch 2 -- bash -c "$pick" pick "$wrapped" "$bin")"; rc=$?
 named_error $rc "$out" "ARMCI_Init" "libarmcix-mpiwrap) must be in every process or in none" \
   "process 0 has it, process 1 lacks it"
 report "the wrappers in process 0 only: named error (exit $rc)" $? "$out"
