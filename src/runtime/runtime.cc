@@ -362,19 +362,28 @@ std::vector<Census> take_census(const Census& mine, MPI_Comm comm, int n, MPI_Co
 }
 
 // MPI's nodes: my node's communicator (*real_node, ranked by world rank) and every rank's node leader.  From
-// the census's node keys where they are MPI's nodes (topo/node_keys.h): no collective over the job, the
-// communicator made among the node's processes only.  Else, or with ARMCI_NODES_FROM_MPI=1, asked of MPI:
-// MPI_Comm_split_type, and one allgather of the leaders.
+// the census's node keys where they tell MPI's nodes, with MPICH's clique rule applied where MPI was told to
+// split the hosts (topo/node_keys.h): no collective over the job, the communicator made among the node's
+// processes only.  Else, or with ARMCI_NODES_FROM_MPI=1, asked of MPI: MPI_Comm_split_type, and one
+// allgather of the leaders.
 std::vector<int> find_nodes(Runtime& r, const std::vector<Census>& census, MPI_Comm* real_node) {
   std::vector<NodeRecord> records(r.nproc);
   for (int p = 0; p < r.nproc; ++p) records[p] = census[p].node;
-  const bool keys = keys_are_mpi_nodes(records);
-  if (keys && !r.config.nodes_from_mpi) {
-    std::vector<uint64_t> key(r.nproc);
-    for (int p = 0; p < r.nproc; ++p) key[p] = records[p].key;
-    std::vector<int> leaders = lowest_rank_with_key(key);  // my node's leader
+  const std::vector<uint64_t> keys = mpi_node_keys(records);
+  if (!keys.empty() && !r.config.nodes_from_mpi) {
+    std::vector<int> leaders = lowest_rank_with_key(keys);  // my node's leader
     *real_node = node_comm_from_leaders(r, leaders);
-    r.nodes_found_by = "the census's node keys";
+    switch (records[0].split) {
+      case HostSplit::NoLocal:
+        r.nodes_found_by = "the census (MPICH's MPIR_CVAR_NOLOCAL, read through MPI_T)";
+        break;
+      case HostSplit::Cliques:
+      case HostSplit::CliquesByBlock:
+        r.nodes_found_by = "the census's node keys and MPICH's cliques (MPIR_CVAR_*_CLIQUES, read through MPI_T)";
+        break;
+      default:
+        r.nodes_found_by = "the census's node keys";
+    }
     return leaders;
   }
   r.nodes_found_by = r.config.nodes_from_mpi ? "MPI_Comm_split_type (ARMCI_NODES_FROM_MPI=1)"

@@ -9,8 +9,10 @@
 // node communicator (MPI_Comm_create_group among the node's processes only) cost no collective over the job.
 //
 // The key must never join processes that MPI keeps apart (a shared-memory window over them would be
-// erroneous); splitting what MPI joins only costs speed.  So it is conservative, and MPI decides where it
-// has been told to see the hosts otherwise: keys_are_mpi_nodes below.
+// erroneous); splitting what MPI joins only costs speed.  So it is conservative, and where MPI has been told
+// to see the hosts otherwise, either the census applies MPI's own rule from the values MPI read (MPICH's
+// cliques, read through MPI_T: no collective, where MPI_Comm_split_type took 30-60 ms at 4 ranks on 2
+// cores) or MPI decides: mpi_node_keys below.
 #pragma once
 
 #include <cstdint>
@@ -19,13 +21,28 @@
 
 namespace armcix {
 
+// How MPI splits a host into nodes, as this process can read it (read_host_split).  MPICH's debugging
+// settings (MPIR_CVAR_NUM_CLIQUES, ODD_EVEN_CLIQUES, CLIQUES_BY_BLOCK, NOLOCAL) make its node map finer
+// than the launcher's; its rule (src/util/mpir_nodemap.c, the same from 4.0 through 4.3) is a pure function
+// of the MPI_COMM_WORLD rank, so the census can apply it where it read the settings' values from MPI itself.
+enum class HostSplit : int16_t {
+  None = 0,           // MPI's nodes are the launcher's hosts
+  Unknown = 1,        // something splits hosts in a way only MPI can tell: MPI_Comm_split_type decides
+  NoLocal = 2,        // every process is a node of its own
+  Cliques = 3,        // the host's processes in `cliques` round-robin cliques by MPI_COMM_WORLD rank
+  CliquesByBlock = 4  // the same in uniform blocks, the first (size % cliques) one larger
+};
+
 // What a rank tells the others about its node in the census.  Sent as bytes: no padding.
 struct NodeRecord {
-  uint64_t key = 0;             // node_key of this process
-  int32_t launcher_count = -1;  // processes the launcher started on this node (launcher_node_count); -1: unknown
-  int32_t hosts_split = 0;      // 1: this process's environment tells MPI to split hosts (environment_splits_hosts)
+  uint64_t key = 0;                   // node_key of this process
+  int32_t launcher_count = -1;        // processes the launcher started on this node (launcher_node_count); -1: unknown
+  int32_t world_rank = -1;            // rank in MPI_COMM_WORLD, which MPICH numbers its cliques by
+  int32_t world_size = 0;             // size of MPI_COMM_WORLD
+  HostSplit split = HostSplit::None;  // read_host_split
+  int16_t cliques = 1;                // with Cliques*: how many (MPICH's count, at least 2)
 };
-static_assert(sizeof(NodeRecord) == 16, "NodeRecord is sent as bytes");
+static_assert(sizeof(NodeRecord) == 24, "NodeRecord is sent as bytes");
 
 // Same kernel (the boot id; the host name alone without one), same host name, same network namespace
 // (`netns`: its inode, 0 if unknown): MPI calls the processes of a launcher's host one node, and simulated
@@ -47,12 +64,32 @@ int launcher_node_count(const char* (*lookup)(const char* name));
 // read counts as set.  Other MPIs ignore these variables; with one set there MPI is asked anyway.
 bool environment_splits_hosts(const char* const* envp);
 
+// MPICH's node-map settings as MPICH itself parsed them (MPI_T control variables).
+struct MpichNodeMapSettings {
+  int no_local = 0, num_cliques = 1, odd_even_cliques = 0, cliques_by_block = 0;
+};
+
+// The split those settings make (MPICH's get_option_num_cliques: ODD_EVEN_CLIQUES means 2 cliques).
+HostSplit host_split_of(const MpichNodeMapSettings& s, int16_t* cliques);
+
+// This process's split: None when the environment sets nothing that splits hosts (no MPI call made); else,
+// on MPICH 4.0 or later, host_split_of the settings read through MPI_T; else Unknown.
+HostSplit read_host_split(const char* const* envp, int16_t* cliques);
+
 // This process's record (`boot_id`, `hostname`: topo/machine.h, read_boot_id and read_hostname).
 NodeRecord my_node_record(const std::string& boot_id, const std::string& hostname);
 
-// True when the keys of `records` (one per rank of a communicator, the same on every rank) are MPI's nodes:
-// no process's environment splits hosts, and no key is shared by more processes than the launcher started
-// on that process's node.  Every rank decides alike.
-bool keys_are_mpi_nodes(const std::vector<NodeRecord>& records);
+// MPICH's clique (0 .. cliques-1) of MPI_COMM_WORLD rank `rank` of `size` (cliques <= size): round-robin,
+// or by uniform blocks with the first size % cliques blocks one larger.
+int mpich_clique_of(int rank, int size, int cliques, bool by_block);
+
+// MPI's nodes as keys, one per rank of `records` (one record per rank of a communicator, the same list on
+// every rank, so every rank decides alike): the node keys, refined by MPICH's clique or no-local rule where
+// every process read the same one.  MPICH applies cliques only where its launcher's map is one node for the
+// whole of MPI_COMM_WORLD, which the launcher's count says (every process's count is the world's size).
+// Empty when only MPI can tell: a split nobody could read, processes that read different splits or world
+// sizes, a clique split where the launcher's counts leave open whether the world is on one node, or more
+// processes on a key than the launcher started on that process's node (a host named twice).
+std::vector<uint64_t> mpi_node_keys(const std::vector<NodeRecord>& records);
 
 }  // namespace armcix

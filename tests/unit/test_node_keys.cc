@@ -1,9 +1,11 @@
 // Nodes from the census (topo/node_keys.h): the key joins processes on one kernel, host name and network
 // namespace and nothing else; the environment scan finds MPICH's clique and no-local settings under each
-// prefix it reads; the launcher's count is read from each launcher's variable; and keys_are_mpi_nodes
-// hands the decision to MPI wherever either says the host is several nodes.
+// prefix it reads; the launcher's count is read from each launcher's variable; MPICH's clique rule is
+// applied as MPICH applies it (src/util/mpir_nodemap.c); and mpi_node_keys hands the decision to MPI
+// wherever the records leave MPI's nodes open.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -13,8 +15,12 @@
 #include "topo/node_keys.h"
 
 using armcix::environment_splits_hosts;
-using armcix::keys_are_mpi_nodes;
+using armcix::host_split_of;
+using armcix::HostSplit;
 using armcix::launcher_node_count;
+using armcix::mpi_node_keys;
+using armcix::mpich_clique_of;
+using armcix::MpichNodeMapSettings;
 using armcix::node_key;
 using armcix::NodeRecord;
 
@@ -27,12 +33,39 @@ bool splits(std::vector<const char*> env) {
   return environment_splits_hosts(env.data());
 }
 
-NodeRecord record(uint64_t key, int launcher_count = -1, int hosts_split = 0) {
+NodeRecord record(uint64_t key, int launcher_count = -1, HostSplit split = HostSplit::None, int cliques = 1) {
   NodeRecord r;
   r.key = key;
   r.launcher_count = launcher_count;
-  r.hosts_split = hosts_split;
+  r.split = split;
+  r.cliques = static_cast<int16_t>(cliques);
   return r;
+}
+
+// The records as ranks 0..n-1 of an MPI_COMM_WORLD of `world_size` (default: n).
+std::vector<NodeRecord> world(std::vector<NodeRecord> records, int world_size = 0) {
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    records[i].world_rank = static_cast<int32_t>(i);
+    records[i].world_size = world_size > 0 ? world_size : static_cast<int32_t>(records.size());
+  }
+  return records;
+}
+
+bool keys_decide(const std::vector<NodeRecord>& records) {
+  return !mpi_node_keys(world(records)).empty();
+}
+
+// Which ranks mpi_node_keys puts together, as each rank's lowest node-mate.
+std::vector<int> nodes_of(const std::vector<NodeRecord>& records) {
+  const std::vector<uint64_t> keys = mpi_node_keys(records);
+  std::vector<int> first(keys.size());
+  for (std::size_t p = 0; p < keys.size(); ++p)
+    first[p] = static_cast<int>(std::find(keys.begin(), keys.end(), keys[p]) - keys.begin());
+  return first;
+}
+
+std::vector<NodeRecord> n_alike(int n, const NodeRecord& r) {
+  return world(std::vector<NodeRecord>(n, r));
 }
 
 // A lookup over a fixed table, standing in for getenv.
@@ -122,24 +155,99 @@ TEST(LauncherNodeCount, MalformedValuesAreUnknown) {
   EXPECT_EQ(count_with({{"MPI_LOCALNRANKS", "x"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "5"}}), 5);
 }
 
-TEST(KeysAreMpiNodes, AgreeingLaunchersAndPlainEnvironments) {
-  EXPECT_TRUE(keys_are_mpi_nodes({record(7, 2), record(7, 2), record(9, 2), record(9, 2)}));
-  EXPECT_TRUE(keys_are_mpi_nodes({record(7), record(7), record(7)}));  // no launcher count: the keys alone
-  EXPECT_TRUE(keys_are_mpi_nodes({}));
+TEST(MpiNodeKeys, AgreeingLaunchersAndPlainEnvironments) {
+  EXPECT_TRUE(keys_decide({record(7, 2), record(7, 2), record(9, 2), record(9, 2)}));
+  EXPECT_EQ(nodes_of(world({record(7, 2), record(7, 2), record(9, 2), record(9, 2)})), (std::vector<int>{0, 0, 2, 2}));
+  EXPECT_TRUE(keys_decide({record(7), record(7), record(7)}));  // no launcher count: the keys alone
+  EXPECT_FALSE(keys_decide({}));                                // nothing to decide by: MPI
 }
 
-TEST(KeysAreMpiNodes, FewerThanTheLauncherIsAPartOfTheJob) {
+TEST(MpiNodeKeys, FewerThanTheLauncherIsAPartOfTheJob) {
   // ARMCI_Init_mpi_comm on half of a node's processes.
-  EXPECT_TRUE(keys_are_mpi_nodes({record(7, 4), record(7, 4)}));
+  EXPECT_TRUE(!mpi_node_keys(world({record(7, 4), record(7, 4)}, 4)).empty());
 }
 
-TEST(KeysAreMpiNodes, MoreThanTheLauncherPutOnANodeAsksMpi) {
+TEST(MpiNodeKeys, MoreThanTheLauncherPutOnANodeAsksMpi) {
   // One host given to the launcher twice (two nodes to MPI, one key).
-  EXPECT_FALSE(keys_are_mpi_nodes({record(7, 2), record(7, 2), record(7, 2), record(7, 2)}));
+  EXPECT_FALSE(keys_decide({record(7, 2), record(7, 2), record(7, 2), record(7, 2)}));
   // One process's count is enough: every rank holds every record, so all decide alike.
-  EXPECT_FALSE(keys_are_mpi_nodes({record(7), record(7), record(7, 1)}));
+  EXPECT_FALSE(keys_decide({record(7), record(7), record(7, 1)}));
 }
 
-TEST(KeysAreMpiNodes, ASplittingEnvironmentAnywhereAsksMpi) {
-  EXPECT_FALSE(keys_are_mpi_nodes({record(7, 4), record(7, 4), record(7, 4, 1), record(7, 4)}));
+TEST(MpiNodeKeys, ASplitOnlyMpiCanTellAnywhereAsksMpi) {
+  EXPECT_FALSE(keys_decide({record(7, 4), record(7, 4), record(7, 4, HostSplit::Unknown), record(7, 4)}));
+}
+
+TEST(MpiNodeKeys, ProcessesThatReadDifferentSplitsAskMpi) {
+  EXPECT_FALSE(keys_decide({record(7, 4, HostSplit::Cliques, 2), record(7, 4, HostSplit::Cliques, 2),
+                            record(7, 4, HostSplit::Cliques, 3), record(7, 4, HostSplit::Cliques, 2)}));
+  EXPECT_FALSE(keys_decide({record(7, 2, HostSplit::Cliques, 2), record(7, 2)}));
+  std::vector<NodeRecord> sizes = world({record(7, 2), record(7, 2)});
+  sizes[1].world_size = 3;  // not one MPI_COMM_WORLD
+  EXPECT_TRUE(mpi_node_keys(sizes).empty());
+}
+
+// MPICH's round-robin cliques by MPI_COMM_WORLD rank (MPIR_CVAR_NUM_CLIQUES=k, ODD_EVEN_CLIQUES: k = 2).
+TEST(MpiNodeKeys, RoundRobinCliquesOnOneLauncherNode) {
+  EXPECT_EQ(nodes_of(n_alike(4, record(7, 4, HostSplit::Cliques, 2))), (std::vector<int>{0, 1, 0, 1}));
+  EXPECT_EQ(nodes_of(n_alike(7, record(7, 7, HostSplit::Cliques, 3))), (std::vector<int>{0, 1, 2, 0, 1, 2, 0}));
+  // More cliques than processes: MPICH caps them at the world's size, one process each.
+  EXPECT_EQ(nodes_of(n_alike(3, record(7, 3, HostSplit::Cliques, 8))), (std::vector<int>{0, 1, 2}));
+}
+
+TEST(MpiNodeKeys, BlockCliquesPutTheRemainderFirst) {
+  // 10 ranks in 4 blocks: sizes 3, 3, 2, 2 (MPICH's build_nodemap_byblock).
+  EXPECT_EQ(nodes_of(n_alike(10, record(7, 10, HostSplit::CliquesByBlock, 4))),
+            (std::vector<int>{0, 0, 0, 3, 3, 3, 6, 6, 8, 8}));
+  EXPECT_EQ(nodes_of(n_alike(4, record(7, 4, HostSplit::CliquesByBlock, 3))), (std::vector<int>{0, 0, 2, 3}));
+}
+
+TEST(MpiNodeKeys, CliquesNumberByWorldRankOnAPartOfTheJob) {
+  // ARMCI on world ranks 1, 2 and 3 of 4 on one node with 2 cliques: 1 and 3 together, 2 alone.
+  std::vector<NodeRecord> part = n_alike(4, record(7, 4, HostSplit::Cliques, 2));
+  part.erase(part.begin());
+  EXPECT_EQ(nodes_of(part), (std::vector<int>{0, 1, 0}));
+}
+
+TEST(MpiNodeKeys, CliquesOnlyWhereTheLauncherSeesOneNode) {
+  // Two launcher nodes (two hosts, 2 processes each): MPICH keeps its launcher's nodes.
+  std::vector<NodeRecord> two_hosts = world({record(7, 2, HostSplit::Cliques, 2), record(7, 2, HostSplit::Cliques, 2),
+                                             record(9, 2, HostSplit::Cliques, 2), record(9, 2, HostSplit::Cliques, 2)});
+  EXPECT_EQ(nodes_of(two_hosts), (std::vector<int>{0, 0, 2, 2}));
+  // One host named twice to the launcher with cliques set: the keys cannot tell MPI's nodes.
+  EXPECT_FALSE(keys_decide({record(7, 2, HostSplit::Cliques, 2), record(7, 2, HostSplit::Cliques, 2),
+                            record(7, 2, HostSplit::Cliques, 2), record(7, 2, HostSplit::Cliques, 2)}));
+  // No launcher count: whether MPICH sees one node is open.
+  EXPECT_FALSE(keys_decide({record(7, -1, HostSplit::Cliques, 2), record(7, -1, HostSplit::Cliques, 2)}));
+  // Mixed counts (one process says all, another fewer): open too.
+  EXPECT_FALSE(keys_decide({record(7, 2, HostSplit::Cliques, 2), record(7, 1, HostSplit::Cliques, 2)}));
+}
+
+TEST(MpiNodeKeys, NoLocalMakesEveryProcessANode) {
+  EXPECT_EQ(nodes_of(n_alike(3, record(7, 3, HostSplit::NoLocal))), (std::vector<int>{0, 1, 2}));
+  // A world of one process is a node of its own however it was launched.
+  EXPECT_EQ(nodes_of(n_alike(1, record(7, -1))), (std::vector<int>{0}));
+}
+
+TEST(MpichCliqueOf, MatchesMpichsRules) {
+  for (int r = 0; r < 9; ++r) EXPECT_EQ(mpich_clique_of(r, 9, 4, false), r % 4);
+  // 9 in 4 blocks: 3, 2, 2, 2.
+  const int expected[] = {0, 0, 0, 1, 1, 2, 2, 3, 3};
+  for (int r = 0; r < 9; ++r) EXPECT_EQ(mpich_clique_of(r, 9, 4, true), expected[r]) << "rank " << r;
+  for (int r = 0; r < 8; ++r) EXPECT_EQ(mpich_clique_of(r, 8, 2, true), r / 4);
+}
+
+TEST(HostSplitOf, MpichsSettings) {
+  int16_t k = 0;
+  EXPECT_EQ(host_split_of(MpichNodeMapSettings{}, &k), HostSplit::None);
+  EXPECT_EQ(k, 1);
+  EXPECT_EQ(host_split_of(MpichNodeMapSettings{0, 3, 0, 0}, &k), HostSplit::Cliques);
+  EXPECT_EQ(k, 3);
+  EXPECT_EQ(host_split_of(MpichNodeMapSettings{0, 1, 1, 0}, &k), HostSplit::Cliques);  // odd-even: 2
+  EXPECT_EQ(k, 2);
+  EXPECT_EQ(host_split_of(MpichNodeMapSettings{0, 5, 1, 1}, &k), HostSplit::CliquesByBlock);  // the count wins
+  EXPECT_EQ(k, 5);
+  EXPECT_EQ(host_split_of(MpichNodeMapSettings{1, 4, 0, 0}, &k), HostSplit::NoLocal);  // no-local wins
+  EXPECT_EQ(host_split_of(MpichNodeMapSettings{0, 0, 0, 1}, &k), HostSplit::None);     // blocks of nothing
+  EXPECT_EQ(host_split_of(MpichNodeMapSettings{0, 100000, 0, 0}, &k), HostSplit::Unknown);
 }
