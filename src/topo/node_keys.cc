@@ -104,23 +104,24 @@ bool read_int_cvar(const char* name, int* value) {
   MPI_T_cvar_handle handle;
   if (MPI_T_cvar_get_index(name, &index) != MPI_SUCCESS) return false;
   if (MPI_T_cvar_handle_alloc(index, nullptr, &handle, &count) != MPI_SUCCESS) return false;
-  const bool ok = count == 1 && MPI_T_cvar_read(handle, value) == MPI_SUCCESS;
-  MPI_T_cvar_handle_free(&handle);
-  return ok;
+  const bool read = count == 1 && MPI_T_cvar_read(handle, value) == MPI_SUCCESS;
+  const bool freed = MPI_T_cvar_handle_free(&handle) == MPI_SUCCESS;
+  return read && freed;
 }
 
-// MPICH's node-map settings as it parsed them; false when any of them cannot be read.  Costs ~15 us
+// MPICH's node-map settings as it parsed them; false when any MPI_T call fails (the caller then leaves the
+// nodes to MPI_Comm_split_type, so a failure costs start-up time, never a wrong node).  Costs ~15 us
 // (MPI_T_init_thread, four reads) and MPI_T_finalize ~40 us, on MPICH 4.0.2; only made where the
 // environment names such a setting.
 bool read_mpich_node_map_settings(MpichNodeMapSettings* s) {
   int provided = 0;
   if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return false;
-  const bool ok = read_int_cvar("MPIR_CVAR_NOLOCAL", &s->no_local) &&
-                  read_int_cvar("MPIR_CVAR_NUM_CLIQUES", &s->num_cliques) &&
-                  read_int_cvar("MPIR_CVAR_ODD_EVEN_CLIQUES", &s->odd_even_cliques) &&
-                  read_int_cvar("MPIR_CVAR_CLIQUES_BY_BLOCK", &s->cliques_by_block);
-  MPI_T_finalize();
-  return ok;
+  const bool read = read_int_cvar("MPIR_CVAR_NOLOCAL", &s->no_local) &&
+                    read_int_cvar("MPIR_CVAR_NUM_CLIQUES", &s->num_cliques) &&
+                    read_int_cvar("MPIR_CVAR_ODD_EVEN_CLIQUES", &s->odd_even_cliques) &&
+                    read_int_cvar("MPIR_CVAR_CLIQUES_BY_BLOCK", &s->cliques_by_block);
+  const bool closed = MPI_T_finalize() == MPI_SUCCESS;
+  return read && closed;
 }
 
 uint64_t refine(uint64_t key, char what, int32_t part) {
