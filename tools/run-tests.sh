@@ -58,7 +58,7 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   if [ "${ARMCIX_SKIP_CLIQUES:-0}" != 1 ]; then
   echo "== across nodes: MPICH cliques (4 ranks, nodes {0,2} {1,3})"
   "$repo/tests/check.sh" --manifest "$mn" --cliques 2 \
-    --filter '^mn-(core|core-nodes2|shm|shm-nodes2|shm-group-windows|shm-small-pool|groups|classic-(mutex|groups|igop)|msg|ga-core|ga-core-window-each|gasuite-(mirror|pgtest|testf)|abort-cases)\.' | tee mn-cliques.out
+    --filter '^mn-(core|core-nodes2|shm|shm-nodes2|shm-group-windows|shm-small-pool|groups|nb-waitproc-copy|threads-stress|classic-(mutex|groups|igop)|msg|ga-core|ga-core-window-each|gasuite-(mirror|pgtest|testf)|abort-cases)\.' | tee mn-cliques.out
   tally mn-cliques.out
   echo "== across nodes: MPICH odd/even cliques (4 ranks)"
   "$repo/tests/check.sh" --manifest "$mn" --cliques odd-even --filter '^mn-(core-nodes2|shm-nodes2|ga-core-nodes2|classic-igop)\.' | tee mn-oddeven.out
@@ -66,7 +66,7 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   fi
   echo "== across nodes: 2 simulated hosts x 2 ranks"
   "$repo/tests/check.sh" --manifest "$mn" --hosts 2x2 \
-    --filter '^mn-(core|core-tcp|core-window-each|core-nodes-mpi|strided|strided-tcp|sync|sync-shm0|nb|groups|msg|shm|shm-small-pool|classic-armci|ga-core|ga-core-window-each|gasuite-mirror|progress-ranks|progress-ga-core|progress-classic-armci|progress-handoff|progress-handoff-ga-core)\.' | tee mn-2x2.out
+    --filter '^mn-(core|core-tcp|core-window-each|core-nodes-mpi|strided|strided-tcp|sync|sync-shm0|nb|nb-waitproc-copy|threads-stress|groups|msg|shm|shm-small-pool|classic-armci|ga-core|ga-core-window-each|gasuite-mirror|progress-ranks|progress-ga-core|progress-classic-armci|progress-handoff|progress-handoff-ga-core)\.' | tee mn-2x2.out
   tally mn-2x2.out
   echo "== across nodes: 3 simulated hosts x 1 rank"
   "$repo/tests/check.sh" --manifest "$mn" --hosts 3x1 --filter '^mn-(sync|msg|ga-core)\.' | tee mn-3x1.out
@@ -90,16 +90,25 @@ if [ "${ARMCIX_SKIP_MEMCHECK:-0}" != 1 ] && [ "${ARMCIX_SKIP_ASAN:-0}" != 1 ]; t
   # Only the programs this stage runs are built (instrumented, all of them took ~10 of its 11 minutes).
   # (The filter used to name unit, but only .np2 lines matched it: the unit tests have not run under the
   # sanitizers yet; adding them is open.)
-  asan_programs="$(printf 'tests/mpi/test_%s ' core msg shm sync strided nb groups)"
+  asan_programs="$(printf 'tests/mpi/test_%s ' core msg shm sync strided nb groups threads)"
   asan_programs+="$(printf ' tests/classic/%s' armci_test test_mutex test_msg nb_overlap)"
   # --disable-static: libtool would compile every library source twice (PIC and not), and these programs
   # link the shared library anyway.
   asan="$(ARMCIX_BUILD="$build-asan" ARMCIX_BUILD_PROGRAMS="$asan_programs" "$repo/tools/build.sh" --enable-sanitizers --disable-static | tail -n 1)" ||
     { echo "FAIL asan build"; total_fail=$((total_fail + 1)); }
   if [ -n "${asan:-}" ]; then
-    (cd "$asan" && ASAN_OPTIONS=detect_leaks=0 "$repo/tests/check.sh" --filter '^(msg|core|strided|iov-batched|sync|nb|shm|groups|classic-(armci-test|nb|msg|mutex))\.np2$') | tee asan.out
+    (cd "$asan" && ASAN_OPTIONS=detect_leaks=0 "$repo/tests/check.sh" --filter '^(msg|core|strided|iov-batched|sync|nb|shm|groups|threads|threads-nodes-copy|classic-(armci-test|nb|msg|mutex))\.np2$') | tee asan.out
     tally asan.out
   fi
+fi
+if [ "${ARMCIX_SKIP_TSAN:-0}" != 1 ]; then
+  # ThreadSanitizer on the thread tests (tests/mpi/test_threads, ThreadStress among them), on MPICH and on
+  # Open MPI: a build of the library and that one program each (tools/tsan-threads.sh).
+  echo "== ThreadSanitizer: thread tests on MPICH and Open MPI"
+  { "$repo/tools/tsan-threads.sh" --mpi mpich; "$repo/tools/tsan-threads.sh" --mpi openmpi; } 2>&1 | tee tsan.out
+  # Two closing lines: one total.
+  awk '/^[0-9]+ passed, [0-9]+ failed/ { p += $1; f += $3 } END { printf "%d passed, %d failed\n", p, f }' tsan.out > tsan-total.out
+  tally tsan-total.out
 fi
 if [ "${ARMCIX_SKIP_OPENMPI:-0}" != 1 ]; then
   # The same suite built against Open MPI 4.1 (configure --with-mpi=openmpi: mpicc.openmpi, GA's

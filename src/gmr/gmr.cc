@@ -543,9 +543,12 @@ AgreedSizes agree_on_sizes(const char* call, const ARMCI_Group* group, const Ran
   return a;
 }
 
-// The live region with this serial, or nullptr (serials grow on every process, so they are unique in it).
-Gmr* region_by_serial(uint64_t serial) {
-  auto it = std::find_if(g_regions.rbegin(), g_regions.rend(), [&](const Gmr* g) { return g->serial == serial; });
+// The live region of this communicator with this serial, or nullptr.  Serials grow on every process, so a
+// communicator's are unique; two threads' allocations on two groups at once may agree on one serial, which
+// the communicator tells apart (MPI forbids concurrent collectives on one communicator).
+Gmr* region_by_serial(uint64_t serial, MPI_Comm comm) {
+  auto it = std::find_if(g_regions.rbegin(), g_regions.rend(),
+                         [&](const Gmr* g) { return g->serial == serial && g->comm == comm; });
   return it == g_regions.rend() ? nullptr : *it;
 }
 
@@ -616,7 +619,8 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   g->nranks = group->size;
   g->my_rank = group->rank;
   g->serial = static_cast<uint64_t>(agreed.serial);  // the same on every member (ARMCI_CHECK_COLLECTIVES names it)
-  g_next_serial = g->serial + 1;
+  // Never lowered: another thread's allocation on another group may have moved it on during the collective.
+  g_next_serial = std::max(g_next_serial, g->serial + 1);
   g->ranks = std::move(ranks);
   if (agreed.uniform())
     g->uniform_size = agreed.largest;
@@ -730,7 +734,7 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
                     {g ? serial : std::numeric_limits<long>::min(), 0, 0, 0}, agreed);
   if (agreed[0] == std::numeric_limits<long>::min()) return;  // every slice empty: nothing was allocated
   if (!g) {
-    g = region_by_serial(static_cast<uint64_t>(agreed[0]));
+    g = region_by_serial(static_cast<uint64_t>(agreed[0]), group->comm);
     ARMCIX_REQUIRE(g != nullptr && g->nranks == group->size &&
                        std::equal(g->members().begin(), g->members().end(), group->grp_to_abs),
                    call, "ptr = NULL here, but the allocation the other processes free is unknown to this process");

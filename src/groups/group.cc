@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <vector>
 
 #include "base/error.h"
@@ -19,11 +20,15 @@ namespace {
 ARMCI_Group g_world{};
 ARMCI_Group g_default{};
 std::map<const int*, int> g_live;  // grp_to_abs table of each live group -> the group's size
+// g_live has a lock of its own: armci_msg_* check their group without the API lock (they are collectives and
+// take none), while another thread of the process creates or frees groups.
+std::mutex g_live_mutex;
 void (*g_members_released)(const ARMCI_Group*) = nullptr;
 
 // Whether another live group has the same members, in the same order (a duplicate, or a group created
 // again from the same list): what the library keeps per member set (gmr/shm_cache.h) serves it too.
 bool members_shared(const ARMCI_Group* group) {
+  std::lock_guard<std::mutex> lock(g_live_mutex);
   for (const auto& [table, size] : g_live)
     if (table != group->grp_to_abs && size == group->size && std::equal(table, table + size, group->grp_to_abs))
       return true;
@@ -82,8 +87,12 @@ void check_group(const char* call, const ARMCI_Group* group, bool require_member
     ARMCIX_REQUIRE(!require_member, call, "the calling process %d is not a member of the group", rt().me);
     return;
   }
-  ARMCIX_REQUIRE(group->grp_to_abs && g_live.count(group->grp_to_abs) != 0, call,
-                 "argument 'group' is not a live group (freed, or never created)");
+  bool live;
+  {
+    std::lock_guard<std::mutex> lock(g_live_mutex);
+    live = group->grp_to_abs && g_live.count(group->grp_to_abs) != 0;
+  }
+  ARMCIX_REQUIRE(live, call, "argument 'group' is not a live group (freed, or never created)");
 }
 
 int group_to_absolute(const char* call, const ARMCI_Group* group, int group_rank) {
@@ -118,6 +127,7 @@ void make_group(MPI_Comm comm, ARMCI_Group* out) {
                    "communicator has processes outside the ARMCI world");
     out->abs_to_grp[out->grp_to_abs[i]] = i;
   }
+  std::lock_guard<std::mutex> lock(g_live_mutex);
   g_live[out->grp_to_abs] = out->size;
 }
 
@@ -165,7 +175,10 @@ void free_group(const char* call, ARMCI_Group* group) {
   ARMCIX_REQUIRE(group->grp_to_abs != g_world.grp_to_abs, call, "the world group cannot be freed");
   collective_check(call, Collective::GroupFree, group->comm);
   if (g_members_released && !members_shared(group)) g_members_released(group);  // collective over the members
-  g_live.erase(group->grp_to_abs);
+  {
+    std::lock_guard<std::mutex> lock(g_live_mutex);
+    g_live.erase(group->grp_to_abs);
+  }
   if (group->comm == g_default.comm) g_default = g_world;
   ARMCIX_MPI(MPI_Comm_free(&group->comm));
   std::free(group->grp_to_abs);
@@ -204,6 +217,7 @@ void on_members_released(void (*fn)(const ARMCI_Group*)) {
 }
 
 void groups_finalize() {
+  std::lock_guard<std::mutex> lock(g_live_mutex);
   g_live.erase(g_world.grp_to_abs);
   std::free(g_world.grp_to_abs);
   std::free(g_world.abs_to_grp);

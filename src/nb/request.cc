@@ -1,5 +1,7 @@
 #include "nb/request.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -51,7 +53,10 @@ int slot_of(const Request* req) {
   return req->slot;
 }
 
+// Puts a completed explicit request's slot back on the free list, once: two threads that completed one
+// request (a handle shared between threads, as GA's handle pool does) both come here.
 void release_slot(Request* req) {
+  if (!req->in_use) return;
   req->in_use = false;
   req->pairs.clear();
   req->finishers.clear();
@@ -79,26 +84,90 @@ Request* new_request() {
   return r;
 }
 
-// Completes the operations of `req` that complete by their own MPI request.  The lists are taken out of the
-// request first: the wait lets other threads in (wait_all_for), and they may touch the request meanwhile.
-void complete_mpi(Request* req) {
-  if (req->mpi_reqs.empty()) return;
-  std::vector<MPI_Request> reqs = std::move(req->mpi_reqs);
-  std::vector<MpiOpTarget> targets = std::move(req->mpi_targets);
-  req->mpi_reqs.clear();
-  req->mpi_targets.clear();
-  g_mpi_in_flight -= static_cast<long>(reqs.size());
-  // Progress ranks of this MPI node that serve a target may be asleep: one wake-up each before the wait
-  // (a wake-up it misses costs its sleep, not correctness).
-  for (const MpiOpTarget& t : targets) wake_server(t.g, t.wr);
-  wait_all_for("ARMCI_Wait", static_cast<int>(reqs.size()), reqs.data());
-  for (const MpiOpTarget& t : targets)
-    if (t.get) note_request_get_done(t.g, t.wr, t.epoch);
+// What a request holds at one moment, taken out of it as a whole: the operations, the MPI requests of those
+// that complete by their own, the copy-outs that must follow them and the buffers they use.  A batch is
+// complete in itself (every operation of a call is in the request before the lock can be released: see
+// request_add_mpi), so the thread that took it can complete it without the request, while other threads add
+// to the request or complete what was added since.
+struct Batch {
+  std::vector<std::pair<Gmr*, int>> pairs;
+  std::vector<MPI_Request> mpi_reqs;
+  std::vector<MpiOpTarget> mpi_targets;
+  std::vector<std::function<void()>> finishers;
+  std::vector<std::unique_ptr<char[]>> buffers;
+};
+
+bool holds_work(const Request* req) {
+  return !req->pairs.empty() || !req->mpi_reqs.empty() || !req->finishers.empty() || !req->buffers.empty();
 }
 
-bool has_mpi_op_to(const Request* req, int proc) {
-  return std::any_of(req->mpi_targets.begin(), req->mpi_targets.end(),
-                     [proc](const MpiOpTarget& t) { return t.g->abs_rank_of(t.wr) == proc; });
+Batch take_batch(Request* req) {
+  Batch b;
+  b.pairs.swap(req->pairs);
+  b.mpi_reqs.swap(req->mpi_reqs);
+  b.mpi_targets.swap(req->mpi_targets);
+  b.finishers.swap(req->finishers);
+  b.buffers.swap(req->buffers);
+  g_mpi_in_flight -= static_cast<long>(b.mpi_reqs.size());
+  return b;
+}
+
+// Completes a batch: flushes its pairs, waits for its MPI requests -- with the API lock released, so that
+// other threads keep running (base/thread_lock.h) -- then runs its copy-outs and frees its buffers.  The
+// request it came from counts it as busy meanwhile (wait_until_idle).
+void complete_batch(Request* req, Batch& b) {
+  ++req->busy;
+  for (auto& [g, wr] : b.pairs) {
+    wake_server(g, wr);
+    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
+    note_locally_complete(g, wr);
+  }
+  if (!b.mpi_reqs.empty()) {
+    // Progress ranks of this MPI node that serve a target may be asleep: one wake-up each before the wait
+    // (a wake-up it misses costs its sleep, not correctness).
+    for (const MpiOpTarget& t : b.mpi_targets) wake_server(t.g, t.wr);
+    wait_all_for("ARMCI_Wait", static_cast<int>(b.mpi_reqs.size()), b.mpi_reqs.data());
+    for (const MpiOpTarget& t : b.mpi_targets)
+      if (t.get) note_request_get_done(t.g, t.wr, t.epoch);
+  }
+  for (auto& fn : b.finishers) fn();
+  b.finishers.clear();
+  b.buffers.clear();
+  --req->busy;
+}
+
+// Waits (the API lock released) until no thread completes a batch taken from `req`: only then are all of
+// its operations complete, the copy-outs of its gets included.  Without threads nothing else holds a batch.
+void wait_until_idle(const Request* req) {
+  while (req->busy > 0 && calls_serialized()) {
+    ApiUnlocked unlocked;
+    sched_yield();
+  }
+}
+
+// Waits until no request at all has a batch in completion (WaitAll, WaitProc, a region being freed): a
+// batch is no longer in its request, so its targets and regions are not known from the request.
+void wait_until_all_idle() {
+  for (std::size_t i = 0; i < g_slots.size(); ++i)  // by index: the wait lets other threads add slots
+    wait_until_idle(g_slots[i].get());
+}
+
+// Flow control of MPI requests in the middle of an operation (request_add_mpi): waits for the requests' MPI
+// requests without releasing the API lock, so that no other thread sees a request that holds part of a call
+// (an accumulate's first pieces without its origin buffer, a get without its copy-out).  Waiting for remote
+// memory operations needs no other thread of this process.
+void complete_mpi_holding_lock(Request* req) {
+  if (req->mpi_reqs.empty()) return;
+  for (const MpiOpTarget& t : req->mpi_targets) wake_server(t.g, t.wr);
+  if (calls_serialized())
+    ARMCIX_MPI(MPI_Waitall(static_cast<int>(req->mpi_reqs.size()), req->mpi_reqs.data(), MPI_STATUSES_IGNORE));
+  else  // no lock to hold: the wait with back-off
+    wait_all_for("ARMCI_Wait", static_cast<int>(req->mpi_reqs.size()), req->mpi_reqs.data());
+  g_mpi_in_flight -= static_cast<long>(req->mpi_reqs.size());
+  for (const MpiOpTarget& t : req->mpi_targets)
+    if (t.get) note_request_get_done(t.g, t.wr, t.epoch);
+  req->mpi_reqs.clear();
+  req->mpi_targets.clear();
 }
 
 // Locally completes everything issued to `proc` (all requests' operations to it).
@@ -172,10 +241,10 @@ void request_add_mpi(Request* req, MPI_Request mreq, const MpiOpTarget& to) {
   req->mpi_targets.push_back(to);
   // Bounded like the flushed operations (request_issued), here rather than there so that the node-local
   // message rate pays nothing for it, and below what MPI itself can hold (Open MPI 5: base/mpi_library.h,
-  // mpi_request_rma_bound).  By index: complete_mpi lets other threads in, which may add slots.
+  // mpi_request_rma_bound).
   if (++g_mpi_in_flight > g_mpi_in_flight_bound)
-    for (std::size_t i = 0; i < g_slots.size(); ++i)
-      if (g_slots[i]->in_use) complete_mpi(g_slots[i].get());
+    for (auto& slot : g_slots)
+      if (slot->in_use) complete_mpi_holding_lock(slot.get());
 }
 
 bool request_completes_by_mpi(const Request* req, int proc) {
@@ -183,17 +252,13 @@ bool request_completes_by_mpi(const Request* req, int proc) {
 }
 
 void request_complete(Request* req) {
-  for (auto& [g, wr] : req->pairs) {
-    wake_server(g, wr);
-    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
-    note_locally_complete(g, wr);
+  // Operations added while a batch was completed (the wait releases the lock) form the next batch.
+  while (holds_work(req)) {
+    Batch b = take_batch(req);
+    complete_batch(req, b);
   }
-  req->pairs.clear();
-  if (!req->mpi_reqs.empty()) complete_mpi(req);
-  for (auto& fn : req->finishers) fn();
-  req->finishers.clear();
-  req->buffers.clear();
-  if (req->implicit) req->in_use = false;
+  wait_until_idle(req);  // batches other threads took from it
+  if (req->implicit && !holds_work(req)) req->in_use = false;
 }
 
 Request* request_for_handle(const char* call, armci_hdl_t* hdl, int proc) {
@@ -225,8 +290,11 @@ Request* request_for_handle(const char* call, armci_hdl_t* hdl, int proc) {
 
 void request_issued(Request* req, int proc) {
   if (req && !req->implicit && tolerate_shared_handles()) {
-    request_complete(req);  // complete at issue: the handle may be waited on by another thread,
-    release_slot(req);      // which then finds it stale (no slot is left behind by a handle never waited on)
+    // Complete at issue: the handle may be waited on by another thread, which then finds it stale (no slot
+    // is left behind by a handle never waited on).  That thread may have completed and released it first.
+    const uint32_t generation = req->generation;
+    request_complete(req);
+    if (req->generation == generation) release_slot(req);
     return;
   }
   const Config& c = rt().config;
@@ -265,8 +333,9 @@ int handle_wait(const char* call, armci_hdl_t* hdl) {
                  "argument 'handle' was already waited on (a handle completes once; "
                  "initialise it again with ARMCI_INIT_HANDLE before reusing it)");
   Request* r = lookup(call, hdl);
+  const uint32_t generation = r->generation;
   request_complete(r);
-  release_slot(r);
+  if (r->generation == generation) release_slot(r);  // not released (and reused) by another thread meanwhile
   hdl->target = kWaited;
   return 0;
 }
@@ -287,51 +356,57 @@ int handle_test(const char* call, armci_hdl_t* hdl) {
   // cheap: the data has been handed to MPI) and reports it done, as ARMCI allows.  A request whose
   // operations all complete by their own MPI requests is tested: not complete yet -> 1.
   Request* r = lookup(call, hdl);
+  if (r->busy > 0) return 1;  // another thread completes part of it
   if (r->pairs.empty() && !r->mpi_reqs.empty()) {
     int done = 0;
     ARMCIX_MPI(MPI_Testall(static_cast<int>(r->mpi_reqs.size()), r->mpi_reqs.data(), &done, MPI_STATUSES_IGNORE));
     if (!done) return 1;
   }
+  const uint32_t generation = r->generation;
   request_complete(r);
-  release_slot(r);
+  if (r->generation == generation) release_slot(r);
   hdl->target = kTested;
   return 0;
 }
 
+bool touches(const Request* r, int proc) {
+  return std::any_of(r->pairs.begin(), r->pairs.end(),
+                     [proc](auto& p) { return p.first->abs_rank_of(p.second) == proc; }) ||
+         std::any_of(r->mpi_targets.begin(), r->mpi_targets.end(),
+                     [proc](const MpiOpTarget& t) { return t.g->abs_rank_of(t.wr) == proc; });
+}
+
 void wait_proc(int proc) {
   if (g_implicit[proc] && g_implicit[proc]->in_use) request_complete(g_implicit[proc]);
+  // Explicit requests with operations to proc: chosen before anything is completed (completing clears what
+  // a request says of its targets), then completed as a whole, so that the copy-outs of their gets (a get
+  // that landed in a staging buffer, or packed) have run when WaitProc returns.  Their operations to other
+  // targets complete early, which ARMCI allows.
+  std::vector<Request*> to_proc;
+  for (auto& slot : g_slots)
+    if (slot->in_use && !slot->implicit && touches(slot.get(), proc)) to_proc.push_back(slot.get());
   if (g_unflushed_ops[proc]) flush_target(proc);
-  // As the flush above completes explicit requests' operations to proc, so their own MPI requests.
-  if (g_mpi_in_flight > 0)
-    for (std::size_t i = 0; i < g_slots.size(); ++i)
-      if (g_slots[i]->in_use && has_mpi_op_to(g_slots[i].get(), proc)) complete_mpi(g_slots[i].get());
-  // An explicit request with operations to proc that still has copy-outs to run (a get that landed in a
-  // staging buffer or, to another node, packed: transfer/strided.cc) is completed as a whole, so that the
-  // data is in place when WaitProc returns (the handle's other targets complete early, which ARMCI allows).
-  for (std::size_t i = 0; i < g_slots.size(); ++i) {  // by index: see request_add_mpi
-    Request* r = g_slots[i].get();
-    if (r->in_use && !r->implicit && !r->finishers.empty() &&
-        std::any_of(r->pairs.begin(), r->pairs.end(),
-                    [proc](auto& p) { return p.first->abs_rank_of(p.second) == proc; }))
-      request_complete(r);
-  }
+  for (Request* r : to_proc) request_complete(r);
+  wait_until_all_idle();  // batches other threads are completing may hold operations to proc
 }
 
 void wait_all() {
-  for (std::size_t i = 0; i < g_slots.size(); ++i)  // by index: see request_add_mpi
+  for (std::size_t i = 0; i < g_slots.size(); ++i)  // by index: completing lets other threads add slots
     if (g_slots[i]->in_use) request_complete(g_slots[i].get());
   for (int p = 0; p < rt().nproc; ++p)
     if (g_unflushed_ops[p]) flush_target(p);
+  wait_until_all_idle();
 }
 
 void requests_forget_region(Gmr* g) {
-  for (std::size_t i = 0; i < g_slots.size(); ++i) {  // by index: see request_add_mpi
+  for (std::size_t i = 0; i < g_slots.size(); ++i) {  // by index: see wait_all
     Request* r = g_slots[i].get();
     if (!r->in_use) continue;
     bool uses = std::any_of(r->pairs.begin(), r->pairs.end(), [g](auto& p) { return p.first == g; }) ||
                 std::any_of(r->mpi_targets.begin(), r->mpi_targets.end(), [g](auto& t) { return t.g == g; });
     if (uses) request_complete(r);
   }
+  wait_until_all_idle();  // a batch in completion may still name g
   for (auto& v : g_unflushed_pairs)
     v.erase(std::remove_if(v.begin(), v.end(), [g](auto& p) { return p.first == g; }), v.end());
 }

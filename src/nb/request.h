@@ -38,6 +38,7 @@ struct Request {
   bool implicit = false;  // NULL-handle request (completed by WaitProc/WaitAll)
   int target = -1;        // implicit requests: the absolute target rank
   int slot = -1;          // index in the slot table
+  int busy = 0;           // threads completing a batch taken from this request (nb/request.cc)
 };
 
 // Called by the transfer layer for every operation issued under a request.

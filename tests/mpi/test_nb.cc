@@ -1107,6 +1107,84 @@ TEST(NbWaitProc, CompletesImplicitOperationsToOneTarget) {
   ARMCI_Barrier();
 }
 
+// Gets whose destination is this rank's own ARMCI memory, completed by ARMCI_WaitProc(p) or ARMCI_Fence(p)
+// alone: the data is in place when the call returns, for explicit handles as for implicit ones, and for
+// contiguous, strided and vector gets.  Such a get may land in a staging buffer first
+// (ARMCI_SHR_BUF_METHOD=COPY, or packed for a strided get between nodes) or complete by its own MPI request
+// (an explicit handle to another node): its copy-out belongs to the target it read, whatever else the handle
+// holds.  ARMCI-MPI completes gets at issue, so a program written for it reads the data right after either
+// call.  A second target's operations stay under the same handles, so completing one target must not
+// require, or forget, the others.
+TEST(NbWaitProc, GetsIntoArmciMemoryAreInPlaceAfterWaitProcAndFence) {
+  const int n = nproc(), r = me();
+  constexpr long kLen = 2048;           // bytes per target per kind
+  constexpr int kRows = 8, kRow = 128;  // strided: kRows rows of kRow bytes, every other row of the source
+  Global src(3 * n * kLen);             // what every rank reads: [kind][reader][kLen]
+  Global dst(3 * n * kLen);             // where this rank's gets land: [kind][target][kLen]
+  src.init_local([&](char* base) {
+    for (int k = 0; k < 3; ++k)
+      for (int s = 0; s < n; ++s) {
+        auto p = pattern(r, s, kLen, 200 + k);
+        std::memcpy(base + (k * n + s) * kLen, p.data(), kLen);
+      }
+  });
+  ARMCI_Barrier();
+  for (int how = 0; how < 4; ++how) {  // {explicit handle, implicit} x {WaitProc, Fence}
+    const bool implicit = how & 1, fence = how & 2;
+    SCOPED_TRACE(std::string(implicit ? "implicit" : "explicit handles") + " + " + (fence ? "Fence" : "WaitProc"));
+    dst.init_local([&](char* base) { std::memset(base, kSentinel, 3 * n * kLen); });
+    ARMCI_Barrier();
+    std::vector<armci_hdl_t> h(3 * n);        // one per (kind, target): a handle with a strided get (a flush to
+    for (auto& x : h) ARMCI_INIT_HANDLE(&x);  // the target) would carry a contiguous one with it
+    std::vector<std::vector<void*>> vsrc(n), vdst(n);
+    std::vector<armci_giov_t> iov(n);
+    for (int t : targets()) {
+      auto hp = [&](int kind) { return implicit ? nullptr : &h[kind * n + t]; };
+      char* mine = dst.at(r);
+      // contiguous: the whole kLen
+      EXPECT_EQ(ARMCI_NbGet(src.at(t, (0 * n + r) * kLen), mine + (0 * n + t) * kLen, kLen, t, hp(0)), 0);
+      // strided: kRows rows of kRow bytes, source rows 2*kRow apart, packed at the destination
+      int src_stride = 2 * kRow, dst_stride = kRow, count[2] = {kRow, kRows};
+      EXPECT_EQ(ARMCI_NbGetS(src.at(t, (1 * n + r) * kLen), &src_stride, mine + (1 * n + t) * kLen, &dst_stride, count,
+                             1, t, hp(1)),
+                0);
+      // vector: 16 segments of kLen/16 bytes, in reverse order
+      for (int seg = 0; seg < 16; ++seg) {
+        vsrc[t].push_back(src.at(t, (2 * n + r) * kLen + seg * kLen / 16));
+        vdst[t].push_back(mine + (2 * n + t) * kLen + (15 - seg) * kLen / 16);
+      }
+      iov[t] = armci_giov_t{vsrc[t].data(), vdst[t].data(), static_cast<int>(kLen / 16), 16};
+      EXPECT_EQ(ARMCI_NbGetV(&iov[t], 1, t, hp(2)), 0);
+    }
+    for (int t : targets()) {
+      burn();
+      if (fence)
+        ARMCI_Fence(t);
+      else
+        EXPECT_EQ(ARMCI_WaitProc(t), 0);
+      // Read right after the call, before any other completion point.
+      auto got = dst.snapshot(0, 3 * n * kLen);
+      auto want = pattern(t, r, kLen, 200);
+      EXPECT_TRUE(Same(name("contiguous get from", t), got.data() + (0 * n + t) * kLen, want.data(), kLen));
+      want = pattern(t, r, kLen, 201);
+      std::vector<char> strided_want;
+      for (int row = 0; row < kRows; ++row)
+        strided_want.insert(strided_want.end(), want.begin() + row * 2 * kRow, want.begin() + row * 2 * kRow + kRow);
+      EXPECT_TRUE(
+          Same(name("strided get from", t), got.data() + (1 * n + t) * kLen, strided_want.data(), kRows * kRow));
+      want = pattern(t, r, kLen, 202);
+      std::vector<char> vector_want(kLen);
+      for (int seg = 0; seg < 16; ++seg)
+        std::memcpy(&vector_want[(15 - seg) * kLen / 16], &want[seg * kLen / 16], kLen / 16);
+      EXPECT_TRUE(Same(name("vector get from", t), got.data() + (2 * n + t) * kLen, vector_want.data(), kLen));
+    }
+    if (!implicit) {
+      for (auto& x : h) EXPECT_EQ(ARMCI_Wait(&x), 0);
+    }
+    ARMCI_Barrier();
+  }
+}
+
 // Remote completion needs ARMCI_Fence(p) (or a barrier): after WaitProc/Wait + Fence(p) and a plain
 // MPI_Barrier -- which completes no ARMCI operation by itself -- p sees the data.
 TEST(NbWaitProc, FenceAfterLocalCompletionMakesDataVisible) {

@@ -4,9 +4,13 @@
 // in ARMCI_Lock or ARMCI_Barrier while another thread of its process must act for the wait to end).
 // Collectives run on the main thread only, as MPI requires.  The program asks MPI for
 // MPI_THREAD_MULTIPLE (mpi_test_main.cc, ARMCIX_TEST_THREAD_MULTIPLE).
+#include <message.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <numeric>
 #include <string>
@@ -396,6 +400,151 @@ TEST(Threads, MallocFreeWhileOtherThreadsTransfer) {
   for (auto& w : workers) w.join();
   EXPECT_EQ(0, errors.load());
   ARMCI_Barrier();
+}
+
+// ---- Stress: every kind of call from several threads at once, every result checked exactly -------------
+
+// Worker threads issue explicit-handle gets (landing in ARMCI memory: staged under ARMCI_SHR_BUF_METHOD=COPY)
+// and accumulates, wait for them, take an ARMCI mutex around a get-increment-put, fence, and run message
+// collectives on a group of their own, while the main thread creates and frees groups, enters barriers and
+// fences all targets -- each of which completes the process's outstanding requests, other threads' included.
+// Completing a request another thread is waiting for must not run its copy-outs early or free its buffers
+// while MPI still writes them: every get is checked value by value, every accumulate and increment counted.
+TEST(ThreadStress, MixedCallsKeepEveryResultExact) {
+  const int n = nproc(), r = me();
+  constexpr int kWorkers = 3, kIters = 200, kInts = 512, kMainRounds = 12;
+  Region src(sizeof(int) * kInts * kWorkers);   // read by gets: worker w of every rank reads part w
+  Region dst(sizeof(int) * kInts * kWorkers);   // where this rank's gets land
+  Region acc(sizeof(long) * kInts * kWorkers);  // accumulated into: part w by worker w of the other ranks
+  Region counter(sizeof(long));                 // rank 0's: incremented under mutex 0 of rank 0
+  auto value = [](int rank, int w, int i) { return rank * 1000003 + w * 10007 + i; };
+  ARMCI_Access_begin(src.bases[r]);
+  for (int w = 0; w < kWorkers; ++w)
+    for (int i = 0; i < kInts; ++i) src.at<int>(r)[w * kInts + i] = value(r, w, i);
+  ARMCI_Access_end(src.bases[r]);
+  ARMCI_Access_begin(acc.bases[r]);
+  std::fill(acc.at<long>(r), acc.at<long>(r) + kInts * kWorkers, 0L);
+  ARMCI_Access_end(acc.bases[r]);
+  *counter.at<long>(r) = 0;
+  ASSERT_EQ(0, ARMCI_Create_mutexes(1));
+  std::vector<int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  std::vector<ARMCI_Group> groups(kWorkers);
+  for (auto& g : groups) ARMCI_Group_create(n, all.data(), &g);
+  ARMCI_Barrier();
+
+  std::atomic<int> bad_gets{0}, bad_msgs{0}, workers_left{kWorkers};
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::thread> workers;
+  for (int w = 0; w < kWorkers; ++w)
+    workers.emplace_back([&, w] {
+      std::vector<long> ones(kInts, 1);
+      long scale = 1;
+      int* mine = dst.at<int>(r) + w * kInts;
+      for (int it = 0; it < kIters; ++it) {
+        const int to = (r + 1 + it) % n;
+        std::fill(mine, mine + kInts, -1);
+        armci_hdl_t get_h, acc_h;
+        ARMCI_INIT_HANDLE(&get_h);
+        ARMCI_INIT_HANDLE(&acc_h);
+        EXPECT_EQ(0, ARMCI_NbGet(src.at<int>(to) + w * kInts, mine, kInts * sizeof(int), to, &get_h));
+        EXPECT_EQ(0, ARMCI_NbAcc(ARMCI_ACC_LNG, &scale, ones.data(), acc.at<long>(to) + w * kInts, kInts * sizeof(long),
+                                 to, &acc_h));
+        EXPECT_EQ(0, ARMCI_Wait(&get_h));
+        int wrong = 0;
+        for (int i = 0; i < kInts; ++i) wrong += mine[i] != value(to, w, i);
+        if (wrong) ++bad_gets;
+        EXPECT_EQ(0, ARMCI_Wait(&acc_h));
+        if (it % 8 == 0) {
+          ARMCI_Lock(0, 0);
+          long v = 0;
+          ARMCI_Get(counter.at<long>(0), &v, sizeof v, 0);
+          ++v;
+          ARMCI_Put(&v, counter.at<long>(0), sizeof v, 0);
+          ARMCI_Unlock(0, 0);
+        }
+        if (it % 16 == 0) ARMCI_AllFence();
+        if (it % 10 == 0) {
+          int x = 1;
+          armci_msg_group_igop(&x, 1, const_cast<char*>("+"), &groups[w]);
+          if (x != n) ++bad_msgs;
+        }
+      }
+      --workers_left;
+    });
+  for (int k = 0; k < kMainRounds; ++k) {
+    ARMCI_Group g;
+    ARMCI_Group_create(n, all.data(), &g);
+    ARMCI_Barrier();
+    ARMCI_Group_free(&g);
+    ARMCI_AllFence();
+  }
+  while (workers_left.load() > 0) ARMCI_AllFence();  // not collective: as many as it takes
+  for (auto& t : workers) t.join();
+  // Calls made by the workers (get, acc, two waits; a lock, get, put, unlock every 8th; a fence-all every 16th;
+  // a message every 10th): information for comparisons, never asserted.
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const long calls = kWorkers * (4L * kIters + 4L * ((kIters + 7) / 8) + (kIters + 15) / 16 + (kIters + 9) / 10);
+  if (r == 0)
+    std::printf("[   info   ] ThreadStress: %ld worker calls in %.3f s: %.0f calls/s per rank\n", calls, seconds,
+                calls / seconds);
+  ARMCI_Barrier();
+  EXPECT_EQ(0, bad_gets.load()) << "gets (of " << kWorkers * kIters << ") whose data was wrong after ARMCI_Wait";
+  EXPECT_EQ(0, bad_msgs.load()) << "armci_msg_group_igop results that were wrong";
+  // Accumulates into my part w: one per iteration of worker w of every rank whose target sequence names me.
+  long want = 0;
+  for (int from = 0; from < n; ++from)
+    for (int it = 0; it < kIters; ++it) want += (from + 1 + it) % n == r;
+  ARMCI_Access_begin(acc.bases[r]);
+  int wrong_acc = 0;
+  for (int w = 0; w < kWorkers; ++w)
+    for (int i = 0; i < kInts; ++i) wrong_acc += acc.at<long>(r)[w * kInts + i] != want;
+  ARMCI_Access_end(acc.bases[r]);
+  EXPECT_EQ(0, wrong_acc) << "accumulated values != " << want;
+  if (r == 0) {
+    long c = 0;
+    ARMCI_Get(counter.at<long>(0), &c, sizeof c, 0);
+    EXPECT_EQ(static_cast<long>(n) * kWorkers * ((kIters + 7) / 8), c);
+  }
+  ARMCI_Barrier();
+  for (auto& g : groups) ARMCI_Group_free(&g);
+  ASSERT_EQ(0, ARMCI_Destroy_mutexes());
+}
+
+// ARMCI_WATCHDOG_S (checks/watchdog.h) times each call from its own start.  Rank 1 holds K mutexes of rank 0
+// and releases mutex k at 0.5 k + 1 s; on rank 0 two threads take turns to wait for them, thread k % 2 calling
+// ARMCI_Lock(k, 0) at 0.5 k s.  Every wait lasts about 1 s and the next begins half a second before it ends,
+// so rank 0 always has a call in progress for 5.5 s, none of them long.  The manifest runs this with
+// ARMCI_WATCHDOG_S=2: a watchdog that timed rank 0's calls from the first of that unbroken run ends it.
+TEST(ThreadStress, OverlappingCallsKeepTheWatchdogQuiet) {
+  if (!std::getenv("ARMCI_WATCHDOG_S")) GTEST_SKIP() << "needs ARMCI_WATCHDOG_S (the manifest's threads-watchdog)";
+  constexpr int kMutexes = 10;
+  ASSERT_EQ(0, ARMCI_Create_mutexes(kMutexes));
+  ARMCI_Barrier();
+  if (me() == 1)
+    for (int k = 0; k < kMutexes; ++k) ARMCI_Lock(k, 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const auto start = std::chrono::steady_clock::now();
+  auto at = [&](double s) { return start + std::chrono::microseconds(static_cast<long>(s * 1e6)); };
+  if (me() == 0) {
+    std::vector<std::thread> waiters;
+    for (int t = 0; t < 2; ++t)
+      waiters.emplace_back([&, t] {
+        for (int k = t; k < kMutexes; k += 2) {
+          std::this_thread::sleep_until(at(0.5 * k));
+          ARMCI_Lock(k, 0);
+          ARMCI_Unlock(k, 0);
+        }
+      });
+    for (auto& w : waiters) w.join();
+  } else if (me() == 1) {
+    for (int k = 0; k < kMutexes; ++k) {
+      std::this_thread::sleep_until(at(0.5 * k + 1.0));
+      ARMCI_Unlock(k, 0);
+    }
+  }
+  ARMCI_Barrier();
+  ASSERT_EQ(0, ARMCI_Destroy_mutexes());
 }
 
 }  // namespace
