@@ -5,8 +5,9 @@
 set -euo pipefail
 # Both releases: the build (autotools, MPICH, Open MPI, googletest), Debian's GA and ARMCI-MPI (the first
 # user and the baseline), ScaLAPACK for GA's link line, valgrind (memcheck stage), gdb (tools/dump-stacks.sh
-# prints a hung test's stacks), iproute2 and procps (simulated hosts: ip netns, sysctl, ps).
-pkgs=(build-essential mpich libmpich-dev autoconf automake libtool pkg-config googletest libgtest-dev valgrind
+# prints a hung test's stacks), iproute2 and procps (simulated hosts: ip netns, sysctl, ps), cmake (the
+# find_package(armci) consumer test, tests/link/cmake_consumer.sh).
+pkgs=(build-essential mpich libmpich-dev autoconf automake libtool pkg-config cmake googletest libgtest-dev valgrind
       libglobalarrays-dev libarmci-mpi-dev libscalapack-mpich-dev gfortran
       libopenmpi-dev openmpi-bin libscalapack-openmpi-dev gdb iproute2 procps)
 release=unknown
