@@ -9,8 +9,14 @@
 # Usage: tools/check-layering.sh [SRC_DIR]   (default: the src/ next to this script)
 set -u
 src="${1:-$(cd "$(dirname "$0")/../src" && pwd)}"
-# Lowest first.
-order=(base topo wait checks progress runtime acc profile groups gmr shm nb transfer sync msg api mpiwrap)
+# The order, lowest first: doc/design.md's "Layers" list (highest first there, one "    src/<folder>  ..."
+# line each), so that it is written once.
+design="$(cd "$(dirname "$0")/.." && pwd)/doc/design.md"
+mapfile -t order < <(awk '/^## Layers/ { on = 1; next } /^## / { on = 0 } on && /^    src\/[a-z]+ / { sub(/^    src\//, ""); print $1 }' "$design" 2>/dev/null | tac)
+if [ "${#order[@]}" -lt 2 ]; then
+  echo "check-layering: no layer list in $design (section \"Layers\", lines \"    src/<folder>  ...\")"
+  exit 1
+fi
 
 rank_of() {
   local i

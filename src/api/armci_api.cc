@@ -3,7 +3,7 @@
 // This layer only translates arguments (and times calls for the profiler); validation and work happen in
 // the modules it calls.  Every armci.h and armcix.h entry point is here except ARMCI_Error and
 // ARMCIX_Set_error_handler (base/error.cc: every layer's errors end there); message.h's are in
-// msg/message.cc (README, "Layout").
+// msg/message.cc (doc/design.md, "Layers").
 #include <armci.h>
 #include <armcix.h>
 

@@ -52,9 +52,9 @@ inline bool progress_ranks_on() {
 
 // ARMCI_PROGRESS_RANKS_AWAKE_US: a sleeping progress rank polls on (yielding) this long after its last
 // wake-up by a request, so that a stream of operations finds it awake instead of paying a wake-up each
-// (doc/performance.md, "Streams through progress ranks").  It goes back to sleep at once when a yield shows
-// that another process wants its core (the yield took longer than kContendedYieldUs): a computing rank
-// keeps its core, and the progress rank keeps being woken by requests rather than waiting its turn.
+// (doc/performance.md, "Streams and wake-ups through progress ranks").  It goes back to sleep at once when a yield
+// shows that another process wants its core (the yield took longer than kContendedYieldUs): a computing rank keeps its
+// core, and the progress rank keeps being woken by requests rather than waiting its turn.
 constexpr int kContendedYieldUs = 50;
 
 // Asks this rank's progress rank to map the POSIX shared-memory segment `shm_name` (`bytes` long) and

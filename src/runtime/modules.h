@@ -5,7 +5,7 @@
 //
 // Each module defines its hooks, declared here, in its own folder and includes this header to do so;
 // runtime/ calls them through these declarations and includes no header of a folder above it
-// (doc/design.md, "Layering").  A new module adds its hooks here and a row to the table.
+// (doc/design.md, "Layers").  A new module adds its hooks here and a row to the table.
 #pragma once
 
 namespace armcix {

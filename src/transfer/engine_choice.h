@@ -46,8 +46,8 @@ enum class StridedEngine {
 // 32 KiB chunks from a packed buffer, all in flight before one completion, pipelines the packing, the
 // network and the target's unpacking.  Between simulated hosts, 256 x 1 KiB: put 243 -> 118 us, get 255 ->
 // 128, acc 164 -> 91; 1024 x 1 KiB: put 1128 -> 450, get 1228 -> 500, acc 800 -> 360 (raw MPI, medians,
-// doc/performance.md "Strided between hosts"); 64 KiB chunks were as fast for put/get but fell into MPICH's
-// slow large-accumulate mode (see kAccPieceBytes in transfer/rma.h).
+// doc/performance.md, "Strided and large accumulates between hosts"); 64 KiB chunks were as fast for put/get but fell
+// into MPICH's slow large-accumulate mode (see kAccPieceBytes in transfer/rma.h).
 struct StridedAutoTuning {
   int per_segment_min_run;                // bytes per run from which IOV / PACK beat DIRECT ...
   std::size_t per_segment_min_segments;   // ... given at least this many runs

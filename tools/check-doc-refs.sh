@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Every cross-reference to a document's section in src/, tests/, tools/, benchmarks/ and doc/ -- written
+# `doc/X.md, "Section"` (also without the comma, with "section", or README.md / README) -- names a heading
+# that exists in that document: a Markdown heading, or a paragraph's bold title, whose text is the section's
+# name or begins with it ("Cost as jobs grow" finds "## Cost as jobs grow (issue 30)").  A reference that points nowhere sends a
+# reader looking for text that was renamed or removed.  Run by the suite (tests/manifest.txt, doc-refs)
+# beside tools/check-layering.sh.  Prints each dangling reference with its file and line, then
+# "N passed, N failed" over the references checked.
+set -u
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo" || exit 2
+ref_re='(doc/[A-Za-z0-9_.-]+\.md|README(\.md)?)[,:]? *(section )?"[^"]+"'
+passed=0 failed=0
+# file:line:reference, one a line (grep -o gives each reference of a line separately).
+while IFS= read -r hit; do
+  where="${hit%%:*}"; rest="${hit#*:}"; line="${rest%%:*}"; ref="${rest#*:}"
+  doc="${ref%%[,: ]*}"; doc="${doc%\"*}"
+  [ "$doc" = README ] && doc=README.md
+  section="${ref#*\"}"; section="${section%\"}"
+  if [ ! -f "$doc" ]; then
+    echo "FAIL  $where:$line: $ref -- there is no $doc"
+    failed=$((failed + 1))
+    continue
+  fi
+  # Headings ('#'s, one space, the text) and paragraph titles (a line, or a list item, that opens with
+  # **bold text**): the section must be the text or its beginning.
+  if sed -nE -e 's/^#{1,6} //p' -e 's/^(- )?\*\*//p' "$doc" |
+     awk -v s="$section" 'index($0, s) == 1 { found = 1 } END { exit !found }'; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL  $where:$line: $ref -- no heading \"$section\" in $doc"
+    failed=$((failed + 1))
+  fi
+done < <(grep -rnoE --include='*.cc' --include='*.h' --include='*.c' --include='*.sh' --include='*.md' \
+           --include='*.txt' --include='*.am' --include='*.mk' --include='*.in' --include='*.F' --include='*.py' \
+           "$ref_re" src tests tools benchmarks doc README.md configure.ac Makefile.am examples 2>/dev/null |
+           grep -v '^tools/check-doc-refs.sh:')
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
