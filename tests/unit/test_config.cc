@@ -56,6 +56,13 @@ TEST(ConfigParse, SizesWithSuffixes) {
   EXPECT_FALSE(parse_size("12Q", &v));
   EXPECT_FALSE(parse_size("k", &v));
   EXPECT_FALSE(parse_size("99999999999999999999G", &v));
+  // strtoull skips blanks and negates after a '-': " -1" would be 2^64 - 1.  A size has no sign.
+  for (const char* negative : {" -1", "\t-1", "  -0", " -16k", "-0"}) {
+    v = 7;
+    EXPECT_FALSE(parse_size(negative, &v)) << "'" << negative << "' gave " << v;
+  }
+  EXPECT_TRUE(parse_size(" 64", &v));
+  EXPECT_EQ(v, 64u);
 }
 
 TEST(ConfigParse, DefaultsDescribeEverySetting) {
@@ -216,7 +223,7 @@ TEST(ConfigEnvironment, PackChunkIsAutoOrASize) {
     ScopedEnv e("ARMCI_PACK_CHUNK", "4k");
     EXPECT_EQ(armcix::Config::from_environment().pack_chunk_bytes, 4096u);
   }
-  for (const char* bad : {"32", "big"}) {
+  for (const char* bad : {"32", "big", " -1", "-64k"}) {
     ScopedEnv e("ARMCI_PACK_CHUNK", bad);
     std::string msg = environment_error();
     EXPECT_NE(msg.find("ARMCI_PACK_CHUNK"), std::string::npos) << msg;
