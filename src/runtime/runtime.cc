@@ -213,8 +213,8 @@ void choose_yield_timer_signal(const Runtime& r) {
 }
 
 void start_init_yield_timer(const Runtime& r, int world_size) {
+  choose_yield_timer_signal(r);  // a value that is no real-time signal is an error even with the timer off
   if (r.config.mpi_yield_timer_us == 0 || !mpi_wrappers_present()) return;  // it runs inside the wrappers only
-  choose_yield_timer_signal(r);
   set_yield_timer_ours(world_size);
   set_yield_timer_us(r.config.mpi_yield_timer_us > 0 ? r.config.mpi_yield_timer_us : kYieldTimerUs);
 }

@@ -353,6 +353,20 @@ TEST(ConfigEnvironment, YieldTimerAndTimerSlack) {
               std::string::npos)
         << msg;
   }
+  // ARMCI_MPI_YIELD_TIMER_SIGNAL: auto or a signal number (whether it is a real-time one is checked at
+  // ARMCI_Init, where SIGRTMIN is known).
+  EXPECT_EQ(armcix::Config::from_environment().mpi_yield_timer_signal, -1);
+  {
+    ScopedEnv env("ARMCI_MPI_YIELD_TIMER_SIGNAL", "40");
+    EXPECT_EQ(armcix::Config::from_environment().mpi_yield_timer_signal, 40);
+  }
+  for (const char* bad : {"0", "65", "SIGRTMIN"}) {
+    ScopedEnv env("ARMCI_MPI_YIELD_TIMER_SIGNAL", bad);
+    const std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_MPI_YIELD_TIMER_SIGNAL='" + std::string(bad) + "' is not auto or an integer in [1, 64]"),
+              std::string::npos)
+        << msg;
+  }
   {
     ScopedEnv env("ARMCI_WAIT_TIMER_SLACK_NS", "tight");
     const std::string msg = environment_error();
