@@ -6,6 +6,8 @@
  *            must leave the program's handler in place;
  *   chosen   with ARMCI_MPI_YIELD_TIMER_SIGNAL set, the timer takes that signal, and gives it back (default
  *            action) after MPI_Finalize;
+ *   taken    the program has a handler on the signal ARMCI_MPI_YIELD_TIMER_SIGNAL names before it starts
+ *            MPI: the timer takes no signal (and says so under ARMCI_VERBOSE=1), the handler gets none;
  *   off      with ARMCI_MPI_YIELD_TIMER_US=0 no real-time signal gets a handler.
  * Standard error goes to a file while the program runs, so that it can look for the timer's message; the
  * file is copied to standard error at the end.  Exit status 0 on success. */
@@ -71,22 +73,22 @@ int main(int argc, char** argv) {
   fflush(stderr);
   dup2(log, 2);
 
+  const char* chosen = getenv("ARMCI_MPI_YIELD_TIMER_SIGNAL");
+  struct sigaction mine;
+  memset(&mine, 0, sizeof mine);
+  mine.sa_handler = my_handler;
+  mine.sa_flags = SA_RESTART;
+  sigemptyset(&mine.sa_mask);
+  if (strcmp(mode, "taken") == 0 && chosen) sigaction(atoi(chosen), &mine, NULL);
+
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   ARMCI_Init();
-  const char* chosen = getenv("ARMCI_MPI_YIELD_TIMER_SIGNAL");
   int s = 0;
   if (strcmp(mode, "foreign") == 0) {
     s = timer_signal();
     CHECK(s != 0, "no real-time signal has the yield timer's handler");
-    if (s) {
-      struct sigaction mine;
-      memset(&mine, 0, sizeof mine);
-      mine.sa_handler = my_handler;
-      mine.sa_flags = SA_RESTART;
-      sigemptyset(&mine.sa_mask);
-      sigaction(s, &mine, NULL);
-    }
+    if (s) sigaction(s, &mine, NULL);
     timed_calls();
     CHECK(g_mine == 0, "the program's handler on signal %d was sent %d of the timer's signals", s, (int)g_mine);
   } else if (strcmp(mode, "chosen") == 0) {
@@ -94,6 +96,14 @@ int main(int argc, char** argv) {
     CHECK(s > 0 && timer_signal() == s, "ARMCI_MPI_YIELD_TIMER_SIGNAL=%s: the timer's handler is on signal %d",
           chosen ? chosen : "(unset)", timer_signal());
     timed_calls();
+  } else if (strcmp(mode, "taken") == 0) {
+    s = chosen ? atoi(chosen) : 0;
+    CHECK(s > 0 && timer_signal() == 0,
+          "ARMCI_MPI_YIELD_TIMER_SIGNAL=%s has the program's handler, yet signal %d has "
+          "the timer's",
+          chosen ? chosen : "(unset)", timer_signal());
+    timed_calls();
+    CHECK(g_mine == 0, "the program's handler on signal %d was sent %d signals", s, (int)g_mine);
   } else if (strcmp(mode, "off") == 0) {
     CHECK(timer_signal() == 0, "ARMCI_MPI_YIELD_TIMER_US=0, yet signal %d has the timer's handler", timer_signal());
     timed_calls();
@@ -102,7 +112,7 @@ int main(int argc, char** argv) {
   }
   ARMCI_Finalize();
   MPI_Finalize();
-  if (strcmp(mode, "foreign") == 0 && s) {
+  if ((strcmp(mode, "foreign") == 0 || strcmp(mode, "taken") == 0) && s) {
     struct sigaction now;
     sigaction(s, NULL, &now);
     CHECK(!(now.sa_flags & SA_SIGINFO) && now.sa_handler == my_handler,
@@ -121,6 +131,9 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "foreign") == 0 && getenv("ARMCI_VERBOSE") && strcmp(getenv("ARMCI_VERBOSE"), "1") == 0)
     CHECK(strstr(text, "has another handler") && strstr(text, "the timer is off from now on"),
           "no message under ARMCI_VERBOSE saying that the timer stopped using signal %d", s);
+  if (strcmp(mode, "taken") == 0 && getenv("ARMCI_VERBOSE") && strcmp(getenv("ARMCI_VERBOSE"), "1") == 0)
+    CHECK(strstr(text, "has a handler; timer off"), "no message under ARMCI_VERBOSE saying that signal %d was taken",
+          s);
   if (failures == 0) printf("[%d] PASS yield timer signal, mode %s\n", me, mode);
   return failures ? 1 : 0;
 }
