@@ -95,6 +95,11 @@ tests_errors_early_roles_LINK = $(CXXLINK)
 tests_errors_abort_case_SOURCES = tests/errors/abort_case.c
 tests_errors_abort_case_LDADD = $(TEST_LIB)
 tests_errors_abort_case_LINK = $(CXXLINK)
+# The yield timer's signal beside the program's own handlers (tests/manifest.txt: yield-timer-signal-*).
+check_PROGRAMS += tests/mpi/yield_timer_signal
+tests_mpi_yield_timer_signal_SOURCES = tests/mpi/yield_timer_signal.c
+tests_mpi_yield_timer_signal_LDADD = $(TEST_LIB)
+tests_mpi_yield_timer_signal_LINK = $(CXXLINK)
 # What ARMCI's collectives move per member: a PMPI shim of its own, so linked without the MPI wrapper library.
 check_PROGRAMS += tests/mpi/collective_traffic
 tests_mpi_collective_traffic_SOURCES = tests/mpi/collective_traffic.c

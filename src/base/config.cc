@@ -2,6 +2,7 @@
 
 #include <strings.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -33,7 +34,11 @@ bool parse_int(const char* text, long min, long max, long* out) {
 }
 
 bool parse_size(const char* text, std::size_t* out) {
-  if (!text || !*text || *text == '-') return false;
+  if (!text || !*text) return false;
+  // strtoull skips blanks and takes a sign, negating the value: " -1" would be 2^64 - 1.  A size has none.
+  const char* first = text;
+  while (std::isspace(static_cast<unsigned char>(*first))) ++first;
+  if (*first == '-') return false;
   errno = 0;
   char* end = nullptr;
   unsigned long long v = std::strtoull(text, &end, 10);

@@ -154,6 +154,9 @@ constexpr bool kLocal = false;  // processes may differ
   X(int, mpi_yield_timer_us, "ARMCI_MPI_YIELD_TIMER_US",                                                             \
     auto_range(0, 1000000).notes(nullptr, "blocking MPI calls keep the core", "yield timer in blocking MPI calls"),  \
     -1, kLocal, "period of the yield timer in blocking MPI calls (wait/yield_timer.h; 0: never)")                    \
+  X(int, mpi_yield_timer_signal, "ARMCI_MPI_YIELD_TIMER_SIGNAL",                                                     \
+    auto_range(1, 64).notes(nullptr, "none: the timer is off", nullptr), -1, kLocal,                                 \
+    "the real-time signal the yield timer takes (wait/yield_timer.h; it must have no handler)")                      \
   X(int, node_sync, "ARMCI_NODE_SYNC",                                                                               \
     auto_flag().notes(nullptr, "barriers and gops through MPI", "one-node barriers and gops in shared memory"), -1,  \
     kAgree, "one-node barriers and gops meet in shared memory (wait/node_sync.h)")                                   \

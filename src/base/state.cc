@@ -20,6 +20,7 @@ Resolved Resolved::from_config(const Config& c) {
   r.wait_timer_slack_ns = c.wait_timer_slack_ns;
   r.mpi_yield = c.mpi_yield;
   r.mpi_yield_timer_us = c.mpi_yield_timer_us;
+  r.mpi_yield_timer_signal = c.mpi_yield_timer_signal;
   r.node_sync = c.node_sync;
   r.progress_ranks_usleep = c.progress_ranks_usleep;
   r.progress_ranks_handoff_us = c.progress_ranks_handoff_us;
@@ -32,6 +33,7 @@ Config Resolved::effective(Config c) const {
   c.wait_timer_slack_ns = wait_timer_slack_ns;
   c.mpi_yield = mpi_yield;
   c.mpi_yield_timer_us = mpi_yield_timer_us;
+  c.mpi_yield_timer_signal = mpi_yield_timer_signal;
   c.node_sync = node_sync;
   c.progress_ranks_usleep = progress_ranks_usleep;
   c.progress_ranks_handoff_us = progress_ranks_handoff_us;

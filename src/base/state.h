@@ -21,6 +21,7 @@ struct Resolved {
   int wait_timer_slack_ns = 0;        // resolve_timer_slack: 0 = the thread's own
   int mpi_yield = 0;                  // resolve_mpi_yield: 0 or 1
   int mpi_yield_timer_us = 0;         // resolve_yield_timer: 0 = off
+  int mpi_yield_timer_signal = 0;     // resolve_yield_timer: the timer's signal, 0 = none
   int node_sync = 0;                  // resolve_node_sync: 0 or 1
   int progress_ranks_usleep = 0;      // progress_ranks.cc: a progress rank's sleep between polls
   int progress_ranks_handoff_us = 0;  // progress_ranks.cc: 0 where the progress ranks have cores of their own

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <sstream>
 #include <string>
@@ -332,16 +334,28 @@ void profiler_finalize() {
   print_alloc_stats(stdout, memory);
   std::fflush(stdout);
   if (!r.config.profile_file.empty()) {
-    FILE* f = std::fopen(r.config.profile_file.c_str(), "w");
+    // A profile that cannot be written does not fail a computation that has finished: it is said on
+    // standard error, naming the file and the reason, whether the open, a write or the close fails (a full
+    // disk shows only at the flush).
+    const char* path = r.config.profile_file.c_str();
+    FILE* f = std::fopen(path, "w");
     if (!f) {
-      armcix::print_to_stderr("armci-x: cannot write ARMCI_PROFILE_FILE '%s'\n", r.config.profile_file.c_str());
+      armcix::print_to_stderr("armci-x: cannot write ARMCI_PROFILE_FILE '%s': %s\n", path, std::strerror(errno));
       return;
     }
     write_file(f, all, sum, walls);
     for (std::size_t p = 0; p < calls.size(); ++p) write_call_stats(f, std::to_string(p), calls[p]);
     write_call_stats(f, "all", call_sum);
     write_alloc_stats(f, memory);
-    std::fclose(f);
+    errno = 0;
+    const bool written = std::fflush(f) == 0 && !std::ferror(f);
+    const int write_errno = errno;
+    const bool closed = std::fclose(f) == 0;
+    if (!written || !closed)
+      armcix::print_to_stderr("armci-x: cannot write ARMCI_PROFILE_FILE '%s': %s\n", path,
+                              std::strerror(!written && write_errno ? write_errno
+                                            : errno                 ? errno
+                                                                    : EIO));
   }
 }
 

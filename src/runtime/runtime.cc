@@ -3,6 +3,7 @@
 #include <armci.h>
 #include <armcix.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/statvfs.h>
 #include <sys/sysinfo.h>
@@ -199,7 +200,20 @@ void yield_during_init(const Runtime& r) {
 // machine has more ranks than cores.  The timer is local (it changes no MPI call's form), so no agreement.
 // Until the machine count, the world's size stands in for our processes on this machine (an upper bound:
 // the handler then yields unless the load exceeds even that).
+// ARMCI_MPI_YIELD_TIMER_SIGNAL: a real-time signal (SIGRTMIN is known at run time only, so the table's
+// range is wider), taken if it has no handler.
+void choose_yield_timer_signal(const Runtime& r) {
+  const int s = r.config.mpi_yield_timer_signal;
+  if (s > 0)
+    ARMCIX_REQUIRE(s >= SIGRTMIN && s <= SIGRTMAX, "ARMCI_Init",
+                   "environment variable ARMCI_MPI_YIELD_TIMER_SIGNAL=%d is not a real-time signal (%d to %d here)", s,
+                   SIGRTMIN, SIGRTMAX);
+  set_yield_timer_signal(s);
+  set_yield_timer_verbose(r.config.verbose);
+}
+
 void start_init_yield_timer(const Runtime& r, int world_size) {
+  choose_yield_timer_signal(r);  // a value that is no real-time signal is an error even with the timer off
   if (r.config.mpi_yield_timer_us == 0 || !mpi_wrappers_present()) return;  // it runs inside the wrappers only
   set_yield_timer_ours(world_size);
   set_yield_timer_us(r.config.mpi_yield_timer_us > 0 ? r.config.mpi_yield_timer_us : kYieldTimerUs);
@@ -209,13 +223,22 @@ void resolve_yield_timer(Runtime& r) {
   int period = r.config.mpi_yield_timer_us;
   if (period < 0) period = r.machine.oversubscribed() && mpi_wrappers_present() ? kYieldTimerUs : 0;
   set_yield_timer_ours(r.machine.ranks);
+  if (period > 0) choose_yield_timer_signal(r);
   if (!set_yield_timer_us(period)) {
-    if (r.config.verbose)
+    if (r.config.verbose && yield_timer_displaced())
+      armcix::print_to_stderr("armci-x: rank %d: ARMCI_MPI_YIELD_TIMER_US: its signal has another handler; timer off\n",
+                              r.me);
+    else if (r.config.verbose && r.config.mpi_yield_timer_signal > 0)
+      armcix::print_to_stderr(
+          "armci-x: rank %d: ARMCI_MPI_YIELD_TIMER_US: ARMCI_MPI_YIELD_TIMER_SIGNAL=%d has a handler; timer off\n",
+          r.me, r.config.mpi_yield_timer_signal);
+    else if (r.config.verbose)
       armcix::print_to_stderr("armci-x: rank %d: ARMCI_MPI_YIELD_TIMER_US: no free real-time signal; timer off\n",
                               r.me);
     period = 0;
   }
   r.resolved.mpi_yield_timer_us = period;
+  r.resolved.mpi_yield_timer_signal = period > 0 ? yield_timer_signal() : 0;
 }
 
 // The features that need armci-x's MPI wrappers (libarmcix-mpiwrap: mpiwrap/wrap.h), when asked for and

@@ -6,6 +6,7 @@
 //   DIRECT   one operation with indexed datatypes on both sides;
 //   AUTO     checks the descriptor (one allocation? written side free of overlap, by the AVL conflict tree)
 //            and uses DIRECT when safe, CONSRV otherwise.  Safe by default, unlike ARMCI-MPI.
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -276,6 +277,12 @@ bool read_descriptor(const char* call, XferOp op, const AccType* t, const armci_
                    "argument 'iov[%d].bytes' = %d is not a multiple of the %s "
                    "element size (%d)",
                    idx, v.bytes, t->name, t->elem_bytes);
+  // The engines count a descriptor's elements in an int (MPI's counts), as the strided path caps a call.
+  const long long total = static_cast<long long>(v.bytes) * v.ptr_array_len;
+  ARMCIX_REQUIRE(total <= INT32_MAX, call,
+                 "argument 'iov[%d]': %d segments of %d bytes (%lld bytes) exceed the 2 GiB an ARMCI call can move "
+                 "in one descriptor",
+                 idx, v.ptr_array_len, v.bytes, total);
   Desc& d = *out;
   bool remote_is_dst = op != XferOp::Get;
   d.local = remote_is_dst ? v.src_ptr_array : v.dst_ptr_array;
@@ -291,12 +298,22 @@ bool read_descriptor(const char* call, XferOp op, const AccType* t, const armci_
   return true;
 }
 
-// One descriptor: validate, find out what the engine choice needs to know, run the chosen engine.
-void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType* t, const armci_giov_t& v, int idx,
-                    int proc, Request* req) {
+// One descriptor, checked and with its engine chosen, not yet issued.
+struct Planned {
   Desc d;
-  if (!read_descriptor(call, op, t, v, idx, &d)) return;
-  GmrRef r = single_region(call, d, proc, idx);
+  GmrRef r;
+  IovEngine engine;
+  bool moves;  // false: the descriptor moves nothing
+};
+
+// Validates descriptor `idx`, finds out what the engine choice needs to know and chooses the engine; fails
+// for a choice that rejects the descriptor.  False if the descriptor moves nothing.
+bool plan_descriptor(const char* call, XferOp op, const AccType* t, const armci_giov_t& v, int idx, int proc,
+                     Planned* out) {
+  Desc& d = out->d;
+  if (!read_descriptor(call, op, t, v, idx, &d)) return false;
+  out->r = single_region(call, d, proc, idx);
+  const GmrRef& r = out->r;
   const Config& cfg = rt().config;
   IovFacts f;
   f.one_region = r.gmr != nullptr;
@@ -313,14 +330,28 @@ void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType
     int ignored;
     f.remote_overlaps = first_overlap(d.remote, d.n, d.bytes, &ignored) >= 0;
   }
+  out->engine = choose_iov(op, cfg, f);
+  if (out->engine == IovEngine::RejectOverlap)
+    fail(call, "segments %d and %d of 'iov[%d].%s' overlap; ARMCI_IOV_METHOD=%s cannot order them (use AUTO or CONSRV)",
+         other, clash, idx, op == XferOp::Put ? d.remote_name : d.local_name, name_of(cfg.iov_method));
+  if (out->engine == IovEngine::RejectSeveralRegions)
+    fail(call, "the segments of 'iov[%d]' span several allocations; ARMCI_IOV_METHOD=%s needs one (use AUTO or CONSRV)",
+         idx, name_of(cfg.iov_method));
+  return true;
+}
+
+// Issues one planned descriptor through its engine.
+void issue_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType* t, const Planned& p, int proc,
+                      Request* req) {
+  const Desc& d = p.d;
+  const GmrRef& r = p.r;
   const void* scale = a ? a->scale : nullptr;
-  const IovEngine engine = choose_iov(op, cfg, f);
   // A vector get from my own slice through MPI pokes MPI's progress, as get() does (transfer/contig.cc; the
   // conservative engine goes through get(), the local engine pokes itself).
   if (op == XferOp::Get && proc == rt().me && r.gmr != nullptr &&
-      (engine == IovEngine::Batched || engine == IovEngine::Direct))
+      (p.engine == IovEngine::Batched || p.engine == IovEngine::Direct))
     poke_progress(r.gmr);
-  switch (engine) {
+  switch (p.engine) {
     case IovEngine::Local:
       return local_engine(op, t, scale, d, r);
     case IovEngine::Consrv:
@@ -330,13 +361,8 @@ void one_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType
     case IovEngine::Direct:
       return direct_engine(op, t, scale, d, r, req);
     case IovEngine::RejectOverlap:
-      fail(call,
-           "segments %d and %d of 'iov[%d].%s' overlap; ARMCI_IOV_METHOD=%s cannot order them (use AUTO or CONSRV)",
-           other, clash, idx, op == XferOp::Put ? d.remote_name : d.local_name, name_of(cfg.iov_method));
     case IovEngine::RejectSeveralRegions:
-      fail(call,
-           "the segments of 'iov[%d]' span several allocations; ARMCI_IOV_METHOD=%s needs one (use AUTO or CONSRV)",
-           idx, name_of(cfg.iov_method));
+      break;  // failed in plan_descriptor
   }
 }
 
@@ -353,7 +379,19 @@ void iov(const char* call, XferOp op, const AccArgs* a, const armci_giov_t* desc
     t = &acc_type(call, a->datatype);
     ARMCIX_REQUIRE(a->scale != nullptr, call, "argument 'scale' is NULL");
   }
-  for (int i = 0; i < len; ++i) one_descriptor(call, op, a, t, desc[i], i, proc, req);
+  // Every descriptor is checked before any is issued: an error in a later one must not find the earlier
+  // ones applied (an accumulate half done cannot be undone, and an error handler may return to the
+  // program).  One descriptor, the common case, needs no table.
+  Planned one;
+  std::vector<Planned> many;
+  Planned* plans = &one;
+  if (len > 1) {
+    many.resize(static_cast<std::size_t>(len));
+    plans = many.data();
+  }
+  for (int i = 0; i < len; ++i) plans[i].moves = plan_descriptor(call, op, t, desc[i], i, proc, &plans[i]);
+  for (int i = 0; i < len; ++i)
+    if (plans[i].moves) issue_descriptor(call, op, a, t, plans[i], proc, req);
 }
 
 }  // namespace armcix

@@ -9,6 +9,8 @@
 #include <atomic>
 #include <mutex>
 
+#include "base/error.h"
+#include "base/state.h"
 #include "topo/machine.h"
 
 namespace armcix {
@@ -17,8 +19,11 @@ namespace {
 
 std::atomic<int> g_period_us{0};
 std::atomic<uint64_t> g_signals{0};
-int g_signo = 0;  // chosen and installed once (under g_install), never uninstalled: see install_handler
+int g_signo = 0;   // chosen and installed once (under g_install): see install_handler; -1: none
+int g_chosen = 0;  // set_yield_timer_signal: 0 searches
 std::mutex g_install;
+std::atomic<bool> g_displaced{false};  // a foreign handler took the signal over: see signal_still_ours
+std::atomic<bool> g_verbose{false};
 
 std::atomic<long> g_ours_runnable{1 << 20};  // until set_yield_timer_ours: never foreign
 std::atomic<uint64_t> g_skipped{0};
@@ -50,27 +55,55 @@ void on_timer_signal(int, siginfo_t* info, void*) {
   errno = saved;
 }
 
-// A real-time signal nobody has a handler for, searched from the top (libraries that take one tend to
-// take SIGRTMIN + n), and our handler on it.  The handler stays for the life of the process: a timer
-// signal still pending when a call's timer is disarmed must not meet the default action (termination).
+bool has_handler(const struct sigaction& a) {
+  return (a.sa_flags & SA_SIGINFO) || a.sa_handler != SIG_DFL;
+}
+
+bool take_signal(int s) {
+  struct sigaction old {};
+  if (sigaction(s, nullptr, &old) != 0 || has_handler(old)) return false;
+  struct sigaction sa {};
+  sa.sa_sigaction = on_timer_signal;
+  sa.sa_flags = SA_RESTART | SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  return sigaction(s, &sa, nullptr) == 0;
+}
+
+// A real-time signal nobody has a handler for (the one set_yield_timer_signal chose, else searched from the
+// top: libraries that take one tend to take SIGRTMIN + n), and our handler on it.  Only a signal at its
+// default action is taken, so there is no earlier handler to chain to.  The handler stays until
+// yield_timer_release (after MPI_Finalize, the last timed call): a timer signal still pending when a call's
+// timer is disarmed must not meet the default action (termination).
 bool install_handler() {
   std::lock_guard<std::mutex> lock(g_install);
   if (g_signo != 0) return g_signo > 0;
 #ifdef __linux__
-  for (int s = SIGRTMAX - 1; s >= SIGRTMIN + 2; --s) {
-    struct sigaction old {};
-    if (sigaction(s, nullptr, &old) != 0) continue;
-    if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;
-    struct sigaction sa {};
-    sa.sa_sigaction = on_timer_signal;
-    sa.sa_flags = SA_RESTART | SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(s, &sa, nullptr) != 0) continue;
-    g_signo = s;
-    return true;
+  if (g_chosen > 0) {
+    if (take_signal(g_chosen)) return g_signo = g_chosen, true;
+  } else {
+    for (int s = SIGRTMAX - 1; s >= SIGRTMIN + 2; --s)
+      if (take_signal(s)) return g_signo = s, true;
   }
 #endif
   g_signo = -1;
+  return false;
+}
+
+// Whether our handler is still the signal's: a program or library that installs its own handler later
+// takes the signal over, and would be sent our timer's signals (and interrupt its own calls with them).
+// The timer then stops using the signal for good, saying so under ARMCI_VERBOSE.
+bool signal_still_ours() {
+  if (g_displaced.load(std::memory_order_relaxed)) return false;
+  struct sigaction now {};
+  if (sigaction(g_signo, nullptr, &now) == 0 && (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_timer_signal)
+    return true;
+  g_period_us.store(0, std::memory_order_relaxed);
+  if (!g_displaced.exchange(true) && g_verbose.load(std::memory_order_relaxed))
+    print_to_stderr(
+        "armci-x: rank %d: the yield timer's signal %d has another handler (the program's or a library's); "
+        "the timer is off from now on (ARMCI_MPI_YIELD_TIMER_SIGNAL chooses another signal, "
+        "ARMCI_MPI_YIELD_TIMER_US=0 turns it off)\n",
+        initialized() ? rt().me : -1, g_signo);
   return false;
 }
 
@@ -144,9 +177,51 @@ thread_local ThreadTimer t_timer;
 }  // namespace
 
 bool set_yield_timer_us(int period_us) {
-  const bool usable = period_us <= 0 || install_handler();
+  const bool usable = period_us <= 0 || (install_handler() && !g_displaced.load(std::memory_order_relaxed));
   g_period_us.store(usable && period_us > 0 ? period_us : 0, std::memory_order_relaxed);
   return usable;
+}
+
+bool set_yield_timer_signal(int signo) {
+  std::lock_guard<std::mutex> lock(g_install);
+  if (g_signo != 0) return signo <= 0 || signo == g_signo;
+  g_chosen = signo > 0 ? signo : 0;
+  return true;
+}
+
+int yield_timer_signal() {
+  std::lock_guard<std::mutex> lock(g_install);
+  return g_signo > 0 && !g_displaced.load() ? g_signo : 0;
+}
+
+bool yield_timer_displaced() {
+  return g_displaced.load(std::memory_order_relaxed);
+}
+
+void set_yield_timer_verbose(bool on) {
+  g_verbose.store(on, std::memory_order_relaxed);
+}
+
+void yield_timer_release() {
+  g_period_us.store(0, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(g_install);
+  if (g_signo <= 0) return;
+  struct sigaction now {};
+  const bool ours =
+      sigaction(g_signo, nullptr, &now) == 0 && (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_timer_signal;
+  if (ours) {
+    // SIG_IGN first: it discards a timer signal still pending on a thread that blocks it, which the
+    // default action would otherwise meet later.
+    struct sigaction ign {
+    }, dfl{};
+    ign.sa_handler = SIG_IGN;
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&ign.sa_mask);
+    sigemptyset(&dfl.sa_mask);
+    sigaction(g_signo, &ign, nullptr);
+    sigaction(g_signo, &dfl, nullptr);
+  }
+  g_signo = -1;  // never taken again: MPI cannot start again after MPI_Finalize
 }
 
 int yield_timer_us() {
@@ -170,7 +245,7 @@ YieldTimerScope::YieldTimerScope() {
   if (period <= 0) return;
   counted_ = true;
   ThreadTimer& t = t_timer;
-  if (t.depth++ > 0 || !t.make()) return;
+  if (t.depth++ > 0 || !signal_still_ours() || !t.make()) return;
   t.arm(period);
   armed_ = true;
 }

@@ -14,8 +14,13 @@
 // The timer is local: it changes no MPI call's form, so processes need not agree on it (unlike
 // ARMCI_MPI_YIELD).  The handler runs only while a timed call is in progress (armed by YieldTimerScope on
 // entry, disarmed on exit), is installed with SA_RESTART, keeps errno, and takes a real-time signal that
-// has no handler yet; if none is free, or the timer cannot be created, the timer stays off.  It does not
-// yield while other programs keep the machine busy (set_yield_timer_ours): the yield would go to them.
+// has no handler yet (or the one ARMCI_MPI_YIELD_TIMER_SIGNAL names, if it has none); if none is free, or the
+// timer cannot be created, the timer stays off.  Before each timed call it checks that its handler is still
+// the signal's: a handler the program installs later takes the signal over, and the timer then stops using
+// it for good (saying so under ARMCI_VERBOSE) rather than send the program's handler its signals.  At most
+// one signal reaches such a handler, from a call already timed when it was installed (only our handler
+// re-arms the timer).  After MPI_Finalize the signal gets its default action back.  It does not yield
+// while other programs keep the machine busy (set_yield_timer_ours): the yield would go to them.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +32,20 @@ namespace armcix {
 // is free or the handler cannot be installed.
 bool set_yield_timer_us(int period_us);
 int yield_timer_us();
+
+// The signal the handler is to be installed on: 0 searches for a free real-time signal (the default), else
+// this one, which must have no handler then.  Takes effect before the first non-zero period only; false if
+// the handler is already on another signal.
+bool set_yield_timer_signal(int signo);
+// The signal our handler is on, 0 if none (not installed, none free, given back, or taken over).
+int yield_timer_signal();
+// True once a foreign handler was found on the signal (the timer is off from then on).
+bool yield_timer_displaced();
+// Whether that is said on standard error (ARMCI_VERBOSE).
+void set_yield_timer_verbose(bool on);
+// Turns the timer off and gives the signal its default action back, unless a foreign handler holds it.
+// For the end of MPI_Finalize: no timed call comes after it.
+void yield_timer_release();
 
 // How many of our processes may be runnable on this machine (its ranks): the handler yields only while
 // /proc/loadavg shows no more runnable tasks than these and one more (topo/machine.h, foreign_load).

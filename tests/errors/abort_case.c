@@ -115,6 +115,11 @@ int main(int argc, char** argv) {
   /* ARMCI_MPI_YIELD: blocking and non-blocking forms of one collective do not match. */
   if (is(c, "mpi_yield_differs")) setenv("ARMCI_MPI_YIELD", me == 1 ? "1" : "0", 1);
   if (is(c, "mpi_yield_bad")) setenv("ARMCI_MPI_YIELD", "sometimes", 1);
+  /* ARMCI_MPI_YIELD_TIMER_SIGNAL: SIGUSR1 is no real-time signal (rejected even with the timer off). */
+  if (is(c, "yield_timer_signal_not_rt")) {
+    setenv("ARMCI_MPI_YIELD_TIMER_SIGNAL", "10", 1);
+    setenv("ARMCI_MPI_YIELD_TIMER_US", "0", 1);
+  }
   /* ARMCI_NODES_FROM_MPI: one rank asking MPI for its nodes, the other not, would make different collectives. */
   if (is(c, "nodes_from_mpi_differs")) setenv("ARMCI_NODES_FROM_MPI", me == 1 ? "1" : "0", 1);
   if (is(c, "nodes_from_mpi_bad")) setenv("ARMCI_NODES_FROM_MPI", "maybe", 1);

@@ -117,6 +117,7 @@ one_node progress_segment_proxy_as && np=4 check progress_segment_proxy_as "ARMC
 # ARMCI_MPI_YIELD (issue 18): the same everywhere; auto, 1 or 0.
 check mpi_yield_differs "ARMCI Error" "ARMCI_Init" "ARMCI_MPI_YIELD (-1 = auto) must be the same on every process" "process 1"
 check mpi_yield_bad "ARMCI Error" "ARMCI_Init" "ARMCI_MPI_YIELD='sometimes' is not auto, 1 or 0"
+check yield_timer_signal_not_rt "ARMCI Error" "ARMCI_Init" "ARMCI_MPI_YIELD_TIMER_SIGNAL=10 is not a real-time signal"
 # ARMCI_NODES_FROM_MPI: the same everywhere (the census is compared before the nodes are found).
 check nodes_from_mpi_differs "ARMCI Error" "ARMCI_Init" "ARMCI_NODES_FROM_MPI must be the same on every process" "process 1"
 check nodes_from_mpi_bad "ARMCI Error" "ARMCI_Init" "ARMCI_NODES_FROM_MPI='maybe' is not a boolean (0/1)"

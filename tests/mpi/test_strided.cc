@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -1727,6 +1728,135 @@ TEST(BadInput, VectorCallsNameTheCallAndArgument) {
   dst[0] = not_global;
   EXPECT_ARMCI_ERROR(ARMCI_NbPutV(&v, 1, p, nullptr), "ARMCI_NbPutV", "'iov[0].dst_ptr_array[0]'");
   reset(src, dst);
+  ARMCI_Barrier();
+}
+
+// A descriptor moves at most 2 GiB (the engines count in ints, as the strided path caps a call): more is a
+// named error, before anything moves.  32768 segments of 64 KiB, all on one valid place.
+TEST(BadInput, VectorDescriptorOverTwoGiB) {
+  Arena ar;
+  const int n = nproc(), r = me(), p = (r + 1) % n;
+  constexpr int kSeg = 64 * 1024, kCount = 32768;  // 2^31 bytes: one more than INT32_MAX
+  std::vector<char> loc(kSeg);
+  std::vector<void*> locs(kCount, loc.data()), rems(kCount, ar.a.at(p));
+  armci_giov_t put{locs.data(), rems.data(), kSeg, kCount};
+  EXPECT_ARMCI_ERROR(ARMCI_PutV(&put, 1, p), "ARMCI_PutV", "'iov[0]'", "32768 segments of 65536 bytes",
+                     "(2147483648 bytes)", "2 GiB");
+  armci_giov_t get{rems.data(), locs.data(), kSeg, kCount};
+  EXPECT_ARMCI_ERROR(ARMCI_NbGetV(&get, 1, p, nullptr), "ARMCI_NbGetV", "'iov[0]'", "(2147483648 bytes)");
+  // As many segments of 1 byte, apart (BATCHED and DIRECT refuse a written side that overlaps), are fine.
+  for (int i = 0; i < kCount; ++i) rems[i] = ar.a.at(p) + i;
+  armci_giov_t small{locs.data(), rems.data(), 1, kCount};
+  EXPECT_EQ(ARMCI_PutV(&small, 1, p), 0);
+  ARMCI_Barrier();
+}
+
+// Every descriptor is checked before any is issued: a call whose descriptor 1 is bad leaves the target (or,
+// for a get, the local buffers) as descriptor 0 found them, with an error handler that returns to the
+// program (here one that throws).  Otherwise an accumulate is left half done, which nothing can undo.
+TEST(BadInput, VectorCallsCheckEveryDescriptorBeforeMovingData) {
+  Arena ar;
+  const int n = nproc(), r = me(), p = (r + 1) % n;
+  constexpr int kBytes = 1024;
+  {
+    Access a(ar.a.mine());
+    std::memset(ar.a.mine(), 0, kBytes);
+  }
+  ARMCI_Barrier();
+  char* rem = ar.a.at(p);
+  alignas(16) double loc[64];
+  for (double& x : loc) x = 1.5;
+  alignas(16) char not_global[256] = {};
+  double two = 2;
+  void* src0[4];
+  void* dst0[4];
+  void* src1[4];
+  void* dst1[4];
+  for (int i = 0; i < 4; ++i) {
+    src0[i] = loc + 2 * i;
+    dst0[i] = rem + 64 * i;
+    src1[i] = loc + 8 + 2 * i;
+    dst1[i] = rem + 512 + 64 * i;
+  }
+  armci_giov_t v[2] = {{src0, dst0, 16, 4}, {src1, dst1, 16, 4}};
+  const char* method = std::getenv("ARMCI_IOV_METHOD");
+  const bool explicit_mpi = method && (std::strcmp(method, "BATCHED") == 0 || std::strcmp(method, "DIRECT") == 0);
+
+  struct Bad {
+    const char* what;
+    std::function<void()> apply, undo;
+    std::vector<const char*> wants;
+  };
+  std::vector<Bad> bad = {
+      {"segment outside every allocation",
+       [&] { dst1[2] = not_global; },
+       [&] { dst1[2] = rem + 512 + 128; },
+       {"'iov[1].dst_ptr_array[2]'", "not inside memory allocated"}},
+      {"segment past the end",
+       [&] { dst1[3] = rem + kSliceBytes - 8; },
+       [&] { dst1[3] = rem + 512 + 192; },
+       {"'iov[1].dst_ptr_array[3]'", "run past the end"}},
+      {"NULL segment", [&] { src1[1] = nullptr; }, [&] { src1[1] = loc + 10; }, {"'iov[1].src_ptr_array[1]' is NULL"}},
+      {"negative bytes", [&] { v[1].bytes = -8; }, [&] { v[1].bytes = 16; }, {"'iov[1].bytes' = -8"}},
+      {"over 2 GiB",
+       [&] { v[1].bytes = 1 << 30, v[1].ptr_array_len = 2; },
+       [&] { v[1].bytes = 16, v[1].ptr_array_len = 4; },
+       {"'iov[1]'", "2 GiB"}},
+  };
+  if (explicit_mpi)  // BATCHED and DIRECT refuse a written side that overlaps itself
+    bad.push_back({"overlapping segments",
+                   [&] { dst1[1] = dst1[0]; },
+                   [&] { dst1[1] = rem + 512 + 64; },
+                   {"'iov[1].dst_ptr_array' overlap"}});
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.what);
+    b.apply();
+    for (const char* call : {"ARMCI_PutV", "ARMCI_NbPutV", "ARMCI_AccV", "ARMCI_NbAccV"}) {
+      SCOPED_TRACE(call);
+      const std::string c = call;
+      auto issue = [&] {  // non-blocking forms with NULL handles: a failed call leaves no handle to wait for
+        if (c == "ARMCI_PutV") ARMCI_PutV(v, 2, p);
+        if (c == "ARMCI_NbPutV") ARMCI_NbPutV(v, 2, p, nullptr);
+        if (c == "ARMCI_AccV") ARMCI_AccV(ARMCI_ACC_DBL, &two, v, 2, p);
+        if (c == "ARMCI_NbAccV") ARMCI_NbAccV(ARMCI_ACC_DBL, &two, v, 2, p, nullptr);
+      };
+      std::vector<std::string> wants{call};
+      for (const char* w : b.wants) wants.emplace_back(w);
+      if (std::string(b.what) == "overlapping segments" && c.find("Acc") != std::string::npos)
+        continue;  // accumulates to overlapping locations are fine
+      EXPECT_ARMCI_ERROR(issue(), wants[0], wants[1], wants.size() > 2 ? wants[2] : wants[1]);
+    }
+    // Gets: descriptor 0 must not have written into the local buffers.
+    {
+      for (int i = 0; i < 4; ++i) std::swap(src0[i], dst0[i]), std::swap(src1[i], dst1[i]);
+      armci_giov_t g[2] = {{src0, dst0, v[0].bytes, v[0].ptr_array_len}, {src1, dst1, v[1].bytes, v[1].ptr_array_len}};
+      for (const char* call : {"ARMCI_GetV", "ARMCI_NbGetV"}) {
+        SCOPED_TRACE(call);
+        // For a get the remote side is the source: the bad remote segment is named as src_ptr_array.
+        std::string named = b.wants[0];
+        const bool remote_named = named.find("dst_ptr_array") != std::string::npos;
+        const bool local_named = named.find("src_ptr_array") != std::string::npos;
+        if (remote_named) named.replace(named.find("dst_ptr_array"), 13, "src_ptr_array");
+        if (local_named) named.replace(named.find("src_ptr_array"), 13, "dst_ptr_array");
+        if (std::string(b.what) == "overlapping segments") break;  // the written side of a get is local
+        if (std::string(call) == "ARMCI_GetV")
+          EXPECT_ARMCI_ERROR(ARMCI_GetV(g, 2, p), call, named);
+        else
+          EXPECT_ARMCI_ERROR(ARMCI_NbGetV(g, 2, p, nullptr), call, named);
+      }
+      for (int i = 0; i < 4; ++i) std::swap(src0[i], dst0[i]), std::swap(src1[i], dst1[i]);
+    }
+    b.undo();
+  }
+  ARMCI_WaitAll();
+  ARMCI_Barrier();
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(loc[i], 1.5) << "loc[" << i << "] was written by a failed get";
+  {
+    Access a(ar.a.mine());
+    int written = 0;
+    for (int i = 0; i < kBytes; ++i) written += ar.a.mine()[i] != 0;
+    EXPECT_EQ(written, 0) << "bytes of this slice were written by failed vector calls";
+  }
   ARMCI_Barrier();
 }
 

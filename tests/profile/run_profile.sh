@@ -3,9 +3,9 @@
 # ARMCI_PROFILE_FILE, and compares the machine-readable file (format: doc/user-guide.md) record by record
 # with the calls the program makes: every op and hist record per rank and for "all", nothing more; one
 # wall record per rank; call records (MPI calls and waits) well-formed, with the barriers' waits; the human
-# report on stdout.  Then: no file and no report without ARMCI_PROFILE,
-# an unwritable file does not fail the job, and a program that overrides ARMCI_Put and calls PARMCI_Put
-# (tests/parmci) is still profiled.
+# report on stdout.  Then: no file and no report without ARMCI_PROFILE, an unwritable file (or one whose
+# writes fail) is reported without failing the job, and a program that overrides ARMCI_Put and calls
+# PARMCI_Put (tests/parmci) is still profiled.
 # Run by tests/check.sh (manifest np = 0: this script starts the MPI jobs itself with $MPIEXEC).
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -139,6 +139,17 @@ if [ $rc -eq 0 ] && grep -q "cannot write ARMCI_PROFILE_FILE" "$tmp/out3" && gre
   pass "unwritable ARMCI_PROFILE_FILE: message, report on stdout, exit 0"
 else
   fail "unwritable ARMCI_PROFILE_FILE (exit $rc)" "$(cat "$tmp/out3")"
+fi
+
+# A file that opens but cannot take the data (/dev/full: every write fails with ENOSPC) is reported the same
+# way, naming the file and the reason, instead of being left silently empty.
+run "$tmp/out3b" "$builddir/tests/profile/profile_ops" ARMCI_PROFILE=1 "ARMCI_PROFILE_FILE=/dev/full"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "cannot write ARMCI_PROFILE_FILE '/dev/full': No space left on device" "$tmp/out3b" &&
+  grep -q "armci-x profile" "$tmp/out3b"; then
+  pass "ARMCI_PROFILE_FILE whose writes fail: message naming the file and the reason, exit 0"
+else
+  fail "ARMCI_PROFILE_FILE=/dev/full (exit $rc)" "$(cat "$tmp/out3b")"
 fi
 
 # ---- 4. an ARMCI_Put override that calls PARMCI_Put is still profiled ----------------------------------

@@ -56,6 +56,13 @@ TEST(ConfigParse, SizesWithSuffixes) {
   EXPECT_FALSE(parse_size("12Q", &v));
   EXPECT_FALSE(parse_size("k", &v));
   EXPECT_FALSE(parse_size("99999999999999999999G", &v));
+  // strtoull skips blanks and negates after a '-': " -1" would be 2^64 - 1.  A size has no sign.
+  for (const char* negative : {" -1", "\t-1", "  -0", " -16k", "-0"}) {
+    v = 7;
+    EXPECT_FALSE(parse_size(negative, &v)) << "'" << negative << "' gave " << v;
+  }
+  EXPECT_TRUE(parse_size(" 64", &v));
+  EXPECT_EQ(v, 64u);
 }
 
 TEST(ConfigParse, DefaultsDescribeEverySetting) {
@@ -216,7 +223,7 @@ TEST(ConfigEnvironment, PackChunkIsAutoOrASize) {
     ScopedEnv e("ARMCI_PACK_CHUNK", "4k");
     EXPECT_EQ(armcix::Config::from_environment().pack_chunk_bytes, 4096u);
   }
-  for (const char* bad : {"32", "big"}) {
+  for (const char* bad : {"32", "big", " -1", "-64k"}) {
     ScopedEnv e("ARMCI_PACK_CHUNK", bad);
     std::string msg = environment_error();
     EXPECT_NE(msg.find("ARMCI_PACK_CHUNK"), std::string::npos) << msg;
@@ -343,6 +350,20 @@ TEST(ConfigEnvironment, YieldTimerAndTimerSlack) {
     ScopedEnv env("ARMCI_MPI_YIELD_TIMER_US", bad);
     const std::string msg = environment_error();
     EXPECT_NE(msg.find("ARMCI_MPI_YIELD_TIMER_US='" + std::string(bad) + "' is not auto or an integer in [0, 1000000]"),
+              std::string::npos)
+        << msg;
+  }
+  // ARMCI_MPI_YIELD_TIMER_SIGNAL: auto or a signal number (whether it is a real-time one is checked at
+  // ARMCI_Init, where SIGRTMIN is known).
+  EXPECT_EQ(armcix::Config::from_environment().mpi_yield_timer_signal, -1);
+  {
+    ScopedEnv env("ARMCI_MPI_YIELD_TIMER_SIGNAL", "40");
+    EXPECT_EQ(armcix::Config::from_environment().mpi_yield_timer_signal, 40);
+  }
+  for (const char* bad : {"0", "65", "SIGRTMIN"}) {
+    ScopedEnv env("ARMCI_MPI_YIELD_TIMER_SIGNAL", bad);
+    const std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_MPI_YIELD_TIMER_SIGNAL='" + std::string(bad) + "' is not auto or an integer in [1, 64]"),
               std::string::npos)
         << msg;
   }

@@ -129,3 +129,45 @@ TEST(YieldTimer, IntervalGrowsWithinOneCall) {
   EXPECT_GE(armcix::yield_timer_signals() - second, 1u);  // ~11: at 20, 50, 96, 164, 266 ... us
   ASSERT_TRUE(armcix::set_yield_timer_us(0));
 }
+
+// Last in this file: it takes the timer's signal over, which turns the timer off for the rest of the
+// process.  A handler installed after the timer's must get none of its signals; the timer stops using the
+// signal, and giving the signal back leaves the foreign handler in place.
+TEST(YieldTimer, ForeignHandlerInstalledLaterStopsTheTimer) {
+  ASSERT_TRUE(armcix::set_yield_timer_us(100));
+  const int s = armcix::yield_timer_signal();
+  ASSERT_GT(s, 0);
+  EXPECT_NE(s, SIGRTMAX - 1) << "the first test's handler was on that signal";
+  {
+    armcix::YieldTimerScope scope;  // still ours: signals arrive
+    spin_for_signals(2, 5000);
+  }
+  EXPECT_FALSE(armcix::yield_timer_displaced());
+
+  struct sigaction sa {};
+  sa.sa_handler = foreign_handler;
+  sigemptyset(&sa.sa_mask);
+  ASSERT_EQ(sigaction(s, &sa, nullptr), 0);
+  const int foreign_before = g_foreign_calls;
+  const uint64_t before = armcix::yield_timer_signals();
+  {
+    armcix::YieldTimerScope scope;
+    spin_ms(20);
+  }
+  EXPECT_EQ(g_foreign_calls, foreign_before) << "the timer sent its signals to the program's handler";
+  EXPECT_EQ(armcix::yield_timer_signals(), before);
+  EXPECT_TRUE(armcix::yield_timer_displaced());
+  EXPECT_EQ(armcix::yield_timer_us(), 0);
+  EXPECT_EQ(armcix::yield_timer_signal(), 0);
+  EXPECT_FALSE(armcix::set_yield_timer_us(100)) << "the timer must not come back on a signal it lost";
+  EXPECT_EQ(armcix::yield_timer_us(), 0);
+
+  armcix::yield_timer_release();
+  struct sigaction now {};
+  ASSERT_EQ(sigaction(s, nullptr, &now), 0);
+  EXPECT_EQ(now.sa_handler, &foreign_handler) << "giving the signal back replaced the program's handler";
+  sa.sa_handler = SIG_DFL;
+  sigaction(s, &sa, nullptr);
+  sa.sa_handler = SIG_DFL;
+  sigaction(SIGRTMAX - 1, &sa, nullptr);
+}

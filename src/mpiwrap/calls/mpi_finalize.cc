@@ -9,7 +9,9 @@ extern "C" {
 
 int MPI_Finalize(void) {
   before_mpi_finalize();
-  return with_yield_timer([&] { return ARMCIX_NEXT(MPI_Finalize)(); });
+  const int rc = with_yield_timer([&] { return ARMCIX_NEXT(MPI_Finalize)(); });
+  yield_timer_release();  // the last timed call: the signal is the program's again
+  return rc;
 }
 
 }  // extern "C"
