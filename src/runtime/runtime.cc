@@ -59,7 +59,7 @@ static_assert(sizeof(Census) % 8 == 0, "Census is sent as bytes; keep it free of
 // Where this process's ARMCI_Init spent its time, phase by phase, for the verbose banner: start-up is a cost
 // users meet on every job (doc/performance.md measures it against ARMCI-MPI's), and a slow phase (a launcher
 // that makes MPI ask for its nodes, a loaded machine in the census's wait) should be visible without a
-// profiler.  clock_gettime through the vDSO: ~20 ns a mark.
+// profiler.  A mark is one clock_gettime through the vDSO.
 class StartupClock {
  public:
   void start() {
@@ -130,10 +130,10 @@ void resolve_wait_backoff(Runtime& r, const std::vector<Census>& census, const s
   r.any_machine_oversubscribed = any;
 }
 
-// ARMCI_WAIT_TIMER_SLACK_NS.  The back-off sleeps of our waits and of the yielding MPI calls ask for
-// ARMCI_WAIT_BACKOFF_US (10 us), but Linux lets a sleep end up to the thread's timer slack late (50 us by
-// default), so each pause took ~60 us.  Where the waits back off (auto), the calling thread's slack becomes
-// kBackoffTimerSlackNs; threads it starts later inherit it.  finalize() restores the old value.
+// ARMCI_WAIT_TIMER_SLACK_NS.  Linux lets a sleep end up to the thread's timer slack late, which by default
+// is several times ARMCI_WAIT_BACKOFF_US.  Where the waits back off (auto), the calling thread's slack becomes
+// kBackoffTimerSlackNs; threads it starts later inherit it.  finalize() restores the old value
+// (doc/user-guide.md, "Shorter back-off sleeps").
 void resolve_timer_slack(Runtime& r) {
   int slack = r.config.wait_timer_slack_ns;
   if (slack < 0) slack = r.resolved.wait_backoff_us > 0 ? kBackoffTimerSlackNs : 0;
@@ -181,8 +181,8 @@ void resolve_node_sync(Runtime& r) {
 }
 
 // ARMCI_Init's own collectives before the census (the communicators' creation) run before the job has agreed
-// whether MPI calls yield, and MPICH busy-polls them: 0.13-0.17 s of ARMCI_Init at 4 ranks on 2 cores against
-// ~1 ms at 2 ranks, when ARMCI_Init made all of its collectives that way.  The census and the duplicates are
+// whether MPI calls yield, and MPICH busy-polls them, which on an oversubscribed machine was most of
+// ARMCI_Init (doc/user-guide.md, "Oversubscribed and shared machines").  The census and the duplicates are
 // non-blocking and wait yielding (wait_yielding); what blocking calls come after them (ARMCI_NODE_SIZE's
 // split, the modules' start-up) every process of the world makes in ARMCI_Init, so all of them complete these
 // calls through the yielding path (pausing with sched_yield, which costs nothing on a free core) until
@@ -196,7 +196,7 @@ void yield_during_init(const Runtime& r) {
 // ARMCI_MPI_YIELD_TIMER_US (wait/yield_timer.h), in two steps.  During ARMCI_Init, before this process
 // knows how many ranks share its machine, the timer is on unless set to 0: ARMCI_Init's own communicator
 // creation (MPI_Comm_dup, MPI_Comm_split_type) spins otherwise, and on a free core a yield costs a system
-// call per period of a call that takes ~1 ms.  After the machine count: auto keeps it only where this
+// call per period.  After the machine count: auto keeps it only where this
 // machine has more ranks than cores.  The timer is local (it changes no MPI call's form), so no agreement.
 // Until the machine count, the world's size stands in for our processes on this machine (an upper bound:
 // the handler then yields unless the load exceeds even that).
@@ -512,12 +512,12 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   // The census, and the runtime's communicator over the same processes (ranked alike) made beside it: one
   // round of communication, where asking MPI for its nodes first (MPI_Comm_split_type) took four blocking
   // ones (topo/node_keys.h).  Both are non-blocking collectives on one communicator, posted in the same
-  // order everywhere; no blocking collective runs while the duplicate is outstanding (Open MPI 5.0.7 hung in
+  // order everywhere; no blocking collective runs while the duplicate is outstanding (Open MPI 5 can hang in
   // MPI_Comm_split_type beside an outstanding idup).  Start-up makes at most two communicators, the
-  // duplicate and, where the job spans nodes, the node's (find_nodes): MPICH (4.0.2 and 4.2.1, measured)
-  // keeps a few communicator objects in a static pool and allocates the next ones 1,024 at a time (one
-  // calloc of a few MiB, ~3.5 ms of page faults at 2 ranks).  The private duplicate for collective
-  // agreements is made at the first checked collective (checks/collective_check.cc), for the same reason.
+  // duplicate and, where the job spans nodes, the node's (find_nodes): MPICH keeps a few communicator
+  // objects in a static pool and allocates the next ones 1,024 at a time, a costly calloc
+  // (doc/performance.md, "Where the time went").  The private duplicate for collective agreements is made at
+  // the first checked collective (checks/collective_check.cc), for the same reason.
   int start_size = 0;
   ARMCIX_MPI(MPI_Comm_size(start_from, &start_size));
   g_startup.mark("settings");
@@ -597,10 +597,9 @@ void finalize() {
   r.node_comm_is_world = false;
   progress_ranks_stop(r);
   ARMCIX_MPI(MPI_Comm_free(&r.world));
-  // Debian's MPICH 4.0.2 over UCX 1.13's tcp transport hangs in MPI_Finalize in about one run in four
-  // (3 ranks, a plain MPI program that does one MPI_Barrier: 8 of 30 runs hung).  A pause after the last
-  // barrier lets UCX's asynchronous thread settle the connections first: 0 of 30 runs hung with 20 ms or
-  // 1 s.  Busy progress (MPI_Iprobe for 100 ms) does not help (10 of 30 hung).  See doc/user-guide.md.
+  // MPICH 4.0 over UCX's tcp transport can hang in MPI_Finalize; a pause after the last barrier lets UCX's
+  // asynchronous thread settle the connections first, where busy progress does not help
+  // (doc/user-guide.md, "Known MPI problems on Debian 12").
   if (r.config.finalize_settle_ms > 0) usleep(static_cast<useconds_t>(r.config.finalize_settle_ms) * 1000);
   if (r.saved_timer_slack_ns > 0) prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(r.saved_timer_slack_ns), 0, 0, 0);
   r.saved_timer_slack_ns = 0;
