@@ -111,8 +111,8 @@ bool signal_still_ours() {
 //
 // One-shot, re-armed by the handler at 1.5 times the last interval (from the setting up to kMaxIntervalUs),
 // never periodic: with a fixed period every rank interrupting every call so often starves the ones doing
-// the work (and a system call that starts over when interrupted may never finish; doc/design.md, "The
-// yield timer").  The first yields, which matter most, still come near the set period.
+// the work, and a system call that starts over when interrupted may never finish.  The first yields,
+// which matter most, still come near the set period (doc/design.md, "The yield timer").
 struct ThreadTimer {
   static constexpr long kMaxIntervalUs = 1000000;
   timer_t id{};
