@@ -20,7 +20,8 @@ namespace {
 // communicator) shares one duplicate of the runtime's communicator, so that ARMCI_Malloc on the world group
 // and ARMCI_Barrier meet; a group gets its own.  Each is made at its first checked collective (collective
 // over those processes, who are all in that call when the program is right) rather than in ARMCI_Init: on
-// MPICH the communicator beyond the first few costs a pool allocation of ~3.5 ms (runtime/runtime.cc).
+// MPICH the communicator beyond the first few costs a pool allocation
+// (doc/performance.md, "Where the time went").
 // Made non-blocking and waited for as the agreement is, so that ARMCI_COLLECTIVE_TIMEOUT names a process
 // that is elsewhere.  Freed with the communicator (the world's in collective_check_finalize).
 struct CheckComm {
