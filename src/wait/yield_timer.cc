@@ -40,9 +40,8 @@ struct ThreadTimer;
 void back_off(ThreadTimer* t);
 
 // Yields, unless other programs' busy tasks share the machine: then the yield hands the core to one of
-// them for the rest of its time slice, not to the peer the timed call waits for, and every call took
-// longer than without the timer (Open MPI, 2 hosts x 2 ranks on 2 cores beside 2 busy loops: test_sync
-// 48.6 s with the timer yielding, 14.4 s without it; doc/design.md).  Then the next signal comes after
+// them for the rest of its time slice, not to the peer the timed call waits for, and every call takes
+// longer than without the timer (doc/design.md, "The yield timer").  Then the next signal comes after
 // 1.5 times the time (back_off).
 void on_timer_signal(int, siginfo_t* info, void*) {
   const int saved = errno;
