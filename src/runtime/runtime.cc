@@ -104,9 +104,8 @@ StartupClock g_startup;
 
 // ARMCI_WAIT_BACKOFF_US.  Unset: back off (kOversubscribedBackoffUs) when this machine runs more of our ranks
 // than their affinity masks give cores, where busy-polling waits starve the ranks that still compute
-// (NWChem water CCSD(T), 4 ranks on 2 cores: 99 s busy-polling, 50 s with back-off; doc/performance.md);
-// otherwise poll
-// (the dedicated-core case, where a sleep only adds latency).  The machine, not MPI's node: simulated
+// (doc/design.md, "Waiting on oversubscribed nodes"); otherwise poll (the dedicated-core case, where a
+// sleep only adds latency).  The machine, not MPI's node: simulated
 // hosts and cliques split one machine into several nodes that each look dedicated.  The value is made the
 // same on every rank (the maximum over the census, which every rank holds), because the msg collectives
 // choose blocking or non-blocking MPI calls by it and those must match.
