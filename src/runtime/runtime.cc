@@ -146,14 +146,11 @@ void resolve_timer_slack(Runtime& r) {
   r.saved_timer_slack_ns = old;
 }
 
-// ARMCI_MPI_YIELD (wait/mpi_yield.h).  Every input is the same on every process -- the setting
-// (Config::must_agree), whether any machine is oversubscribed and the back-off (both from the census, which
-// every process holds: resolve_wait_backoff), and whether ARMCI spans MPI_COMM_WORLD (the size of the
-// communicator all of them were initialized on) -- so every process decides alike, and switches at this same
-// point of ARMCI_Init.  Auto: on when some machine has more ranks than cores, where a busy-polling MPI call
-// starves the rank it waits for; off on dedicated cores, where polling answers soonest.  Never when ARMCI runs on
-// a part of MPI_COMM_WORLD: the other processes never see ARMCI_Init, and their collectives on the world
-// would then meet ours in the other form.
+// ARMCI_MPI_YIELD (wait/mpi_yield.h).  Every input (the agreed setting, the census's oversubscription and
+// back-off, whether ARMCI spans MPI_COMM_WORLD) is the same on every process, so all decide alike and switch
+// at this same point of ARMCI_Init.  Auto: on where some machine has more ranks than cores (a busy-polling
+// MPI call starves the rank it waits for).  Never on a part of MPI_COMM_WORLD: the other processes' world
+// collectives would meet ours in the other form.
 void resolve_mpi_yield(Runtime& r, bool spans_world) {
   // Without the wrappers nothing would yield (an explicit 1 failed in require_mpi_features); the same on
   // every process (check_settings_agree).
@@ -179,26 +176,20 @@ void resolve_node_sync(Runtime& r) {
   r.resolved.node_sync = (r.config.node_sync > 0 || (r.config.node_sync < 0 && r.resolved.wait_backoff_us > 0)) ? 1 : 0;
 }
 
-// ARMCI_Init's own collectives before the census (the communicators' creation) run before the job has agreed
-// whether MPI calls yield, and MPICH busy-polls them, which on an oversubscribed machine was most of
-// ARMCI_Init (doc/user-guide.md, "Oversubscribed and shared machines").  The census and the duplicates are
-// non-blocking and wait yielding (wait_yielding); what blocking calls come after them (ARMCI_NODE_SIZE's
-// split, the modules' start-up) every process of the world makes in ARMCI_Init, so all of them complete these
-// calls through the yielding path (pausing with sched_yield, which costs nothing on a free core) until
-// resolve_mpi_yield sets the job's mode.  Not at MPI_THREAD_MULTIPLE: another thread of the
-// program could make its own collectives meanwhile, in the other form than its peers.  Not before the
-// census: whether the wrappers are in every process is one of the settings it compares.
+// Until resolve_mpi_yield sets the job's mode, ARMCI_Init's blocking collectives after the census, which
+// every process of the world makes, go through the yielding path (sched_yield pauses, free on a free
+// core): MPICH busy-polls them, which on an oversubscribed machine was most of ARMCI_Init
+// (doc/user-guide.md, "Oversubscribed and shared machines").  Not at MPI_THREAD_MULTIPLE (another thread's
+// collectives would meet its peers' in the other form), nor before the census, which checks that every
+// process has the wrappers.
 void yield_during_init(const Runtime& r) {
   if (mpi_wrappers_present() && r.thread_level < MPI_THREAD_MULTIPLE && !mpi_yield_on()) set_mpi_yield(true, 0);
 }
 
-// ARMCI_MPI_YIELD_TIMER_US (wait/yield_timer.h), in two steps.  During ARMCI_Init, before this process
-// knows how many ranks share its machine, the timer is on unless set to 0: ARMCI_Init's own communicator
-// creation (MPI_Comm_dup, MPI_Comm_split_type) spins otherwise, and on a free core a yield costs a system
-// call per period.  After the machine count: auto keeps it only where this
-// machine has more ranks than cores.  The timer is local (it changes no MPI call's form), so no agreement.
-// Until the machine count, the world's size stands in for our processes on this machine (an upper bound:
-// the handler then yields unless the load exceeds even that).
+// ARMCI_MPI_YIELD_TIMER_US (wait/yield_timer.h), in two steps: during ARMCI_Init it is on unless set to 0
+// (ARMCI_Init's own communicator creation spins otherwise; on a free core a yield costs only a system call
+// per period), with the world's size standing in for our processes on this machine; after the machine
+// count, auto keeps it only where this machine has more ranks than cores.  Local: no agreement needed.
 // ARMCI_MPI_YIELD_TIMER_SIGNAL: a real-time signal (SIGRTMIN is known at run time only, so the table's
 // range is wider), taken if it has no handler.
 void choose_yield_timer_signal(const Runtime& r) {
