@@ -50,18 +50,17 @@ const MpiLibrary& mpi_library() {
   return lib;
 }
 
-// tools/ompi-window-collision.c: 12 of 30 runs collided on Open MPI 4.1.4, 0 of 15 on 5.0.7 (2026-11-27).
+// Probed by tools/ompi-window-collision.c (doc/user-guide.md, "MPI work-arounds by version").
 bool mpi_has_window_name_collision() {
   return mpi_library().is_open_mpi() && mpi_library().before(kOmpiWinNameFixedIn, 0);
 }
 
-// tools/mpi-workaround-probes.c procnull: BUG on MPICH 4.0.2, ok on 4.2.1 (2026-11-27; 4.1 not tried).
+// Probed by tools/mpi-workaround-probes.c procnull (same section); 4.1 not tried.
 bool mpi_has_proc_null_status_bug() {
   return mpi_library().is_mpich() && mpi_library().before(4, 2);
 }
 
-// 2026-11-29, 2 simulated hosts x 2 ranks, 256 ARMCI_NbGet under handles to one target: Open MPI 5.0.7 aborted
-// in 3 of 3 runs (254: passed), 4.1.4 passed 600.  pmodels/armci-mpi bounds Open MPI 5 the same way.
+// Open MPI 5 only (doc/user-guide.md, "MPI work-arounds by version"); pmodels/armci-mpi bounds it the same way.
 int mpi_request_rma_bound() {
   return mpi_library().is_open_mpi() && !mpi_library().before(5, 0) ? kOmpiRequestRmaBound : 0;
 }

@@ -40,7 +40,7 @@ bool mpi_has_proc_null_status_bug();
 
 // Open MPI 5's osc ucx: each request-based RMA operation (MPI_Rget, MPI_Raccumulate, ...) holds a UCX endpoint
 // reference until it completes, and UCX aborts at the 255th (an 8-bit count: `refcount < UINT8_MAX' in
-// flush.c).  Not on 4.1.4 (600 in flight passed).  How many such requests armci-x keeps in flight there.
+// flush.c); not on 4.1.  How many such requests armci-x keeps in flight there.
 constexpr int kOmpiRequestRmaBound = 128;
 // kOmpiRequestRmaBound on Open MPI 5 and later, else 0 (no bound of MPI's own).
 int mpi_request_rma_bound();

@@ -87,23 +87,17 @@ struct Runtime {
 Runtime& rt();
 bool initialized();
 // The back-off of our waits (ARMCI_WAIT_BACKOFF_US unset) on a machine with more ranks than cores, µs.  A
-// sleep request this short still sleeps ~60 us (the kernel's default timer slack), and a waiting rank leaves
-// its core as with longer ones, but wakes sooner once its peer has answered.  4 ranks on 2 cores, NWChem
-// water TCE 11.5-12.1 s with 100 us, 6.8-7.0 s with 20 us, 6.4-6.5 s with 10 us (loaded machine); on a quiet
-// one, water dimer ccsd / TCE, water ccsd / TCE: 9.4-9.5 / 15.5-15.6 / 4.5 / 6.7 s with 20 us, 8.9 / 14.8-14.9
-// / 4.1-4.2 / 6.0 s with 10 us (2 alternating rounds; tools/nwchem/RESULTS.md).
+// waiting rank leaves its core as with longer sleeps, but wakes sooner once its peer has answered
+// (doc/performance.md, "The values of the defaults").
 constexpr int kOversubscribedBackoffUs = 10;
 
-// The timer slack of a thread whose waits back off (ARMCI_WAIT_TIMER_SLACK_NS unset), ns: a 10 us back-off
-// sleep then lasts ~20 us rather than ~60.  NWChem water ccsd, 4 ranks on 2 cores, 5 alternating rounds
-// (quiet machine): mpiexec wall median 0.94 s with the default 50 us slack, 0.81 s with 10 us, 0.81 s
-// with 3 us.
+// The timer slack of a thread whose waits back off (ARMCI_WAIT_TIMER_SLACK_NS unset), ns: Linux's default
+// slack would make each back-off sleep several times longer than asked (same section).
 constexpr int kBackoffTimerSlackNs = 10000;
 
 // The yield timer's period (ARMCI_MPI_YIELD_TIMER_US unset) on a machine with more ranks than cores, µs
-// (wait/yield_timer.h).  4 ranks on 2 cores, plain MPICH calls, 2 runs each: MPI_Comm_split_type 52-108
-// ms without the timer, 4.4-11 ms at 50 us (500-700 signals per call sequence), 3.3-4.2 ms at 200 us, 13-21
-// ms at 1000 us; MPI_Win_allocate_shared 44-48 / 13-15 / 5 / 13 ms.
+// (wait/yield_timer.h): shorter periods cost more signals, longer ones leave the spinning rank its core
+// longer (same section).
 constexpr int kYieldTimerUs = 200;
 
 // Entry-point guard: fails with "<call>: ARMCI is not initialized" when called before ARMCI_Init.

@@ -14,15 +14,13 @@ namespace armcix {
 
 namespace {
 
-// The private duplicate a communicator's agreements run on, cached as an attribute of it, so that an
-// agreement never meets the application's collectives or armci_msg_*'s on the communicator itself.  Every
-// communicator congruent to the world (same processes, same order: ARMCI's world group, the runtime's
-// communicator) shares one duplicate of the runtime's communicator, so that ARMCI_Malloc on the world group
-// and ARMCI_Barrier meet; a group gets its own.  Each is made at its first checked collective (collective
-// over those processes, who are all in that call when the program is right) rather than in ARMCI_Init: on
-// MPICH the communicator beyond the first few costs a pool allocation of ~3.5 ms (runtime/runtime.cc).
-// Made non-blocking and waited for as the agreement is, so that ARMCI_COLLECTIVE_TIMEOUT names a process
-// that is elsewhere.  Freed with the communicator (the world's in collective_check_finalize).
+// The private duplicate a communicator's agreements run on (an attribute of it), so that an agreement never
+// meets the application's collectives or armci_msg_*'s.  Communicators congruent to the world share one
+// duplicate of the runtime's communicator (ARMCI_Malloc on the world group and ARMCI_Barrier meet); a group
+// gets its own.  Made at the first checked collective, not in ARMCI_Init, since on MPICH each communicator
+// beyond the first few costs a pool allocation (doc/performance.md, "Where the time went"); non-blocking, so
+// that ARMCI_COLLECTIVE_TIMEOUT names a process that is elsewhere.  Freed with the communicator (the
+// world's in collective_check_finalize).
 struct CheckComm {
   MPI_Comm comm;
   bool owned;  // false: the world's duplicate, shared

@@ -201,14 +201,10 @@ Request* lookup(const char* call, armci_hdl_t* hdl) {
   return g_slots[hdl->target].get();
 }
 
-// Threads (calls_serialized()): Global Arrays 5.8's pool of ARMCI handles (global/src/nbutil.c) is shared
-// by its threads without a lock, so two threads can initialise, use and wait on one handle at once; one of
-// them then waits on a handle the other completed or re-initialised.  ARMCI-MPI survives this because its
-// operations complete before they return and ARMCI_Wait ignores the handle.  With threads armci-x does the
-// same: every explicit-handle operation completes locally before it returns (request_issued), and a handle
-// that names no live request is treated as already complete instead of as an error.
-// Only handles this table once issued are tolerated: a slot that exists, not an implicit one, and a
-// generation other than 0 (never issued).  Zero-filled or garbage handles are still errors.
+// Threads (calls_serialized()): Global Arrays 5.8's threads share its pool of ARMCI handles without a lock
+// (doc/design.md, "Threads"), so with threads every explicit-handle operation completes locally before it
+// returns (request_issued), and a handle this table once issued (a slot that exists, not implicit, a
+// generation other than 0) that names no live request counts as complete.  Other handles are still errors.
 bool tolerate_shared_handles() {
   return calls_serialized();
 }

@@ -59,7 +59,7 @@ static_assert(sizeof(Census) % 8 == 0, "Census is sent as bytes; keep it free of
 // Where this process's ARMCI_Init spent its time, phase by phase, for the verbose banner: start-up is a cost
 // users meet on every job (doc/performance.md measures it against ARMCI-MPI's), and a slow phase (a launcher
 // that makes MPI ask for its nodes, a loaded machine in the census's wait) should be visible without a
-// profiler.  clock_gettime through the vDSO: ~20 ns a mark.
+// profiler.  A mark is one clock_gettime through the vDSO.
 class StartupClock {
  public:
   void start() {
@@ -104,9 +104,8 @@ StartupClock g_startup;
 
 // ARMCI_WAIT_BACKOFF_US.  Unset: back off (kOversubscribedBackoffUs) when this machine runs more of our ranks
 // than their affinity masks give cores, where busy-polling waits starve the ranks that still compute
-// (NWChem water CCSD(T), 4 ranks on 2 cores: 99 s busy-polling, 50 s with back-off; doc/performance.md);
-// otherwise poll
-// (the dedicated-core case, where a sleep only adds latency).  The machine, not MPI's node: simulated
+// (doc/design.md, "Waiting on oversubscribed nodes"); otherwise poll (the dedicated-core case, where a
+// sleep only adds latency).  The machine, not MPI's node: simulated
 // hosts and cliques split one machine into several nodes that each look dedicated.  The value is made the
 // same on every rank (the maximum over the census, which every rank holds), because the msg collectives
 // choose blocking or non-blocking MPI calls by it and those must match.
@@ -130,10 +129,10 @@ void resolve_wait_backoff(Runtime& r, const std::vector<Census>& census, const s
   r.any_machine_oversubscribed = any;
 }
 
-// ARMCI_WAIT_TIMER_SLACK_NS.  The back-off sleeps of our waits and of the yielding MPI calls ask for
-// ARMCI_WAIT_BACKOFF_US (10 us), but Linux lets a sleep end up to the thread's timer slack late (50 us by
-// default), so each pause took ~60 us.  Where the waits back off (auto), the calling thread's slack becomes
-// kBackoffTimerSlackNs; threads it starts later inherit it.  finalize() restores the old value.
+// ARMCI_WAIT_TIMER_SLACK_NS.  Linux lets a sleep end up to the thread's timer slack late, which by default
+// is several times ARMCI_WAIT_BACKOFF_US.  Where the waits back off (auto), the calling thread's slack becomes
+// kBackoffTimerSlackNs; threads it starts later inherit it.  finalize() restores the old value
+// (doc/user-guide.md, "Shorter back-off sleeps").
 void resolve_timer_slack(Runtime& r) {
   int slack = r.config.wait_timer_slack_ns;
   if (slack < 0) slack = r.resolved.wait_backoff_us > 0 ? kBackoffTimerSlackNs : 0;
@@ -147,14 +146,11 @@ void resolve_timer_slack(Runtime& r) {
   r.saved_timer_slack_ns = old;
 }
 
-// ARMCI_MPI_YIELD (wait/mpi_yield.h).  Every input is the same on every process -- the setting
-// (Config::must_agree), whether any machine is oversubscribed and the back-off (both from the census, which
-// every process holds: resolve_wait_backoff), and whether ARMCI spans MPI_COMM_WORLD (the size of the
-// communicator all of them were initialized on) -- so every process decides alike, and switches at this same
-// point of ARMCI_Init.  Auto: on when some machine has more ranks than cores, where a busy-polling MPI call
-// starves the rank it waits for; off on dedicated cores, where polling answers soonest.  Never when ARMCI runs on
-// a part of MPI_COMM_WORLD: the other processes never see ARMCI_Init, and their collectives on the world
-// would then meet ours in the other form.
+// ARMCI_MPI_YIELD (wait/mpi_yield.h).  Every input (the agreed setting, the census's oversubscription and
+// back-off, whether ARMCI spans MPI_COMM_WORLD) is the same on every process, so all decide alike and switch
+// at this same point of ARMCI_Init.  Auto: on where some machine has more ranks than cores (a busy-polling
+// MPI call starves the rank it waits for).  Never on a part of MPI_COMM_WORLD: the other processes' world
+// collectives would meet ours in the other form.
 void resolve_mpi_yield(Runtime& r, bool spans_world) {
   // Without the wrappers nothing would yield (an explicit 1 failed in require_mpi_features); the same on
   // every process (check_settings_agree).
@@ -180,26 +176,20 @@ void resolve_node_sync(Runtime& r) {
   r.resolved.node_sync = (r.config.node_sync > 0 || (r.config.node_sync < 0 && r.resolved.wait_backoff_us > 0)) ? 1 : 0;
 }
 
-// ARMCI_Init's own collectives before the census (the communicators' creation) run before the job has agreed
-// whether MPI calls yield, and MPICH busy-polls them: 0.13-0.17 s of ARMCI_Init at 4 ranks on 2 cores against
-// ~1 ms at 2 ranks, when ARMCI_Init made all of its collectives that way.  The census and the duplicates are
-// non-blocking and wait yielding (wait_yielding); what blocking calls come after them (ARMCI_NODE_SIZE's
-// split, the modules' start-up) every process of the world makes in ARMCI_Init, so all of them complete these
-// calls through the yielding path (pausing with sched_yield, which costs nothing on a free core) until
-// resolve_mpi_yield sets the job's mode.  Not at MPI_THREAD_MULTIPLE: another thread of the
-// program could make its own collectives meanwhile, in the other form than its peers.  Not before the
-// census: whether the wrappers are in every process is one of the settings it compares.
+// Until resolve_mpi_yield sets the job's mode, ARMCI_Init's blocking collectives after the census, which
+// every process of the world makes, go through the yielding path (sched_yield pauses, free on a free
+// core): MPICH busy-polls them, which on an oversubscribed machine was most of ARMCI_Init
+// (doc/user-guide.md, "Oversubscribed and shared machines").  Not at MPI_THREAD_MULTIPLE (another thread's
+// collectives would meet its peers' in the other form), nor before the census, which checks that every
+// process has the wrappers.
 void yield_during_init(const Runtime& r) {
   if (mpi_wrappers_present() && r.thread_level < MPI_THREAD_MULTIPLE && !mpi_yield_on()) set_mpi_yield(true, 0);
 }
 
-// ARMCI_MPI_YIELD_TIMER_US (wait/yield_timer.h), in two steps.  During ARMCI_Init, before this process
-// knows how many ranks share its machine, the timer is on unless set to 0: ARMCI_Init's own communicator
-// creation (MPI_Comm_dup, MPI_Comm_split_type) spins otherwise, and on a free core a yield costs a system
-// call per period of a call that takes ~1 ms.  After the machine count: auto keeps it only where this
-// machine has more ranks than cores.  The timer is local (it changes no MPI call's form), so no agreement.
-// Until the machine count, the world's size stands in for our processes on this machine (an upper bound:
-// the handler then yields unless the load exceeds even that).
+// ARMCI_MPI_YIELD_TIMER_US (wait/yield_timer.h), in two steps: during ARMCI_Init it is on unless set to 0
+// (ARMCI_Init's own communicator creation spins otherwise; on a free core a yield costs only a system call
+// per period), with the world's size standing in for our processes on this machine; after the machine
+// count, auto keeps it only where this machine has more ranks than cores.  Local: no agreement needed.
 // ARMCI_MPI_YIELD_TIMER_SIGNAL: a real-time signal (SIGRTMIN is known at run time only, so the table's
 // range is wider), taken if it has no handler.
 void choose_yield_timer_signal(const Runtime& r) {
@@ -512,12 +502,12 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   // The census, and the runtime's communicator over the same processes (ranked alike) made beside it: one
   // round of communication, where asking MPI for its nodes first (MPI_Comm_split_type) took four blocking
   // ones (topo/node_keys.h).  Both are non-blocking collectives on one communicator, posted in the same
-  // order everywhere; no blocking collective runs while the duplicate is outstanding (Open MPI 5.0.7 hung in
+  // order everywhere; no blocking collective runs while the duplicate is outstanding (Open MPI 5 can hang in
   // MPI_Comm_split_type beside an outstanding idup).  Start-up makes at most two communicators, the
-  // duplicate and, where the job spans nodes, the node's (find_nodes): MPICH (4.0.2 and 4.2.1, measured)
-  // keeps a few communicator objects in a static pool and allocates the next ones 1,024 at a time (one
-  // calloc of a few MiB, ~3.5 ms of page faults at 2 ranks).  The private duplicate for collective
-  // agreements is made at the first checked collective (checks/collective_check.cc), for the same reason.
+  // duplicate and, where the job spans nodes, the node's (find_nodes): MPICH keeps a few communicator
+  // objects in a static pool and allocates the next ones 1,024 at a time, a costly calloc
+  // (doc/performance.md, "Where the time went").  The private duplicate for collective agreements is made at
+  // the first checked collective (checks/collective_check.cc), for the same reason.
   int start_size = 0;
   ARMCIX_MPI(MPI_Comm_size(start_from, &start_size));
   g_startup.mark("settings");
@@ -597,10 +587,9 @@ void finalize() {
   r.node_comm_is_world = false;
   progress_ranks_stop(r);
   ARMCIX_MPI(MPI_Comm_free(&r.world));
-  // Debian's MPICH 4.0.2 over UCX 1.13's tcp transport hangs in MPI_Finalize in about one run in four
-  // (3 ranks, a plain MPI program that does one MPI_Barrier: 8 of 30 runs hung).  A pause after the last
-  // barrier lets UCX's asynchronous thread settle the connections first: 0 of 30 runs hung with 20 ms or
-  // 1 s.  Busy progress (MPI_Iprobe for 100 ms) does not help (10 of 30 hung).  See doc/user-guide.md.
+  // MPICH 4.0 over UCX's tcp transport can hang in MPI_Finalize; a pause after the last barrier lets UCX's
+  // asynchronous thread settle the connections first, where busy progress does not help
+  // (doc/user-guide.md, "Known MPI problems on Debian 12").
   if (r.config.finalize_settle_ms > 0) usleep(static_cast<useconds_t>(r.config.finalize_settle_ms) * 1000);
   if (r.saved_timer_slack_ns > 0) prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(r.saved_timer_slack_ns), 0, 0, 0);
   r.saved_timer_slack_ns = 0;

@@ -82,10 +82,9 @@ MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
   MPI_Comm grp_comm = MPI_COMM_NULL;
   MPI_Request reqs[3];
   ARMCIX_MPI(MPI_Comm_idup(group->comm, &set->comm, &reqs[0]));
-  // Open MPI 4.1: two MPI_Comm_idup of one communicator in flight can hang (open-mpi/ompi issue 2025: its
-  // context-id agreement for the second waits on the first's; seen here in mn-sync across 2 simulated
-  // hosts, one rank left in this MPI_Waitall while the others had moved on), so there the first completes
-  // before the second starts.
+  // Open MPI: two MPI_Comm_idup of one communicator in flight can hang (open-mpi/ompi issue 2025: its
+  // context-id agreement for the second waits on the first's), so there the first completes before the
+  // second starts.
   if (mpi_is_open_mpi()) ARMCIX_MPI(MPI_Wait(&reqs[0], MPI_STATUS_IGNORE));
   ARMCIX_MPI(MPI_Comm_idup(group->comm, &grp_comm, &reqs[1]));
   ARMCIX_MPI(MPI_Iallgather(mine, 3, MPI_INT, all.data(), 3, MPI_INT, group->comm, &reqs[2]));
@@ -237,10 +236,9 @@ bool trylock(const char* call, MutexSet* set, int mutex, int proc) {
   if (!set->algo->trylock(call, mutex, host, id)) {
     if (threads) release_for_thread(set, id);
     // A caller may spin on trylock; each failure enters MPI's progress engine once, so that the spinning
-    // does not starve the holder, whose unlock can wait for RMA that needs this process's progress.  Seen
-    // on Open MPI 5.0.7: osc/sm's MPI_Compare_and_swap never enters the progress engine, and the holder's
-    // MPI_Win_flush_all on an osc/rdma window over btl/sm waited for the spinners for ever
-    // (classic-mutex-trylock-nodes, Mutex.TrylockAndLockExcludeEachOther).
+    // does not starve the holder, whose unlock can wait for RMA that needs this process's progress: Open
+    // MPI 5's osc/sm MPI_Compare_and_swap never enters the progress engine, and the holder's
+    // MPI_Win_flush_all over btl/sm waited for the spinners for ever (Mutex.TrylockAndLockExcludeEachOther).
     progress_poke();
     return false;
   }

@@ -12,11 +12,9 @@
 //          read and written under MPI_Win_lock(EXCLUSIVE); unlock hands the lock to the next waiting rank
 //          in cyclic rank order.
 // MCS is the default: one atomic round trip per lock or unlock instead of an exclusive epoch (lock
-// request, grant, put and gets, release, each needing the host's progress engine).  Measured on one
-// node, medians: uncontended remote lock/unlock ~2 us (QUEUE ~5 us); contended hand-off ~2 us (QUEUE
-// ~5 us) at 2 ranks, and 2.5-3x faster than QUEUE at 3 ranks on 2 oversubscribed cores.  Also exact FIFO
-// order, a trylock that needs no exclusive epoch, and O(count) bytes per host instead of O(count*nproc).
-// The benchmark is the disabled test MutexBench.DISABLED_LockUnlockLatency in tests/mpi/test_sync.cc.
+// request, grant, put and gets, release, each needing the host's progress engine; doc/performance.md,
+// "Mutex algorithms over MPI").  Also exact FIFO order, a trylock that needs no exclusive epoch, and
+// O(count) bytes per host instead of O(count*nproc).
 //
 // The network algorithms do not poll the network while waiting (the node-local one spins on its own queue
 // node, yielding, and only pokes MPI's progress engine now and then).  Trylock never waits and never queues; on a mutex

@@ -7,7 +7,7 @@
 //           swapped himself in behind us and has sent (or is about to send) SUCCESSOR; receive it and
 //           send that rank HANDOFF.
 // The tail swap orders the waiters, so the hand-offs are FIFO.  Uncontended, lock and unlock cost one
-// atomic round trip each.  The windows come from MPI_Alloc_mem + MPI_Win_create: MPICH 4.0.2's atomics
+// atomic round trip each.  The windows come from MPI_Alloc_mem + MPI_Win_create: MPICH 4.0's atomics
 // on MPI_Win_allocate windows are wrong between ranks of one node (MPICH issue 6110).
 //
 // With progress ranks (progress/progress_ranks.h) the tails live in a shared-memory segment that the host's

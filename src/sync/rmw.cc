@@ -1,6 +1,6 @@
 // ARMCI_Rmw: fetch-and-add and swap (int and long) as MPI_Fetch_and_op with MPI_SUM / MPI_REPLACE.
 // MPI makes these atomic with respect to each other and to every accumulate on the same location, which
-// is exactly ARMCI's promise.  Correctness on Debian's MPICH 4.0.2 depends on the window kind: its
+// is exactly ARMCI's promise.  Correctness on MPICH 4.0 depends on the window kind: its
 // shared-memory atomics on MPI_Win_allocate windows are broken (MPICH issue 6110), so our default windows
 // come from MPI_Win_create, whose atomics MPICH performs correctly (see doc/design.md).
 #include "sync/rmw.h"
@@ -43,8 +43,8 @@ T mpi_rmw(const char* call, const GmrRef& r, MPI_Datatype type, T operand, bool 
   // On my own slice MPI may complete the operation in place without running its progress engine (Open MPI's
   // osc ucx: self transport), and a process that spins on ARMCI_Rmw to itself -- the owner taking a spin
   // lock in its own memory, as the classic test_swap does -- then never serves the other processes' atomics:
-  // the holder's release never lands and every process spins forever (Open MPI 4.1.4 and 5.0.7 between
-  // hosts: the classic test hung in 5 of 6 runs, a reduced program in 3 of 3; doc/user-guide.md).
+  // the holder's release never lands and every process spins forever (Open MPI between hosts;
+  // doc/user-guide.md, "Known MPI problems on Debian 12").
   if (proc == rt().me) poke_progress(r.gmr);
   return old;
 }

@@ -28,12 +28,11 @@ void check_args(const char* call, const void* src, const void* dst, int bytes, i
 }
 
 // Blocking operations to another node complete by their own request (MPI_Rget / MPI_Raccumulate +
-// MPI_Wait) instead of MPI_Win_flush_local: MPICH 4.0.2 over UCX implements flush_local as a UCX endpoint
-// flush, one more round trip after the data moved, while the request completes as soon as the get's data
-// has arrived or the accumulate's origin buffer is free (what MPI and ARMCI ask of a blocking call).
-// Between simulated hosts: 8-byte get 13 -> 8 us, accumulate 8 -> see doc/performance.md.  Non-blocking
-// ones under an explicit handle do the same, the handle's wait completing the request
-// (request_completes_by_mpi).
+// MPI_Wait) instead of MPI_Win_flush_local: MPICH over UCX implements flush_local as a UCX endpoint flush,
+// one more round trip after the data moved, while the request completes as soon as the get's data has
+// arrived or the accumulate's origin buffer is free (what MPI and ARMCI ask of a blocking call;
+// doc/performance.md, "Cost model to another node").  Non-blocking ones under an explicit handle do the
+// same, the handle's wait completing the request (request_completes_by_mpi).
 bool completes_by_request(int proc, const Request* req) {
   return req == nullptr && !on_my_node(proc);
 }
@@ -96,9 +95,9 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   }
   // A get from my own slice through MPI (ARMCI_SHM=0) may complete in place without MPI's progress engine
   // (Open MPI's osc ucx), and so may waiting for its request, so a process polling its own memory this way
-  // for a flag another node puts there never served that put: 200 such rounds between 2 simulated hosts hung
-  // in round 4 (Open MPI 4.1.4).  Every branch below, blocking or under a handle; the node-local path pokes
-  // above.  As for ARMCI_Rmw (sync/rmw.cc) and the strided and vector engines.
+  // for a flag another node puts there never served that put, and hung
+  // (doc/user-guide.md, "MPI work-arounds by version").  Every branch below, blocking or under a handle; the
+  // node-local path pokes above.  As for ARMCI_Rmw (sync/rmw.cc) and the strided and vector engines.
   if (proc == rt().me) poke_progress(r.gmr);
   Staged target = stage_result(dst, bytes);
   if (completes_by_request(proc, req)) {

@@ -17,10 +17,7 @@ OwnedType::~OwnedType() {
 
 OwnedType strided_type(MPI_Datatype elem, int per_run, const int* count, const long* stride, int levels) {
   // The runs are a block length of `elem`s in the innermost hvector, not a contiguous type of their own:
-  // MPICH (4.0.2, ch4:ucx, built without yaksa) packs and unpacks the flat form faster, and between
-  // simulated hosts an MPI_Put / MPI_Get of 256 x 1 KiB with hvector(contiguous) on both sides took 13% longer
-  // than with hvector(bytes) or ARMCI-MPI's subarray (doc/performance.md, "Strided and large accumulates between
-  // hosts").
+  // MPICH built without yaksa packs and unpacks the flat form faster (doc/design.md, "Strided transfers").
   MPI_Datatype t = MPI_DATATYPE_NULL;
   for (int i = 1; i <= levels; ++i) {
     if (count[i] == 1) continue;  // adds nothing; its stride is meaningless

@@ -70,8 +70,8 @@ IovEngine choose_iov(XferOp op, const Config& c, const IovFacts& f) {
     case IovMethod::Auto:
       if (f.node_local) return IovEngine::Local;
       if (!f.one_region || f.written_overlaps) return IovEngine::Consrv;
-      // One datatype operation beat one operation per segment by 15-50x for 10,000 x 8 B on this MPICH
-      // (doc/performance.md), and is never worse than one flush interval of BATCHED.
+      // One datatype operation is far faster than one operation per segment, and never worse than one
+      // flush interval of BATCHED (doc/design.md, "I/O vectors").
       return op == XferOp::Acc && f.remote_overlaps ? IovEngine::Batched : IovEngine::Direct;
     case IovMethod::Batched:
     case IovMethod::Direct:

@@ -31,23 +31,20 @@ enum class StridedEngine {
                // all chunks in flight together, one local completion (per window of kStridedAuto bytes)
 };
 
-// The AUTO rule on the MPI path, from the quiet-machine tables in doc/performance.md (two runs): runs of
-// 1 KiB and more move 1.3-2.2x faster as one operation per segment (IOV) than as one derived-datatype
-// operation; accumulates of such runs gain from packing (PACK) once about 1 MiB moves (2x at 1024 x 1 KiB)
-// and lose below it.  Shorter runs: DIRECT, which IOV trails by up to 28x at 16 B.
+// The AUTO rule on the MPI path (doc/performance.md, "One node through MPI"): runs of 1 KiB and more move
+// faster as one operation per segment (IOV) than as one derived-datatype operation; accumulates of such
+// runs gain from packing (PACK) once about 1 MiB moves and lose below it.  Shorter runs: DIRECT.
 //
 // Between nodes (TargetPath::OtherNode) AUTO packs: PACK_STREAM for every put and get of several segments
 // shorter than a chunk and for accumulates of runs from per_segment_min_run (1 KiB) up, IOV for segments of a
 // chunk or more (nothing to gain from packing them).  Accumulates of shorter runs stay DIRECT: MPICH takes a
-// strided origin of an accumulate as fast as a packed one, so packing only adds our loop over the runs (1024
-// x 16 B: 26 us packed vs 21 DIRECT, perf: the packing loop), where a strided put's origin costs MPICH more.
-// MPICH over UCX's TCP transport moves a derived-datatype operation as active messages through both CPUs,
-// and packs a non-contiguous origin itself more slowly than a memcpy loop; the same operation split into
-// 32 KiB chunks from a packed buffer, all in flight before one completion, pipelines the packing, the
-// network and the target's unpacking.  Between simulated hosts, 256 x 1 KiB: put 243 -> 118 us, get 255 ->
-// 128, acc 164 -> 91; 1024 x 1 KiB: put 1128 -> 450, get 1228 -> 500, acc 800 -> 360 (raw MPI, medians,
-// doc/performance.md, "Strided and large accumulates between hosts"); 64 KiB chunks were as fast for put/get but fell
-// into MPICH's slow large-accumulate mode (see kAccPieceBytes in transfer/rma.h).
+// strided origin of an accumulate as fast as a packed one, so packing only adds our loop over the runs,
+// where a strided put's origin costs MPICH more.  MPICH over UCX's TCP transport moves a derived-datatype
+// operation as active messages through both CPUs, and packs a non-contiguous origin itself more slowly than
+// a memcpy loop; the same operation split into 32 KiB chunks from a packed buffer, all in flight before one
+// completion, pipelines the packing, the network and the target's unpacking; 64 KiB chunks fall into
+// MPICH's slow large-accumulate mode (kAccPieceBytes in transfer/rma.h).  The measurements:
+// doc/performance.md, "Strided and large accumulates between hosts".
 struct StridedAutoTuning {
   int per_segment_min_run;                // bytes per run from which IOV / PACK beat DIRECT ...
   std::size_t per_segment_min_segments;   // ... given at least this many runs
@@ -67,8 +64,8 @@ enum class TargetPath {
 };
 
 // Between nodes one operation per short segment (IOV) is never right: each MPI operation is a message of its
-// own there (~5-7 us each over TCP between simulated hosts; IOV took 8x longer than DIRECT for 32 x 1 KiB,
-// doc/performance.md, "Between hosts").  The per-segment rule above holds within a node, where an MPI
+// own there (doc/performance.md, "Strided and large accumulates between hosts").  The per-segment rule
+// above holds within a node, where an MPI
 // operation is a copy.  An explicit PACK to another node is PACK_STREAM (gets included); explicit DIRECT and
 // IOV are used as asked.
 //

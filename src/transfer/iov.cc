@@ -193,9 +193,9 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d
   bool scatter = false;
   // An accumulate's origin is always one contiguous buffer here, never the user's segments as an hindexed
   // type from MPI_BOTTOM: Open MPI 4.1's osc ucx (its only one-sided path between hosts without RDMA)
-  // crashes in the local reduction of such an accumulate (segmentation fault in mca_op_avx under
-  // ompi_osc_ucx_accumulate; tests/mpi/test_strided's IovRandom.AccVEveryType across 2 simulated hosts, 2 of
-  // 2 runs, 0 of 2 packed).  MPI reads a non-contiguous accumulate origin through a pack anyway.
+  // crashes in the local reduction of such an accumulate (mca_op_avx under ompi_osc_ucx_accumulate;
+  // IovRandom.AccVEveryType across 2 simulated hosts).  MPI reads a non-contiguous accumulate origin through
+  // a pack anyway.
   auto packed = pack_local(op, t, scale, d, &scatter, /*pack_every_acc=*/true);
   void* origin;
   int ocount;

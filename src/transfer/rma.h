@@ -17,11 +17,8 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
 void acc(const char* call, int datatype, const void* scale, const void* src, void* dst, int bytes, int proc,
          Request* req);
 // A contiguous accumulate to another node larger than this moves as equal MPI accumulates of at most this
-// many bytes, all in flight before one completion.  MPICH 4.0.2 (ch4:ucx) over TCP between simulated hosts:
-// one accumulate + flush took 12-21 us up to 48 KiB, but 46-116 us at 64 KiB and 235 us at 128 KiB (another
-// protocol above ~56 KiB, in one of two modes from run to run).  Accumulate + fence, 3 runs each, medians:
-// 256 KiB whole 170-178 us, in 32 KiB pieces 87-88, in 56 KiB pieces 73-77; 1 MiB 882-901, 315-328, 248-254;
-// 64 KiB as two 32 KiB pieces 29 us (doc/performance.md, "Strided and large accumulates between hosts").
+// many bytes, all in flight before one completion: MPICH (ch4:ucx) over TCP switches an accumulate above
+// ~56 KiB to a slower protocol (doc/performance.md, "Strided and large accumulates between hosts").
 constexpr int kAccPieceBytes = 56 * 1024;
 // MPI elements of type t per accumulate piece for a run of `bytes`: the whole run within a node or up to
 // kAccPieceBytes, otherwise equal pieces of at most kAccPieceBytes in whole ARMCI elements (complex: two MPI

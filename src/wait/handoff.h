@@ -11,15 +11,11 @@
 
 namespace armcix {
 
-// Waking a progress rank over shared memory (doc/design.md, "Waking progress ranks").  A request that
-// reaches a progress rank through MPI's shared-memory transport (from a program rank of the same MPI node:
-// node peers' accumulates and Rmw on a region spanning nodes, or any operation between nodes that
-// ARMCI_NODE_SIZE cuts out of one MPI node) makes no socket readable, so the sleeping progress rank would
-// see it only when its pause ends.  Every progress rank therefore owns a wake word in a small shared
-// segment and a FIFO it sleeps on together with its sockets; it sets the word before it sleeps.  A program
-// rank of its MPI node that has issued an operation the progress rank must serve calls proxy_wake: if the
-// word is set, it clears it and writes one byte to the FIFO.  Nothing of this exists without progress
-// ranks: proxy_wake then tests an empty vector.
+// Waking a progress rank over shared memory (doc/design.md, "Waking progress ranks"): a request through
+// MPI's shared-memory transport makes no socket readable, so each progress rank sets a wake word before it
+// sleeps on its sockets and a FIFO, and a program rank of its MPI node that has issued an operation it must
+// serve (proxy_wake) clears a set word and writes one byte to the FIFO.  Without progress ranks proxy_wake
+// tests an empty vector.
 struct WakeChannel {
   std::atomic<uint32_t>* sleeping = nullptr;  // nullptr: no channel to this process (another machine)
   std::atomic<int32_t>* waiting = nullptr;    // program ranks of the node polling in a wait (hand-off)
@@ -49,15 +45,12 @@ inline void proxy_wake(int server) {
   WakeChannel& c = detail::g_wake[static_cast<std::size_t>(server)];
   if (c.sleeping) detail::wake_slow(c);
 }
-// Core hand-off (ARMCI_PROGRESS_RANKS_HANDOFF_US > 0, off by default; doc/design.md, "Core hand-off"), where
-// progress ranks share the cores with the program ranks.  A program rank's wait for other processes
-// (BackoffPause with HandOff::Allowed, wait/backoff.h) that has lasted kHandoffAfterUs counts itself into
-// the `waiting` word of every progress rank of its MPI node and from then on sleeps between its polls
-// (kHandoffFirstSleepUs, doubling up to the setting); while the word is non-zero and a core is idle, those
-// progress ranks poll MPI instead of sleeping.  A stream of requests to a node whose program rank waits then
-// finds its progress rank running on the core the wait gave up, as it finds the spinning program rank itself
-// without progress ranks, instead of paying a wake-up per request (doc/performance.md, "The core hand-off").
-// The waits that complete this process's own operations never hand off: they need its polls.
+// Core hand-off (ARMCI_PROGRESS_RANKS_HANDOFF_US > 0, off by default; doc/design.md, "Core hand-off"): a
+// program rank's wait for other processes (HandOff::Allowed, wait/backoff.h) that has lasted
+// kHandoffAfterUs counts itself into the `waiting` word of its MPI node's progress ranks and sleeps between
+// polls (kHandoffFirstSleepUs, doubling up to the setting); those progress ranks then poll MPI on the idle
+// core instead of sleeping, so a stream of requests pays no wake-up each.  Waits that complete this
+// process's own operations never hand off: they need its polls.
 constexpr int kHandoffAfterUs = 50;
 // armci_msg_gop / _brdcst of more than this many bytes do not hand off (wait/backoff.h, HandOff).
 constexpr std::size_t kHandoffMaxCollectiveBytes = 64 * 1024;

@@ -1,6 +1,6 @@
 // Yielding MPI waits (ARMCI_MPI_YIELD, doc/user-guide.md "Oversubscribed and shared machines").
 //
-// MPICH 4.0.2 (ch4) busy-polls inside every blocking MPI call and has no setting that makes it yield.  On
+// MPICH (ch4) busy-polls inside every blocking MPI call and has no setting that makes it yield.  On
 // a machine with more ranks than cores a rank that waits in MPI_Bcast, MPI_Recv or the collective inside
 // MPI_Comm_split then spins for its whole time slice while the rank it waits for sits in the run queue
 // (NWChem water TCE at 4 ranks on 2 cores: most of the wall time is in MPI calls that Global Arrays and

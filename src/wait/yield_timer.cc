@@ -40,9 +40,8 @@ struct ThreadTimer;
 void back_off(ThreadTimer* t);
 
 // Yields, unless other programs' busy tasks share the machine: then the yield hands the core to one of
-// them for the rest of its time slice, not to the peer the timed call waits for, and every call took
-// longer than without the timer (Open MPI, 2 hosts x 2 ranks on 2 cores beside 2 busy loops: test_sync
-// 48.6 s with the timer yielding, 14.4 s without it; doc/design.md).  Then the next signal comes after
+// them for the rest of its time slice, not to the peer the timed call waits for, and every call takes
+// longer than without the timer (doc/design.md, "The yield timer").  Then the next signal comes after
 // 1.5 times the time (back_off).
 void on_timer_signal(int, siginfo_t* info, void*) {
   const int saved = errno;
@@ -110,12 +109,9 @@ bool signal_still_ours() {
 // The calling thread's timer, made on its first timed call, deleted when the thread ends.
 //
 // One-shot, re-armed by the handler at 1.5 times the last interval (from the setting up to kMaxIntervalUs),
-// never periodic.  With a fixed period, on a machine with no other load (so that the handler yields), 16
-// ranks of Open MPI 4.1 on 2 cores creating and freeing windows took 887 s in CI and over 150 s here for
-// what takes 7.6 s with the growing interval (benchmarks/scale --check-only --regions 8; 4 ranks at 20 us
-// in mpi-yield-timer.np4 spun until the timeout); every rank interrupting every call so often starves
-// the ones doing the work (and a system call that starts over when interrupted may never finish).  The
-// first yields, which matter most, still come near the set period.
+// never periodic: with a fixed period every rank interrupting every call so often starves the ones doing
+// the work, and a system call that starts over when interrupted may never finish.  The first yields,
+// which matter most, still come near the set period (doc/design.md, "The yield timer").
 struct ThreadTimer {
   static constexpr long kMaxIntervalUs = 1000000;
   timer_t id{};

@@ -2,13 +2,12 @@
 //
 // Some blocking MPI calls have no non-blocking form that the yielding waits (wait/mpi_yield.h) could
 // poll: communicator creation (MPI_Comm_split_type, MPI_Comm_create_group), window creation and freeing,
-// MPI_Finalize.  MPICH 4.0.2 busy-polls the collectives inside them, and on a machine with more ranks than
-// cores a spinning rank keeps its core until the scheduler's tick takes it away (4 ms here), while the rank
-// it waits for sits in the run queue: MPI_Comm_split_type took 50-110 ms at 4 ranks on 2 cores, against
-// 0.1 ms at 2 (tools/nwchem/RESULTS.md).  Nothing in MPICH's loop yields, so the timer makes it: while
-// such a call runs, a per-thread POSIX timer sends the calling thread a real-time signal every period,
-// whose handler calls sched_yield, and the peer gets the core within the period rather than the tick
-// (MPI_Comm_split_type 3-4 ms with 200 us).  The interval grows 1.5x after each signal of one call (see
+// MPI_Finalize.  MPICH busy-polls the collectives inside them, and on a machine with more ranks than
+// cores a spinning rank keeps its core until the scheduler's tick takes it away, while the rank it waits
+// for sits in the run queue.  Nothing in MPICH's loop yields, so the timer makes it: while such a call
+// runs, a per-thread POSIX timer sends the calling thread a real-time signal every period, whose handler
+// calls sched_yield, and the peer gets the core within the period rather than the tick (doc/performance.md,
+// "The values of the defaults").  The interval grows 1.5x after each signal of one call (see
 // ThreadTimer in yield_timer.cc: a fixed period can keep an interrupted system call from ever finishing).
 //
 // The timer is local: it changes no MPI call's form, so processes need not agree on it (unlike
