@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "base/error.h"
+#include "base/shm_segment.h"
 #include "base/state.h"
 #include "base/thread_lock.h"
 #include "checks/collective_check.h"
@@ -84,7 +85,10 @@ int ARMCI_Initialized(void) ARMCIX_WEAK_ALIAS(ARMCI_Initialized);
 int ARMCI_Finalize(void) ARMCIX_WEAK_ALIAS(ARMCI_Finalize);
 
 void ARMCI_Cleanup(void) {
-  // ARMCI's "release resources on abnormal exit": nothing is held outside MPI, which the abort releases.
+  // ARMCI's "release resources on abnormal exit": MPI's abort releases MPI's, but not the named segments
+  // a killed process leaves in /dev/shm; those of this process and of this user's dead ones go
+  // (base/shm_segment.h says which can be told apart safely).
+  armcix::shm_cleanup();
 }
 
 const char* ARMCIX_Version(void) {

@@ -102,6 +102,8 @@ constexpr bool kLocal = false;  // processes may differ
     kAgree, "window kind with ARMCI_SHM=0: 1 = MPI_Win_allocate (see doc/design.md: MPICH 6110)")                    \
   X(bool, window_gate, "ARMCI_WINDOW_GATE", flag_on_open_mpi_before(kOmpiWinNameFixedIn), false, kAgree,             \
     "serialized window creation per node (window.h; Open MPI 4 issue 7393)")                                         \
+  X(int, window_gate_timeout_s, "ARMCI_WINDOW_GATE_TIMEOUT_S", range(0, 1 << 20), 300, kLocal,                       \
+    "give up waiting for the window-creation lock after s seconds (0: never)")                                       \
   X(StridedMethod, strided_method, "ARMCI_STRIDED_METHOD", one_of(), StridedMethod::Auto, kLocal,                    \
     "strided engine for targets reached through MPI (transfer/engine_choice.h)")                                     \
   X(IovMethod, iov_method, "ARMCI_IOV_METHOD", one_of(), IovMethod::Auto, kLocal, "I/O-vector engine")               \

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -72,9 +73,26 @@ int gate_fd() {
     host[HOST_NAME_MAX] = '\0';
     char path[128 + HOST_NAME_MAX];
     const char* dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-    std::snprintf(path, sizeof path, "%s/armcix-window-gate.%s.%u", dir, host, static_cast<unsigned>(getuid()));
-    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    std::snprintf(path, sizeof path, "%s/armcix-window-gate.%s.%u", dir, host, static_cast<unsigned>(geteuid()));
+    // The name is predictable (every job of this user on the node must find it): whatever holds it must be
+    // this user's own regular file, not a link planted to redirect the open, nor a file another user made
+    // and could lock for ever.
+    fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 && errno == ELOOP)
+      fail("ARMCI_Malloc",
+           "the window-creation lock file %s (ARMCI_WINDOW_GATE) is a symbolic link: refused; remove it, or set "
+           "ARMCI_WINDOW_GATE=0",
+           path);
     if (fd < 0) fail("ARMCI_Malloc", "cannot open the window-creation lock file %s: %s", path, std::strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077) != 0) {
+      close(fd);
+      fail("ARMCI_Malloc",
+           "the window-creation lock file %s (ARMCI_WINDOW_GATE) is not this user's private file (owner uid %u, "
+           "mode %o, expected uid %u, a regular file, mode 0600): refused; remove it, or set ARMCI_WINDOW_GATE=0",
+           path, static_cast<unsigned>(st.st_uid), static_cast<unsigned>(st.st_mode & 07777),
+           static_cast<unsigned>(geteuid()));
+    }
   }
   return fd;
 }
@@ -88,7 +106,11 @@ void run_window_collective(MPI_Comm comm, const std::function<void()>& create) {
   // All or nothing: each node leader tries the lock without blocking, and the creation goes ahead only if
   // every one of them got it.  Otherwise all let go and try again after a random pause, so that two groups
   // that each hold one node cannot wait for each other for ever.
+  // Bounded: a lock that some other process holds for ever (a hung job of this user) must not hang this
+  // one.  Only leaders measure, and a leader's failure ends the job.
   static std::minstd_rand jitter(static_cast<unsigned>(getpid()));
+  const double start = MPI_Wtime();
+  const int timeout_s = rt().config.window_gate_timeout_s;
   for (int attempt = 0;; ++attempt) {
     int held = role.leads ? (flock(gate_fd(), LOCK_EX | LOCK_NB) == 0 ? 1 : 0) : 1;
     if (role.leads && !held && errno != EWOULDBLOCK)
@@ -96,6 +118,12 @@ void run_window_collective(MPI_Comm comm, const std::function<void()>& create) {
     int all = 0;
     ARMCIX_MPI(MPI_Allreduce(&held, &all, 1, MPI_INT, MPI_MIN, comm));
     if (all) break;
+    if (role.leads && !held && timeout_s > 0 && MPI_Wtime() - start > timeout_s)
+      fail("ARMCI_Malloc",
+           "the window-creation lock (ARMCI_WINDOW_GATE) was held by another process for more than "
+           "ARMCI_WINDOW_GATE_TIMEOUT_S = %d s; a hung job of this user on this node may hold it (lsof on "
+           "/dev/shm/armcix-window-gate.*)",
+           timeout_s);
     if (held && role.leads) flock(gate_fd(), LOCK_UN);
     const unsigned cap_us = 100u << (attempt < 6 ? attempt : 6);
     usleep(50 + jitter() % cap_us);

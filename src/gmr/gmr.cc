@@ -17,6 +17,7 @@
 
 #include "base/alloc_stats.h"
 #include "base/error.h"
+#include "base/shm_segment.h"
 #include "base/state.h"
 #include "base/window.h"
 #include "checks/collective_check.h"
@@ -238,11 +239,30 @@ void check_allocation(const char* call, int rc, const char* mpi_call, MPI_Aint b
        mpi_call, err, window_failure_hint(rc));
 }
 
+// MPI makes a shared-memory window's segment in /dev/shm and backs its pages as they are first touched: a
+// segment larger than what /dev/shm has free is made fine and raises SIGBUS in whoever touches a page
+// beyond.  What is free is read before each new segment (a window creation costs far more than a statvfs).
+// `node_bytes`: the segment's bytes over the group's `processes` on my node.  One process alone is served
+// from its heap (MPICH), not from /dev/shm.
+void check_shm_room(const char* call, MPI_Aint asked, MPI_Aint node_bytes, int processes) {
+  if (processes < 2) return;
+  const long long free_bytes = shm_free_bytes();
+  if (free_bytes < 0 || node_bytes <= free_bytes) return;
+  fail(call,
+       "argument 'bytes' = %ld: /dev/shm has %lld bytes free, and the shared-memory segment for it needs %ld bytes "
+       "on this node (%d processes%s)",
+       static_cast<long>(asked), free_bytes, static_cast<long>(node_bytes), processes,
+       asked + kSliceHeader < node_bytes / processes ? "; segments are rounded up for reuse, ARMCI_POOL_MB" : "");
+}
+
 // Allocates my slice in a shared-memory window over the group's members on my node and maps every
-// node peer's slice.  Returns my slice's user base (NULL if empty).
-void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint mine) {
+// node peer's slice.  Returns my slice's user base (NULL if empty).  `asked`: the ARMCI_Malloc argument
+// behind it; `node_bytes`: the segment's bytes on my node (check_shm_room).
+void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint mine, MPI_Aint asked,
+                      MPI_Aint node_bytes) {
   const NodeComm& nc = node_comm_of(group);
   MPI_Comm node = nc.comm;
+  check_shm_room(call, asked, node_bytes, static_cast<int>(nc.node_to_group.size()));
   MPI_Info info;
   ARMCIX_MPI(MPI_Info_create(&info));
   ARMCIX_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));  // each slice on its owner's pages
@@ -273,7 +293,7 @@ void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Ai
 // different groups cannot deadlock them.  Returns my slice's base (NULL if empty).
 void* map_proxied_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint mine) {
   const Runtime& r = rt();
-  char name[64] = "";
+  char name[kShmNameBytes] = "";
   char* seg = nullptr;
   if (mine > 0) {
     char what[64];
@@ -300,7 +320,7 @@ void* map_proxied_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI
       ptr = seg;
     } else if (peer[0]) {
       const std::size_t bytes = static_cast<std::size_t>(g->size(gr) + kSliceHeader);
-      int fd = shm_open(peer, O_RDWR, 0);
+      int fd = shm_open(peer, O_RDWR | O_NOFOLLOW, 0);
       ARMCIX_REQUIRE(fd >= 0, call, "could not open process %d's shared-memory segment %s: %s", g->abs_rank_of(gr),
                      peer, std::strerror(errno));
       void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -381,7 +401,8 @@ bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>&
 void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, bool node_only, MPI_Aint slice_bytes) {
   Gmr seg;
   seg.nranks = group->size;
-  map_node_slices(call, &seg, group, slice_bytes - kSliceHeader);
+  const MPI_Aint here = static_cast<MPI_Aint>(node_comm_of(group).node_to_group.size());
+  map_node_slices(call, &seg, group, slice_bytes - kSliceHeader, g->size(g->my_rank), slice_bytes * here);
   // Free blocks must be zero, their lock words above all.  Fresh shared pages are, but MPICH serves a
   // one-process node communicator from the heap (MPI_Win_allocate_shared on such a communicator returned
   // recycled, non-zero memory: seen under MPICH cliques with ARMCI_NODE_SIZE=2, where every rank is a node of
@@ -653,7 +674,10 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
       // The segment may be reused after ARMCI_Free (gmr/shm_cache.h): its slices get a size class (the same
       // on every member, computed from the gathered sizes), so that later, slightly larger allocations fit.
       const MPI_Aint capacity = shm_slice_class(mine);
-      base = map_node_slices(call, g, group, capacity);
+      MPI_Aint node_bytes = 0;
+      for (const int gr : node_comm_of(group).node_to_group)
+        node_bytes += shm_slice_class(agreed.of(gr)) + kSliceHeader;
+      base = map_node_slices(call, g, group, capacity, mine, node_bytes);
       // A group inside one node needs no MPI window at all; one that spans nodes exposes the same memory
       // (the whole capacity, for reuse) to the other nodes.  Every member computes the same answer, so the
       // collective below is matched.

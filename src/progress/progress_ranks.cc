@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/shm_segment.h"
 #include "base/window.h"
 #include "progress/progress_roles.h"
 #include "topo/machine.h"
@@ -325,7 +326,7 @@ class RequestHandler {
   int64_t attach(Request& q) {
     q.shm_name[sizeof q.shm_name - 1] = '\0';
     const MPI_Win win = window_of(r_, q.window);
-    const int fd = shm_open(q.shm_name, O_RDWR, 0);
+    const int fd = shm_open(q.shm_name, O_RDWR | O_NOFOLLOW, 0);
     if (fd < 0) return 0;
     if (win == MPI_WIN_NULL) {
       close(fd);
@@ -439,7 +440,7 @@ void meet_program_ranks(const Runtime& r, IdlePolicy& idle) {
 // The wake channels (progress_ranks.h), collective over r.all while every process still takes part in
 // collectives.  Channels join the processes of one MPI node (MPI_COMM_TYPE_SHARED: the processes MPI itself
 // lets share memory), whatever ARMCI_NODE_SIZE cuts it into.  Each progress rank makes a segment with its
-// wake word and a FIFO, named after a token of the node and its rank in r.all; every program rank of the
+// wake word and a FIFO under fresh names (base/shm_segment.h) that the node gathers; every program rank of the
 // node opens them; then the names go.  Simulated hosts (tools/simhosts.sh) are separate MPI nodes on one
 // kernel: they get no channels between them, as real hosts, even where UCX moves their bytes through
 // shared memory.  A progress rank that cannot make them (no /dev/shm) has no channel: requests over shared
@@ -453,65 +454,62 @@ OwnWake make_wake_channels(Runtime& r, bool progress_rank) {
   int node_me = 0, node_n = 0;
   ARMCIX_MPI(MPI_Comm_rank(node, &node_me));
   ARMCIX_MPI(MPI_Comm_size(node, &node_n));
-  uint64_t token = 0;
-  if (node_me == 0) {
-    timespec ts{};
-    clock_gettime(CLOCK_REALTIME, &ts);
-    token = (static_cast<uint64_t>(getpid()) << 32) ^ static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL ^
-            static_cast<uint64_t>(ts.tv_nsec);
-  }
-  ARMCIX_MPI(MPI_Bcast(&token, 1, MPI_UINT64_T, 0, node));
-  auto names = [token](int rank, char* seg, char* fifo) {
-    std::snprintf(seg, 64, "/armcix-wake-%llx-%d", static_cast<unsigned long long>(token), rank);
-    std::snprintf(fifo, 96, "/dev/shm/armcix-wake-%llx-%d.fifo", static_cast<unsigned long long>(token), rank);
+  // Each progress rank names its page and FIFO afresh (base/shm_segment.h) and the node learns the names
+  // from the gather below; an empty name: no channel.
+  struct Names {
+    char seg[kShmNameBytes];
+    char fifo[kShmFifoBytes];
   };
-  char seg[64], fifo[96];
+  Names mine{};
   OwnWake own;
   if (progress_rank) {
-    names(all_me, seg, fifo);
-    int fd = shm_open(seg, O_RDWR | O_CREAT | O_EXCL, 0600);
     void* p = MAP_FAILED;
+    const int fd = shm_segment_try_create(kWakePageBytes, mine.seg);
     if (fd >= 0) {
-      if (ftruncate(fd, kWakePageBytes) == 0)
-        p = mmap(nullptr, kWakePageBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      p = mmap(nullptr, kWakePageBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
       close(fd);
     }
-    const int ff = p != MAP_FAILED && mkfifo(fifo, 0600) == 0 ? open(fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC) : -1;
+    const bool made = p != MAP_FAILED && shm_fifo_create(mine.fifo);
+    const int ff = made ? open(mine.fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW) : -1;
     if (ff >= 0) {
       own.sleeping = new (p) std::atomic<uint32_t>(0);
       own.waiting = new (waiting_word(p)) std::atomic<int32_t>(0);
       own.fifo = ff;
     } else {
       if (r.config.verbose)
-        armcix::print_to_stderr("armci-x: progress rank %d: no wake channel (%s): %s\n", all_me, fifo,
+        armcix::print_to_stderr("armci-x: progress rank %d: no wake channel (%s): %s\n", all_me, mine.fifo,
                                 std::strerror(errno));
       if (p != MAP_FAILED) munmap(p, kWakePageBytes);
-      shm_unlink(seg);
-      unlink(fifo);
+      if (mine.seg[0]) shm_unlink(mine.seg);
+      if (made) unlink(mine.fifo);
+      mine = Names{};
     }
   }
-  // Rank in r.all of each node member with a channel, -1 for the others.
-  const int mine = own.fifo >= 0 ? all_me : -1;
-  std::vector<int> has(static_cast<std::size_t>(node_n));
-  ARMCIX_MPI(MPI_Allgather(&mine, 1, MPI_INT, has.data(), 1, MPI_INT, node));
+  std::vector<Names> names(static_cast<std::size_t>(node_n));
+  ARMCIX_MPI(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, names.data(), sizeof mine, MPI_BYTE, node));
+  // Rank in r.all of each node member, so that a channel is filed under its progress rank.
+  std::vector<int> ranks(static_cast<std::size_t>(node_n));
+  ARMCIX_MPI(MPI_Allgather(&all_me, 1, MPI_INT, ranks.data(), 1, MPI_INT, node));
   if (!progress_rank) {
     std::vector<WakeChannel> channels(static_cast<std::size_t>(all_n));
     bool any = false;
-    for (const int q : has) {
-      if (q < 0) continue;
-      names(q, seg, fifo);
-      int fd = shm_open(seg, O_RDWR, 0);
+    for (int i = 0; i < node_n; ++i) {
+      Names& q = names[static_cast<std::size_t>(i)];
+      if (!q.seg[0]) continue;
+      q.seg[kShmNameBytes - 1] = q.fifo[kShmFifoBytes - 1] = '\0';
+      int fd = shm_open(q.seg, O_RDWR | O_NOFOLLOW, 0);
       if (fd < 0) continue;
       void* p = mmap(nullptr, kWakePageBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
       close(fd);
       if (p == MAP_FAILED) continue;
       // Read-write, so that the FIFO always has a reader (this process): a write never raises SIGPIPE.
-      const int ff = open(fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+      const int ff = open(q.fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
       if (ff < 0) {
         munmap(p, kWakePageBytes);
         continue;
       }
-      channels[static_cast<std::size_t>(q)] = WakeChannel{static_cast<std::atomic<uint32_t>*>(p), waiting_word(p), ff};
+      channels[static_cast<std::size_t>(ranks[static_cast<std::size_t>(i)])] =
+          WakeChannel{static_cast<std::atomic<uint32_t>*>(p), waiting_word(p), ff};
       any = true;
     }
     if (any) set_wake_channels(std::move(channels));
@@ -519,9 +517,8 @@ OwnWake make_wake_channels(Runtime& r, bool progress_rank) {
   ARMCIX_MPI(MPI_Barrier(node));  // every process has opened what it could: the names can go
   ARMCIX_MPI(MPI_Comm_free(&node));
   if (own.fifo >= 0) {
-    names(all_me, seg, fifo);
-    shm_unlink(seg);
-    unlink(fifo);
+    shm_unlink(mine.seg);
+    unlink(mine.fifo);
   }
   return own;
 }
@@ -634,15 +631,12 @@ MPI_Aint proxy_attach(const char* call, const char* shm_name, std::size_t bytes,
 
 ProxiedSegment proxy_segment_create(const char* call, const char* what, std::size_t bytes, char* name,
                                     ProxyWindow which) {
-  static unsigned long long segment_count = 0;
-  char own[64];
+  static_assert(sizeof Request{}.shm_name == kShmNameBytes, "the request carries a segment name");
+  char own[kShmNameBytes];
   char* n = name ? name : own;
-  std::snprintf(n, 64, "/armcix-%d-%d-%llu", static_cast<int>(getpid()), rt().me, ++segment_count);
-  int fd = shm_open(n, O_RDWR | O_CREAT | O_EXCL, 0600);
-  ARMCIX_REQUIRE(fd >= 0, call, "%s: shm_open(%s) failed: %s", what, n, std::strerror(errno));
-  int rc = ftruncate(fd, static_cast<off_t>(bytes));
-  void* p = rc == 0 ? mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
-  int err = errno;
+  const int fd = shm_segment_create(call, what, bytes, n);
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  const int err = errno;
   close(fd);
   if (p == MAP_FAILED) {
     shm_unlink(n);

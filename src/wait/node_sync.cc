@@ -17,6 +17,7 @@
 #include <string>
 
 #include "base/error.h"
+#include "base/shm_segment.h"
 #include "base/state.h"
 #include "topo/machine.h"
 #include "wait/backoff.h"
@@ -80,23 +81,9 @@ void create_page(const char* call) {
   g_state.nranks = r.nproc;
   g_state.me = r.me;
   g_state.bytes = kControlBytes + 2 * static_cast<std::size_t>(r.nproc) * kSlotStride;
-  char name[64] = "";
+  char name[kShmNameBytes] = "";
   int fd = -1;
-  if (r.me == 0) {
-    static std::atomic<unsigned> serial{0};
-    std::snprintf(name, sizeof name, "/armcix-nodesync-%ld-%u", static_cast<long>(getpid()), serial++);
-    fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    ARMCIX_REQUIRE(fd >= 0, call, "could not create the shared-memory object %s for ARMCI_NODE_SYNC: %s", name,
-                   std::strerror(errno));
-    const int rc = ftruncate(fd, static_cast<off_t>(g_state.bytes));
-    const int err = errno;
-    if (rc != 0) {
-      close(fd);
-      shm_unlink(name);
-    }
-    ARMCIX_REQUIRE(rc == 0, call, "could not size the shared-memory object %s for ARMCI_NODE_SYNC to %zu bytes: %s",
-                   name, g_state.bytes, std::strerror(err));
-  }
+  if (r.me == 0) fd = shm_segment_create(call, "the shared page of ARMCI_NODE_SYNC", g_state.bytes, name);
   MPI_Request req;
   ARMCIX_MPI(MPI_Ibcast(name, sizeof name, MPI_CHAR, 0, r.node_comm, &req));
   wait_for(call, &req);
