@@ -111,8 +111,8 @@ if ! ${MPIEXEC:-mpiexec.mpich} --version 2>&1 | grep -qi "open mpi\|open-mpi\|op
 fi
 # Progress ranks' shared-memory segments refused by the system (file-size limit, descriptor limit, the
 # progress rank's address-space limit): 4 processes, 2 simulated nodes of 1 program + 1 progress rank.
-one_node progress_segment_fsize && np=4 check progress_segment_fsize "ARMCI Error" "ARMCI_Malloc" "could not map a shared-memory segment of" "File too large"
-one_node progress_segment_nofile && np=4 check progress_segment_nofile "ARMCI Error" "ARMCI_Malloc" "shm_open(/armcix-" "Too many open files"
+one_node progress_segment_fsize && np=4 check progress_segment_fsize "ARMCI Error" "ARMCI_Malloc" "could not create a shared-memory segment of" "File too large"
+one_node progress_segment_nofile && np=4 check progress_segment_nofile "ARMCI Error" "ARMCI_Malloc" "could not create a shared-memory segment of" "Too many open files"
 one_node progress_segment_proxy_as && np=4 check progress_segment_proxy_as "ARMCI Error" "ARMCI_Malloc" "progress rank" "could not map shared-memory segment /armcix-"
 # ARMCI_MPI_YIELD (issue 18): the same everywhere; auto, 1 or 0.
 check mpi_yield_differs "ARMCI Error" "ARMCI_Init" "ARMCI_MPI_YIELD (-1 = auto) must be the same on every process" "process 1"
