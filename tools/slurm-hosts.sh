@@ -16,7 +16,8 @@
 #
 # COMMAND runs in the root namespace (it reaches the nodes through the bridge's address) with SLURM_CONF
 # pointing to the generated slurm.conf and SLURM_HOSTS_NODES ("P-h0,P-h1"), SLURM_HOSTS_DIR (a scratch
-# directory on the shared file system, removed afterwards) exported.  Jobs run as root in their node's
+# directory on the shared file system, removed afterwards) and SLURM_HOSTS_BRIDGE (the bridge's interface,
+# for launchers that must be told which interface reaches the nodes) exported.  Jobs run as root in their node's
 # network namespace, its own UTS namespace (host name = node name: Open MPI names its shared-memory files
 # after the host name, and simulated hosts share /dev/shm) and its own TmpFS (below).
 #
@@ -210,7 +211,7 @@ for _ in $(seq 240); do
 done
 [ "$up" = 1 ] || { timeout 5 sinfo -N >&2; fail "not every node came up idle within 60 s"; }
 
-export SLURM_HOSTS_NODES="$nodes" SLURM_HOSTS_DIR="$tmp/shared"
+export SLURM_HOSTS_NODES="$nodes" SLURM_HOSTS_DIR="$tmp/shared" SLURM_HOSTS_BRIDGE="$simnet_bridge"
 "$@" &
 cmd_pid=$!
 wait "$cmd_pid"

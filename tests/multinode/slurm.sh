@@ -11,8 +11,10 @@
 #   srun-kill             fault_peer: the last rank is killed with SIGKILL while the others get from it;
 #                         srun -K (--kill-on-bad-exit=1) must end the job, non-zero, within KILL_BOUND s
 #   ompi-*                with an Open MPI build (ARMCIX_OMPI_BUILDDIR, default ../build-openmpi next to
-#                         the build directory, if it has the programs): ga_demo and the classic ARMCI test
-#                         through srun --mpi=pmix; skipped otherwise
+#                         the build directory, if it has the programs): ga_demo (banner checked as above),
+#                         the Topology tests and the classic ARMCI test through srun --mpi=pmix, and
+#                         ga_demo through Open MPI's own mpirun inside an allocation (salloc; mpirun starts
+#                         its daemons with srun); skipped otherwise
 # Usage: tests/multinode/slurm.sh [case ...]      (run from the build directory, or set ARMCIX_BUILDDIR)
 # Not root, or Slurm/munge not installed: every case is skipped (exit 77).  Closing line: "N passed, N failed".
 set -u
@@ -21,7 +23,7 @@ top="$(cd "$here/../.." && pwd)"
 builddir="$(cd "${ARMCIX_BUILDDIR:-$(pwd)}" && pwd)"
 ompi_dir="${ARMCIX_OMPI_BUILDDIR:-$builddir/../build-openmpi}"
 all=(srun-ga-demo srun-topology srun-ga-core srun-ga-patches srun-classic-armci sbatch-ga-demo
-     srun-progress-ranks srun-kill ompi-ga-demo ompi-classic-armci)
+     srun-progress-ranks srun-kill ompi-ga-demo ompi-topology ompi-classic-armci ompi-mpirun-ga-demo)
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=("${all[@]}")
 
@@ -136,12 +138,34 @@ EOF
       if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $ms -le $((KILL_BOUND * 1000)) ]; then
         pass "$c" "(srun ended the job ${ms} ms after the kill, exit $rc)"
       else fail "$c" "(exit $rc, ${ms} ms after the kill; bound ${KILL_BOUND} s)"; fi ;;
-    ompi-ga-demo|ompi-classic-armci)
-      prog=examples/ga_demo; [ "$c" = ompi-classic-armci ] && prog=tests/classic/armci_test
+    ompi-ga-demo|ompi-topology|ompi-classic-armci|ompi-mpirun-ga-demo)
+      case "$c" in
+        ompi-topology) prog=tests/mpi/test_core ;;
+        ompi-classic-armci) prog=tests/classic/armci_test ;;
+        *) prog=examples/ga_demo ;;
+      esac
       if ! [ -x "$ompi_dir/$prog" ]; then skip_case "$c" "(no Open MPI build with $prog: ARMCIX_OMPI_BUILDDIR)"; continue; fi
-      run_srun "$c" pmix 2 env "${ompi_env[@]}" "$ompi_dir/$prog"; rc=$?
-      if [ $rc -eq 0 ] && { [ "$c" != ompi-ga-demo ] || grep -q 'ALL CHECKS PASSED' "$logdir/slurm-$c.log"; }; then
-        pass "$c" "($(elapsed "$t0"))"; else fail "$c" "(exit $rc)"; fi ;;
+      log="$logdir/slurm-$c.log"
+      case "$c" in
+        ompi-topology)
+          run_srun "$c" pmix 2 env "${ompi_env[@]}" ARMCIX_TEST_HOSTS=2 "$ompi_dir/$prog" --gtest_filter='Topology*'; rc=$?
+          ok() { check_gtest "$c" && ! grep -q 'SKIPPED.*NodesAreTheSimulatedHosts' "$log"; } ;;
+        ompi-mpirun-ga-demo)
+          # mpirun runs in the allocation's shell (the root namespace here): its daemons' connections back
+          # to it arrive over the bridge, so that is the interface it must use besides the nodes' eth0.
+          fwd=(); for v in "${ompi_env[@]}"; do fwd+=(-x "$v"); done
+          timeout --kill-after=10 180 salloc -N 2 --ntasks-per-node=2 mpiexec.openmpi --allow-run-as-root \
+            --mca oob_tcp_if_include "eth0,$SLURM_HOSTS_BRIDGE" --mca btl_tcp_if_include eth0 "${fwd[@]}" \
+            -x ARMCI_VERBOSE=1 "$ompi_dir/$prog" > "$log" 2>&1; rc=$?
+          ok() { grep -q 'ALL CHECKS PASSED' "$log" && grep -q '4 ranks on 2 node(s)' "$log"; } ;;
+        ompi-ga-demo)
+          run_srun "$c" pmix 2 env "${ompi_env[@]}" ARMCI_VERBOSE=1 "$ompi_dir/$prog"; rc=$?
+          ok() { grep -q 'ALL CHECKS PASSED' "$log" && grep -q '4 ranks on 2 node(s)' "$log"; } ;;
+        *)
+          run_srun "$c" pmix 2 env "${ompi_env[@]}" "$ompi_dir/$prog"; rc=$?
+          ok() { true; } ;;
+      esac
+      if [ $rc -eq 0 ] && ok; then pass "$c" "($(elapsed "$t0"))"; else fail "$c" "(exit $rc)"; fi ;;
     *) echo "slurm.sh: unknown case $c" >&2; exit 2 ;;
   esac
 done
