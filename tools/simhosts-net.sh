@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Simulated hosts' network, sourced by tools/simhosts.sh and tools/slurm-hosts.sh (not run by itself):
 # H network namespaces P-h0..P-h(H-1), each with a veth pair (Pv0, ... in the root namespace, eth0 inside)
 # attached to a bridge Pbr, host i at 10.A.B.(10+i)/24.  Only private addresses, only in what we create.

@@ -67,6 +67,7 @@ elapsed() { echo "$(( ($(date +%s%N) - $1) / 1000000 )) ms"; }
 
 # Open MPI over srun: pml and osc ucx over TCP, as tools/simhosts.sh runs Open MPI across hosts (Debian's
 # Open MPI has no other one-sided component that reaches another host over TCP).
+# shellcheck disable=SC2054 # the commas are inside values
 ompi_env=(OMPI_MCA_pml=ucx "OMPI_MCA_osc=^pt2pt" OMPI_MCA_pml_ucx_tls=any OMPI_MCA_pml_ucx_devices=any
           UCX_TLS=tcp,self OMPI_MCA_mpi_yield_when_idle=1)
 
