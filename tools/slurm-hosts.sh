@@ -179,6 +179,14 @@ LaunchParameters=use_interactive_step
 PropagateResourceLimitsExcept=ALL
 ${node_lines}PartitionName=sim Nodes=${nodes} Default=YES MaxTime=30 State=UP OverSubscribe=FORCE:4
 EOF
+# Slurm 23.11 and later can be told to leave cgroups alone (cgroup.conf, read next to slurm.conf); without
+# it slurmd fails to start where /sys/fs/cgroup is not mounted (in a chroot such as tools/debian13-root.sh's).
+# 22.05 has no such setting: there slurmd needs the host's cgroup mounts, hence nsenter below.
+slurm_version="$(slurmd -V 2>/dev/null | sed -n 's/^slurm[^0-9]*\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')"
+read -r slurm_major slurm_minor <<< "${slurm_version:-0 0}"
+if [ "$slurm_major" -gt 23 ] || { [ "$slurm_major" -eq 23 ] && [ "$slurm_minor" -ge 11 ]; }; then
+  echo "CgroupPlugin=disabled" > "$tmp/cgroup.conf"
+fi
 export SLURM_CONF="$tmp/slurm.conf"
 
 # slurmctld: its host name must be SlurmctldHost's, so a UTS namespace of its own (-D: in the foreground,
