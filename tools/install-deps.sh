@@ -15,7 +15,10 @@ if [ -r /etc/os-release ]; then
   release="$(. /etc/os-release && echo "${ID:-}:${VERSION_CODENAME:-}")"
 fi
 case "$release" in
-  debian:bookworm) ;;  # libscalapack-*-dev pulls liblapack-dev and libblas-dev in
+  # libscalapack-*-dev pulls liblapack-dev and libblas-dev in.  Slurm and munge: tools/slurm-hosts.sh and the
+  # Slurm stage (tests/multinode/slurm.sh; slurm-wlm 22.05 brings slurmctld, slurmd and the client commands,
+  # its mpi/pmi2 and mpi/pmix plugins).  Debian 13 (Slurm 24.11) has not been tried yet, so not there.
+  debian:bookworm) pkgs+=(slurm-wlm munge) ;;
   # From trixie on libscalapack-*-dev no longer depends on liblapack-dev / libblas-dev, and GA's link line
   # (examples/ga_demo, the GA tests) needs -llapack -lblas: "ld: cannot find -llapack" without them.
   debian:trixie) pkgs+=(liblapack-dev libblas-dev) ;;

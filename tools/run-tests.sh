@@ -3,7 +3,8 @@
 # runs the whole test suite (tests/manifest.txt: unit, MPI at 2-4 ranks under every engine setting,
 # simulated nodes, GA integration, error paths; tests/classic and tests/gasuite: re-created classic ARMCI,
 # ARMCI-MPI and GA test programs), then runs across MPI nodes (MPICH cliques, simulated hosts, fault
-# tests: tests/multinode; ARMCIX_SKIP_MULTINODE=1 leaves them out), then valgrind memcheck on the 2-rank runs of the main MPI test programs
+# tests: tests/multinode; ARMCIX_SKIP_MULTINODE=1 leaves them out; Slurm across simulated hosts:
+# tests/multinode/slurm.sh, ARMCIX_SKIP_SLURM=1 leaves it out), then valgrind memcheck on the 2-rank runs of the main MPI test programs
 # and an AddressSanitizer/UBSan build of the unit, msg, core, strided, IOV, sync, nb, node-path and group
 # tests (both also on four classic programs); then the whole suite again built against Open MPI
 # (ARMCIX_SKIP_OPENMPI=1 leaves that stage out).  Closing line: "N passed, N failed".
@@ -74,6 +75,17 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   echo "== faults across simulated hosts (peer killed; link down with ARMCI_WATCHDOG_S)"
   "$repo/tests/multinode/faults.sh" | tee mn-faults.out
   tally mn-faults.out
+  # Slurm across 2 simulated hosts (issue 52; tools/slurm-hosts.sh, doc/user-guide.md "Running under
+  # Slurm"): srun --mpi=pmi2 on MPICH runs the GA demo, two GA tests, the classic ARMCI test and the Topology
+  # tests at 2 hosts x 2 ranks, an sbatch job, progress ranks and a killed task (srun -K).  Needs root and
+  # Slurm (skipped otherwise); ARMCIX_SKIP_SLURM=1 leaves it out.  The Open MPI cases run in the Open MPI
+  # stage below, where the Open MPI build exists.
+  if [ "${ARMCIX_SKIP_SLURM:-0}" != 1 ]; then
+    echo "== Slurm across 2 simulated hosts (srun, sbatch; MPICH)"
+    "$repo/tests/multinode/slurm.sh" srun-ga-demo srun-topology srun-ga-core srun-ga-patches srun-classic-armci \
+      sbatch-ga-demo srun-progress-ranks srun-kill | tee mn-slurm.out
+    tally mn-slurm.out
+  fi
 fi
 if [ "${ARMCIX_SKIP_MEMCHECK:-0}" != 1 ]; then
   echo "== valgrind memcheck (2 ranks: msg, core, strided, sync, nb, node-path and group tests, 4 classic programs)"
@@ -145,6 +157,15 @@ if [ "${ARMCIX_SKIP_OPENMPI:-0}" != 1 ]; then
     (cd "$ompi" && "$repo/tests/check.sh" --manifest "$repo/tests/multinode/lines.txt" --hosts 2x2 \
       --filter '^mn-(accv|core|strided|nb|sync|sync-shm0|msg|groups|shm|shm-small-pool|classic-armci|classic-mutex|ga-core|ga-core-window-each|gasuite-mirror)\.') | tee openmpi-2x2.out
     tally openmpi-2x2.out
+  fi
+  # Open MPI under Slurm: srun --mpi=pmix (Slurm's pmix_v4 plugin against Debian's PMIx 4.2, which Open
+  # MPI 4.1 uses too) runs the GA demo, the Topology tests and the classic ARMCI test at 2 hosts x 2 ranks
+  # (pml and osc ucx over TCP, as above), and mpirun inside salloc the GA demo.  Skipped without root or Slurm; ARMCIX_SKIP_SLURM=1 leaves it out.
+  if [ -n "$ompi" ] && [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ] && [ "${ARMCIX_SKIP_SLURM:-0}" != 1 ]; then
+    echo "== Open MPI under Slurm: 2 simulated hosts x 2 ranks (srun --mpi=pmix)"
+    ARMCIX_OMPI_BUILDDIR="$ompi" "$repo/tests/multinode/slurm.sh" ompi-ga-demo ompi-topology ompi-classic-armci \
+      ompi-mpirun-ga-demo | tee openmpi-slurm.out
+    tally openmpi-slurm.out
   fi
   echo "== Open MPI stage took $(( $(date +%s) - ompi_start )) s"
 fi

@@ -93,64 +93,32 @@ fi
 [ -n "$subnet" ] || subnet="$(( ($$ / 250) % 200 + 20 )).$(( $$ % 250 + 1 ))"
 if ! [[ "$subnet" =~ ^[0-9]{1,3}\.[0-9]{1,3}$ ]]; then echo "simhosts: bad --subnet $subnet" >&2; exit 2; fi
 per_host=$((np / hosts))
-bridge="${prefix}br"
 mpiexec="${SIMHOSTS_MPIEXEC:-mpiexec.$mpi}"
 
-made_bridge=0 made_ns=() made_veths=() job_pid="" downer_pid=""
+# The namespaces, veths and bridge: tools/simhosts-net.sh (shared with tools/slurm-hosts.sh).
+# shellcheck source=tools/simhosts-net.sh
+. "$here/simhosts-net.sh"
+job_pid="" downer_pid=""
 teardown() {
-  local ns veth
   [ -n "$downer_pid" ] && kill "$downer_pid" 2>/dev/null
   [ -n "$job_pid" ] && kill -KILL "$job_pid" 2>/dev/null
-  for ns in "${made_ns[@]+"${made_ns[@]}"}"; do
-    # Whatever still runs in the namespace (ranks, proxies) goes first, or the namespace outlives us.
-    ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
-  done
-  # Delete the veth pairs by name before the namespaces: 'ip link del' frees the name when it returns,
-  # while 'ip netns del' destroys the namespace (and with it both veth ends) later, in the kernel's
-  # own time, so a next run that reuses a name could find it still taken ("RTNETLINK answers: File exists").
-  for veth in "${made_veths[@]+"${made_veths[@]}"}"; do ip link del "$veth" 2>/dev/null; done
-  for ns in "${made_ns[@]+"${made_ns[@]}"}"; do ip netns del "$ns" 2>/dev/null; done
-  [ "$made_bridge" = 1 ] && ip link del "$bridge" 2>/dev/null
-  made_ns=() made_veths=() made_bridge=0
+  simnet_down
 }
 trap 'teardown' EXIT
 trap 'teardown; exit 130' INT
 trap 'teardown; exit 143' TERM HUP
 
-setup_failed() { echo "simhosts: set-up failed: $*" >&2; exit 2; }
-# A name may still be held by a namespace that an earlier run deleted and the kernel has not yet destroyed
-# (namespace teardown is asynchronous): wait for it a little, then name the leftover.
-wait_name_free() {
-  local _
-  for _ in $(seq 50); do ip link show "$1" >/dev/null 2>&1 || return 0; sleep 0.1; done
-  setup_failed "interface $1 already exists (left over from another run? 'ip link del $1' removes it)"
-}
-wait_name_free "$bridge"
-ip link add "$bridge" type bridge || setup_failed "ip link add $bridge type bridge"
-made_bridge=1
-ip link set "$bridge" up || setup_failed "ip link set $bridge up"
+simnet_up "$prefix" "$subnet" "$hosts"
+if [ "$net_timeout" = 1 ]; then  # per network namespace: affects only this simulated host
+  for ((i = 0; i < hosts; i++)); do
+    ip netns exec "$(simnet_ns "$i")" sysctl -qw net.ipv4.tcp_retries2=5 || simnet_failed "tcp_retries2 in $(simnet_ns "$i")"
+  done
+fi
 host_list="" map=""
 for ((i = 0; i < hosts; i++)); do
-  ns="${prefix}-h$i" veth="${prefix}v$i" addr="10.$subnet.$((10 + i))"
-  ip netns add "$ns" || setup_failed "ip netns add $ns"
-  made_ns+=("$ns")
-  wait_name_free "$veth"
-  ip link add "$veth" type veth peer name eth0 netns "$ns" || setup_failed "veth $veth"
-  made_veths+=("$veth")
-  ip link set "$veth" master "$bridge" up || setup_failed "attach $veth"
-  ip -n "$ns" addr add "$addr/24" dev eth0 || setup_failed "address $addr"
-  ip -n "$ns" link set eth0 up || setup_failed "eth0 up in $ns"
-  ip -n "$ns" link set lo up || setup_failed "lo up in $ns"
-  if [ "$net_timeout" = 1 ]; then  # per network namespace: affects only this simulated host
-    ip netns exec "$ns" sysctl -qw net.ipv4.tcp_retries2=5 || setup_failed "tcp_retries2 in $ns"
-  fi
+  addr="$(simnet_addr "$i")"
   host_list+="${host_list:+,}$addr:$per_host"
-  map+="${map:+ }$addr=$ns"
-done
-# Wait until every bridge port forwards.  (This used to ping each host from host 0, but there is no ping
-# here (iputils-ping is not installed): every run waited out its 50 tries, 5-7 s per host.)
-for veth in "${made_veths[@]}"; do
-  for _ in $(seq 50); do ip -d link show "$veth" 2>/dev/null | grep 'state forwarding' >/dev/null && break; sleep 0.1; done
+  map+="${map:+ }$addr=$(simnet_ns "$i")"
 done
 
 job_env=("SIMHOSTS_MAP=$map")

@@ -36,12 +36,49 @@ uint64_t read_netns_id() {
   return static_cast<uint64_t>(st.st_ino);
 }
 
-int launcher_node_count(const char* (*lookup)(const char* name)) {
+int slurm_step_node_count(const char* (*lookup)(const char* name), int world_rank, int world_size) {
+  constexpr long kMax = (1L << 30) - 1;
+  long tasks = 0, procid = 0, node = 0;
+  if (!parse_int(lookup("SLURM_STEP_NUM_TASKS"), 1, kMax, &tasks) || tasks != world_size) return -1;
+  if (!parse_int(lookup("SLURM_PROCID"), 0, kMax, &procid) || procid != world_rank) return -1;
+  if (!parse_int(lookup("SLURM_NODEID"), 0, kMax, &node)) return -1;
+  const char* list = lookup("SLURM_STEP_TASKS_PER_NODE");
+  if (!list) return -1;
+  // Entries "N" or "N(xR)", comma-separated.  The whole list is read and must add up to the step's tasks:
+  // a list we misread counts for no node.
+  const char* p = list;
+  long first = 0, total = 0;
+  int count = -1;
+  for (;;) {
+    char* end = nullptr;
+    if (*p < '0' || *p > '9') return -1;
+    const long n = std::strtol(p, &end, 10);
+    long repeat = 1;
+    p = end;
+    if (*p == '(') {
+      if (p[1] != 'x' || p[2] < '0' || p[2] > '9') return -1;
+      repeat = std::strtol(p + 2, &end, 10);
+      if (*end != ')') return -1;
+      p = end + 1;
+    }
+    if (n < 1 || n > kMax || repeat < 1 || repeat > kMax) return -1;
+    if (node >= first && node < first + repeat) count = static_cast<int>(n);
+    first += repeat;
+    total += n * repeat;
+    if (first > kMax || total > kMax) return -1;
+    if (*p == '\0') return total == tasks ? count : -1;  // count: -1 when the list ends before node `node`
+    if (*p++ != ',') return -1;
+  }
+}
+
+int launcher_node_count(const char* (*lookup)(const char* name), int world_rank, int world_size) {
+  // The MPI launchers' own counts first: under Hydra or mpirun inside a Slurm allocation the ranks inherit
+  // Slurm's variables for the proxies' step as well.
   for (const char* name : {"MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "PMIX_LOCAL_SIZE"}) {
     long n = 0;
     if (parse_int(lookup(name), 1, (1L << 30) - 1, &n)) return static_cast<int>(n);
   }
-  return -1;
+  return slurm_step_node_count(lookup, world_rank, world_size);
 }
 
 namespace {
@@ -146,10 +183,11 @@ HostSplit read_host_split(const char* const* envp, int16_t* cliques) {
 NodeRecord my_node_record(const std::string& boot_id, const std::string& hostname) {
   NodeRecord r;
   r.key = node_key(boot_id, hostname, read_netns_id());
-  r.launcher_count = launcher_node_count([](const char* name) -> const char* { return std::getenv(name); });
   // PMPI: the real MPI_COMM_WORLD, not the program ranks' one of the wrappers (MPICH numbers cliques by it).
   ARMCIX_MPI(PMPI_Comm_rank(MPI_COMM_WORLD, &r.world_rank));
   ARMCIX_MPI(PMPI_Comm_size(MPI_COMM_WORLD, &r.world_size));
+  r.launcher_count = launcher_node_count([](const char* name) -> const char* { return std::getenv(name); },
+                                         r.world_rank, r.world_size);
   r.split = read_host_split(environ, &r.cliques);
   return r;
 }

@@ -55,8 +55,16 @@ uint64_t node_key(const std::string& boot_id, const std::string& hostname, uint6
 uint64_t read_netns_id();
 
 // How many processes the launcher says it started on this node: MPICH's Hydra (MPI_LOCALNRANKS), Open MPI
-// (OMPI_COMM_WORLD_LOCAL_SIZE), PMIx launchers (PMIX_LOCAL_SIZE); -1 when none says.  `getenv`-like lookup.
-int launcher_node_count(const char* (*lookup)(const char* name));
+// (OMPI_COMM_WORLD_LOCAL_SIZE), PMIx launchers (PMIX_LOCAL_SIZE), else Slurm's srun (slurm_step_node_count,
+// for this process as rank `world_rank` of `world_size`); -1 when none says.  `getenv`-like lookup.
+int launcher_node_count(const char* (*lookup)(const char* name), int world_rank, int world_size);
+
+// The tasks srun started on this process's node: entry SLURM_NODEID of SLURM_STEP_TASKS_PER_NODE ("2(x3),1":
+// 2 on nodes 0-2, 1 on node 3).  Slurm's variables are inherited by whatever a task starts, so they describe
+// the MPI processes only when those are the step's tasks: SLURM_STEP_NUM_TASKS is `world_size` and
+// SLURM_PROCID `world_rank` (under Hydra or Open MPI's mpirun inside an allocation, srun starts one proxy or
+// daemon per node, and the step's count is theirs).  -1 otherwise or when a variable is missing or malformed.
+int slurm_step_node_count(const char* (*lookup)(const char* name), int world_rank, int world_size);
 
 // Whether an environment (`envp`, as `environ`) tells MPICH to see one host as several nodes: the clique
 // and no-local settings (MPIR_CVAR_NUM_CLIQUES > 1, MPIR_CVAR_ODD_EVEN_CLIQUES, MPIR_CVAR_NOLOCAL, under

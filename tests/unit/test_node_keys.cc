@@ -74,9 +74,9 @@ const char* lookup(const char* name) {
   auto it = g_env->find(name);
   return it == g_env->end() ? nullptr : it->second.c_str();
 }
-int count_with(std::map<std::string, std::string> env) {
+int count_with(std::map<std::string, std::string> env, int world_rank = 0, int world_size = 4) {
   g_env = &env;
-  const int n = launcher_node_count(lookup);
+  const int n = launcher_node_count(lookup, world_rank, world_size);
   g_env = nullptr;
   return n;
 }
@@ -153,6 +153,48 @@ TEST(LauncherNodeCount, MalformedValuesAreUnknown) {
   EXPECT_EQ(count_with({{"MPI_LOCALNRANKS", "3 ranks"}}), -1);
   // A malformed one does not hide a good one of another launcher.
   EXPECT_EQ(count_with({{"MPI_LOCALNRANKS", "x"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "5"}}), 5);
+}
+
+// srun's variables for task `procid` of a step of `tasks` tasks on node `nodeid`.
+std::map<std::string, std::string> slurm(const char* per_node, int nodeid, int procid = 0, int tasks = 4) {
+  return {{"SLURM_STEP_TASKS_PER_NODE", per_node}, {"SLURM_NODEID", std::to_string(nodeid)},
+          {"SLURM_PROCID", std::to_string(procid)}, {"SLURM_STEP_NUM_TASKS", std::to_string(tasks)}};
+}
+
+TEST(LauncherNodeCount, SlurmStepTasksPerNode) {
+  EXPECT_EQ(count_with(slurm("2(x2)", 0)), 2);  // srun -N 2 -n 4
+  EXPECT_EQ(count_with(slurm("2(x2)", 1)), 2);
+  EXPECT_EQ(count_with(slurm("3,1", 0)), 3);     // srun -n 4 -m block on nodes of 3 CPUs
+  EXPECT_EQ(count_with(slurm("3,1", 1)), 1);
+  EXPECT_EQ(count_with(slurm("2(x3),1", 2, 0, 7), 0, 7), 2);  // repeats, then single entries
+  EXPECT_EQ(count_with(slurm("2(x3),1", 3, 0, 7), 0, 7), 1);
+  EXPECT_EQ(count_with(slurm("1,2(x2),5", 3, 0, 10), 0, 10), 5);
+  EXPECT_EQ(count_with(slurm("4", 0)), 4);
+}
+
+TEST(LauncherNodeCount, SlurmOnlyWhereTheRanksAreTheStepsTasks) {
+  // Hydra or mpirun inside an allocation: srun started one proxy per node, and the ranks inherit that
+  // step's variables.  The MPI launcher's own count wins, and without one the step's count is not the ranks'.
+  auto env = slurm("1(x2)", 1, 1, 2);
+  env["MPI_LOCALNRANKS"] = "2";
+  EXPECT_EQ(count_with(env, 3, 4), 2);
+  EXPECT_EQ(count_with(slurm("1(x2)", 1, 1, 2), 3, 4), -1);  // 2 tasks, 4 ranks
+  EXPECT_EQ(count_with(slurm("2(x2)", 1, 1, 4), 3, 4), -1);  // task 1 is not rank 3
+  EXPECT_EQ(count_with(slurm("2(x2)", 1, 3, 4), 3, 4), 2);
+}
+
+TEST(LauncherNodeCount, MalformedSlurmValuesAreUnknown) {
+  for (const char* bad : {"", "x", "2(x2", "2(2)", "2(x)", "2(x0)", "0(x2)", "2,,2", "2,", "2(x2)1", "-2", "2 (x2)"})
+    EXPECT_EQ(count_with(slurm(bad, 1)), -1) << bad;
+  EXPECT_EQ(count_with(slurm("2(x2)", 2)), -1);  // no entry for node 2
+  EXPECT_EQ(count_with(slurm("2,2", 5)), -1);
+  EXPECT_EQ(count_with(slurm("2(x3)", 0)), -1);  // 6 tasks in the list, 4 in the step
+  auto missing = slurm("2(x2)", 0);
+  missing.erase("SLURM_NODEID");
+  EXPECT_EQ(count_with(missing), -1);
+  missing = slurm("2(x2)", 0);
+  missing.erase("SLURM_STEP_NUM_TASKS");
+  EXPECT_EQ(count_with(missing), -1);
 }
 
 TEST(MpiNodeKeys, AgreeingLaunchersAndPlainEnvironments) {
