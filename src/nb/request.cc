@@ -42,6 +42,8 @@ long g_unflushed_total = 0;
 // MPI requests held by requests (request_add_mpi), in total: bounded like the operations above.
 long g_mpi_in_flight = 0;
 long g_mpi_in_flight_bound = 0;  // ARMCI_MAX_OUTSTANDING, or MPI's own bound if lower (requests_initialize)
+// Batches being completed, over all requests (wait_until_all_idle): touched under the API lock only.
+int g_busy_batches = 0;
 
 void add_pair(std::vector<std::pair<Gmr*, int>>& v, Gmr* g, int wr) {
   for (auto it = v.rbegin(); it != v.rend(); ++it)
@@ -117,6 +119,7 @@ Batch take_batch(Request* req) {
 // request it came from counts it as busy meanwhile (wait_until_idle).
 void complete_batch(Request* req, Batch& b) {
   ++req->busy;
+  ++g_busy_batches;
   for (auto& [g, wr] : b.pairs) {
     wake_server(g, wr);
     ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
@@ -134,6 +137,7 @@ void complete_batch(Request* req, Batch& b) {
   b.finishers.clear();
   b.buffers.clear();
   --req->busy;
+  --g_busy_batches;
 }
 
 // Waits (the API lock released) until no thread completes a batch taken from `req`: only then are all of
@@ -148,8 +152,10 @@ void wait_until_idle(const Request* req) {
 // Waits until no request at all has a batch in completion (WaitAll, WaitProc, a region being freed): a
 // batch is no longer in its request, so its targets and regions are not known from the request.
 void wait_until_all_idle() {
-  for (std::size_t i = 0; i < g_slots.size(); ++i)  // by index: the wait lets other threads add slots
-    wait_until_idle(g_slots[i].get());
+  while (g_busy_batches > 0 && calls_serialized()) {
+    ApiUnlocked unlocked;
+    sched_yield();
+  }
 }
 
 // Flow control of MPI requests in the middle of an operation (request_add_mpi): waits for the requests' MPI
