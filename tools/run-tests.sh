@@ -114,13 +114,17 @@ if [ "${ARMCIX_SKIP_MEMCHECK:-0}" != 1 ] && [ "${ARMCIX_SKIP_ASAN:-0}" != 1 ]; t
   fi
 fi
 if [ "${ARMCIX_SKIP_TSAN:-0}" != 1 ]; then
-  # ThreadSanitizer on the thread tests (tests/mpi/test_threads, ThreadStress among them), on MPICH and on
-  # Open MPI: a build of the library and that one program each (tools/tsan-threads.sh).
-  echo "== ThreadSanitizer: thread tests on MPICH and Open MPI"
-  { "$repo/tools/tsan-threads.sh" --mpi mpich; "$repo/tools/tsan-threads.sh" --mpi openmpi; } 2>&1 | tee tsan.out
-  # Two closing lines: one total.
-  awk '/^[0-9]+ passed, [0-9]+ failed/ { p += $1; f += $3 } END { printf "%d passed, %d failed\n", p, f }' tsan.out > tsan-total.out
-  tally tsan-total.out
+  # The thread tests (tests/mpi/test_threads, ThreadStress among them) under ThreadSanitizer on MPICH and on
+  # Open MPI, and under AddressSanitizer on Open MPI (the stage above covers MPICH): a small instrumented
+  # build of the library and that one program each (tools/sanitize-threads.sh).
+  echo "== sanitizers on the thread tests: TSan on MPICH and Open MPI, ASan on Open MPI"
+  { "$repo/tools/sanitize-threads.sh" --sanitizer thread --mpi mpich
+    "$repo/tools/sanitize-threads.sh" --sanitizer thread --mpi openmpi
+    "$repo/tools/sanitize-threads.sh" --sanitizer address --mpi openmpi; } 2>&1 | tee sanitize-threads.out
+  # Three closing lines: one total.
+  awk '/^[0-9]+ passed, [0-9]+ failed/ { p += $1; f += $3 } END { printf "%d passed, %d failed\n", p, f }' \
+    sanitize-threads.out > sanitize-threads-total.out
+  tally sanitize-threads-total.out
 fi
 if [ "${ARMCIX_SKIP_OPENMPI:-0}" != 1 ]; then
   # The same suite built against Open MPI 4.1 (configure --with-mpi=openmpi: mpicc.openmpi, GA's
