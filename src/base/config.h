@@ -89,9 +89,8 @@ constexpr bool kLocal = false;  // processes may differ
 // MPICH 4.0.2 needs MPI_Win_create windows for correct atomics (issue 6110); on Open MPI 4.1
 // MPI_Win_allocate puts node peers' memory in one segment that osc/rdma reaches directly, and window
 // creation needs the node gate before Open MPI 5 (issue 7393; base/mpi_library.h).
-// ARMCI_PROGRESS_USLEEP: 300, not 100: NWChem's water dimer across 2 hosts with the thread took 38.6-39.9 s
-// at 300 and 40.2-42.4 s at 100 (the wake-ups take the computing ranks' cores; 1000: 41.3-44.6 s, the
-// triples' gets wait longer; tools/nwchem/RESULTS.md).
+// ARMCI_PROGRESS_USLEEP: 300, not 100: shorter, the wake-ups take the computing ranks' cores; longer, the
+// triples' gets wait (doc/performance.md, "NWChem between hosts with the progress thread").
 // ARMCI_PROGRESS_RANKS_USLEEP auto: progress_ranks.cc (0 with a core per process, else kSharedCorePauseUs).
 // ARMCI_WAIT_BACKOFF_US, _TIMER_SLACK_NS, ARMCI_MPI_YIELD, _TIMER_US, ARMCI_NODE_SYNC auto: runtime.cc.
 // ARMCI_ACC_HELD_COPY auto: gmr/ordering.h, accs_from_held_copies.

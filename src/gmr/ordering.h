@@ -33,25 +33,22 @@ bool ordered_puts_by_accumulate();
 
 // Whether a blocking put (up to kOrderedPutMaxBytes) to another node goes from a held copy (hold_put_copy)
 // instead of waiting for local completion: on Open MPI only, whose osc ucx completes locally with a full
-// flush (an 8-byte put to new bytes cost 84 us between simulated hosts, the same as put + fence), where
-// MPICH's MPI_Win_flush_local returns once an eager put has left (1.8 us).
+// flush, where MPICH's returns once an eager put has left (doc/performance.md, "Open MPI between hosts").
 bool plain_puts_from_held_copies();
 
 // Whether a blocking accumulate of at most kOrderedPutMaxBytes to another node goes from a held copy
 // (hold_copy_space, filled with the scaled / packed origin) and returns without waiting for its local
-// completion (ARMCI_ACC_HELD_COPY; auto: on except on Open MPI).  On MPICH over UCX an accumulate completes
-// locally only after its active message went through the target's CPU, a round trip that costs 8-15 us
-// between hosts when the target is in MPI and as long as the target computes otherwise; NWChem's CCSD makes
-// ~10^6 such accumulates per rank.  The copies complete, and are freed, with the pair's next flush (a fence,
-// a barrier, a conflicting operation, or the copy bounds above), as ordered puts' are.  Not on Open MPI:
-// its osc ucx completes an accumulate at the target before returning anyway.
+// completion (ARMCI_ACC_HELD_COPY; auto: on except on Open MPI).  Why: on MPICH over UCX an accumulate
+// completes locally only after a round trip through the target's CPU
+// (doc/performance.md, "NWChem between hosts: accumulates from held copies").  The copies are freed with the
+// pair's next flush (a fence, a barrier, a conflict, or the copy bounds below), as ordered puts' are.  Not on
+// Open MPI: its osc ucx completes an accumulate at the target before returning anyway.
 bool accs_from_held_copies();
 
 // Whether this blocking accumulate of `bytes` to window rank wr's slice goes from a held copy: at most
 // kOrderedPutMaxBytes, accs_from_held_copies(), and its MPI target is a process whose CPU the local
 // completion would wait for -- a rank on another node, or the progress rank serving the slice, on this node
-// too (with progress ranks every accumulate to a region spanning nodes goes to it; NWChem's water dimer over
-// 2 hosts x (1 + 1) spent 69 us per AccS waiting for the sleeping progress rank of its own host).
+// too (with progress ranks every accumulate to a region spanning nodes goes to it, and it may be asleep).
 bool acc_from_held_copy(const Gmr* g, int wr, std::size_t bytes);
 
 // Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.
@@ -63,10 +60,9 @@ inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
 // A put on [lo, hi): true if it goes as an ordered put (MPI_Accumulate with MPI_REPLACE, gmr/pending.h),
 // after flushing the pair if even that would conflict; false after prepare_op() for a plain MPI_Put.
 // Only to targets on other nodes (`across_network`): within a node the flush is a shared-memory handshake
-// that costs no more than the accumulate (0.8 vs 1.0 us per 8-byte put through UCX's shared memory).  Not
-// on Open MPI: its osc ucx makes every accumulate a lock + get + put + unlock on the target, so an 8-byte
-// put to bytes still pending cost 166 us as an accumulate and 85 us as flush + put between simulated
-// hosts (doc/performance.md, "Open MPI between hosts").
+// that costs no more than the accumulate (doc/performance.md, "Ordered puts: the size limit").  Not on Open
+// MPI: its osc ucx makes every accumulate a lock + get + put + unlock on the target, dearer than flush + put
+// (doc/performance.md, "Open MPI between hosts").
 inline bool prepare_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi, bool across_network) {
   const Pending* p = g->pending.find(wr);
   if (across_network && p && put_goes_ordered(*p, lo, hi) && ordered_puts_by_accumulate()) {
@@ -80,13 +76,12 @@ inline bool prepare_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi, bool across_ne
 // Origin copies of ordered puts.  An ordered put to another node goes as an MPI_Accumulate from a copy of
 // the origin bytes that the library keeps until the pair's next flush (remote completion, which implies local
 // completion), so that the put returns without waiting for MPI's local completion: that is the accumulate's
-// round trip through the target's CPU (MPICH's active-message path over UCX, ~8 us between hosts), where a
+// round trip through the target's CPU (MPICH's active-message path over UCX), where a
 // blocking ARMCI put only promises that the caller may reuse its buffer.  Returns the copy to hand to MPI.
 // Bounded: when the pair holds kOrderedPutCopiesPerTarget copies, or all pairs together more than
 // kOrderedPutCopyBytes, the pairs concerned are flushed first (the state of (g, wr) may be reset then).  The
 // flush waits for the target's CPU to work through the accumulates, so the count bound is far above
-// ARMCI_MAX_OUTSTANDING_PER_TARGET: 8-byte puts to the same bytes between simulated hosts at load 8-10 on
-// 2 cores took 40 us each (median of 2000-put chunks) with a bound of 256, 10 us with 4096 (before: 124-170).
+// ARMCI_MAX_OUTSTANDING_PER_TARGET (doc/performance.md, "Ordered puts: the size limit").
 constexpr int kOrderedPutCopiesPerTarget = 4096;
 constexpr std::size_t kOrderedPutCopyBytes = 1 << 20;
 void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes);

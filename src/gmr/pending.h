@@ -137,9 +137,8 @@ inline bool ordered_put_conflicts(const Pending& p, MPI_Aint lo, MPI_Aint hi) {
 // flush interval), every later one to the same bytes streams without a round trip, as ARMCI-MPI's puts do
 // (ARMCI-MPI leaves the overlapping MPI_Puts unordered in one epoch, which MPI makes undefined).  Large
 // puts stay plain: MPI implementations move big accumulates through the target's CPU, and next to the
-// transfer time a round trip no longer counts.  The limit, between simulated hosts (UCX over TCP, a stream
-// of puts to the same bytes, min over 15 repetitions): 16 KiB 6-10 us ordered vs 32-100 plain (flush
-// first) vs HEAD's unordered 8-13; 64 KiB 48-90 vs 95-210 vs 43-50.
+// transfer time a round trip no longer counts (the limit's measurements: doc/performance.md,
+// "Ordered puts: the size limit").
 constexpr MPI_Aint kOrderedPutMaxBytes = 65536;
 inline bool put_goes_ordered(const Pending& p, MPI_Aint lo, MPI_Aint hi) {
   return hi - lo <= kOrderedPutMaxBytes && (p.put.overlaps(lo, hi) || p.rep.overlaps(lo, hi));

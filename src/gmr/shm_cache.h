@@ -2,13 +2,12 @@
 // the next ARMCI_Malloc.
 //
 // MPI_Win_allocate_shared and MPI_Win_free are collectives with internal barriers that MPICH busy-polls.
-// With more ranks than cores each of them waits for descheduled peers: ARMCI_Malloc + ARMCI_Free took
-// 56-83 ms at 4 ranks on 2 cores (120 us at 2 ranks), and NWChem water CCSD(T) spent 40 of its 50 s there
-// (518 allocations).  A region therefore keeps its segment when freed, and a later allocation on the same
-// members whose every slice fits reuses it: one small collective instead of a window creation.  A group
-// spanning nodes keeps its MPI_Win_create window too (created with each slice's capacity): across nodes
-// each creation and free is a collective over the network (MPICH cliques: water TCE 13x slower than one
-// node, the time in MPI_Win_create/MPI_Win_free of every GA temporary).
+// With more ranks than cores each of them waits for descheduled peers, for tens of milliseconds
+// (doc/design.md, "Segment reuse").  A region therefore keeps its segment when freed, and a later allocation on the
+// same members whose every slice fits reuses it: one small collective instead of a window creation.  A group spanning
+// nodes keeps its MPI_Win_create window too (created with each slice's capacity): across nodes each creation and free
+// is a collective over the network (MPICH cliques: water TCE 13x slower than one node, the time in
+// MPI_Win_create/MPI_Win_free of every GA temporary).
 //
 // Every decision depends only on data all members share (the gathered sizes, the cache contents, which
 // change only in collective calls on these members), so all members take, keep and evict the same
@@ -70,20 +69,19 @@ MPI_Comm shm_cache_window_comm(const std::vector<int>& members, MPI_Comm group_c
 
 // The bytes a node-only slice of `bytes` gets: a size class, so that a freed segment fits later
 // allocations of similar, not only equal or smaller, sizes.  GA programs allocate many temporaries of
-// slowly varying sizes (NWChem TCE water at 4 ranks: 1064 allocations, of which 202 missed the cache with
-// exact sizes and each miss cost one MPI_Win_allocate_shared, ~90 ms on 2 oversubscribed cores).  Classes:
+// slowly varying sizes, and with exact sizes many missed the cache, each miss one MPI_Win_allocate_shared
+// (doc/design.md, "Segment reuse").  Classes:
 // 0 stays 0; up to 4 KiB one page (slices are page-aligned anyway); up to 1 MiB the next power of two;
 // above, the next multiple of a sixteenth of the next power of two (less than 12.5% more).  Only the slice's
 // address range grows: the pages beyond what the program uses are never touched, so never backed.
 MPI_Aint shm_slice_class(MPI_Aint bytes);
 
 // Pools: allocations share a few segments per member set, so that a new region needs no window at all
-// (NWChem TCE water at 4 ranks on 2 cores: with size classes still 45 window creations per rank, ~100 ms
-// each, for its live set of small GA arrays), and so that across nodes MPI keeps its per-rank window state
-// per segment, not per live array (a 512-KiB region with a window of its own: 47.2 to 80.9 KB per live
-// allocation from 4 to 64 ranks on MPICH cliques, pooled under 1 KB; doc/performance.md, "Large
-// allocations").  A block takes the same offset in every member's slice of one segment (so one replicated
-// allocator serves all, changed only in collective calls on these members, like the cache above).
+// (with size classes alone NWChem TCE water still made a window per rank for many of its small GA arrays;
+// doc/design.md, "Segment reuse"), and so that across nodes MPI keeps its per-rank window state
+// per segment, not per live array (a window of its own costs tens of KB per live allocation, pooled under
+// 1 KB; doc/performance.md, "Large allocations").  A block takes the same offset in every member's slice of one segment
+// (so one replicated allocator serves all, changed only in collective calls on these members, like the cache above).
 //
 // The pool grows: its first segment has slices of kShmPoolFirstSlice, each later one as much as all before
 // it together (capacity doubles), or as much as a larger block needs, up to shm_pool_capacity() per member in
@@ -92,16 +90,14 @@ MPI_Aint shm_slice_class(MPI_Aint bytes);
 // and those the full pool cannot hold, get a segment and, across nodes, an MPI window of their own.  The
 // number of windows grows with log2 of the bytes live, not with the number of arrays, as in OpenSHMEM's
 // symmetric heap but without a size fixed in advance.  On shared memory and TCP a segment's pages are
-// backed as they are first touched, not when it is made (MPICH 4.0.2: 2 x 256 MiB left each process's
-// RssShmem +36 KB, the machine's Shmem +12 MB; 2 x 1 GiB left Shmem unchanged on MPICH and Open MPI 4.1.4);
+// backed as they are first touched, not when it is made (doc/performance.md, "Large allocations pooled");
 // an RDMA network may pin a window's whole segment, at most twice what is live.  What the pool costs: a
 // freed block stays mapped and resident (zeroed for its next user) until the member set is released, so a
 // process keeps its peak of pooled bytes; returning the pages (MADV_REMOVE) under a live RDMA registration
 // would leave the network card on the old pages.  Why not one segment of the whole capacity at once:
-// MPICH's MPI_Win_allocate_shared takes time in proportion to its segment (~0.3 ms per MiB per rank,
-// untouched pages included), so the first small ARMCI_Malloc of a program paid for 8 MiB per rank, 16-20 ms
-// at 2 ranks (plain MPI: 8 MiB 16-18 ms, 1 MiB 2.2-3.0 ms, 64 KiB 0.35 ms; ARMCI-MPI's whole first
-// ARMCI_Malloc 2-3 ms).
+// MPICH's MPI_Win_allocate_shared takes time in proportion to its segment, untouched pages included, so a
+// program's first small ARMCI_Malloc would pay for the whole capacity
+// (doc/performance.md, "The first `ARMCI_Malloc`: the pool now grows").
 struct PoolBlock {
   MPI_Win shm_win = MPI_WIN_NULL;  // the block's segment (shared by its blocks; freed by shm_cache_clear)
   MPI_Win win = MPI_WIN_NULL;      // members spanning nodes: the segment's one MPI_Win_create window over
@@ -136,8 +132,8 @@ constexpr MPI_Aint kShmPoolFirstSlice = MPI_Aint{512} << 10;
 // ARMCI_POOL_MB in bytes: what the pool's segments may add up to per member.
 MPI_Aint shm_pool_capacity();
 // ARMCI_POOL_BLOCK_KB in bytes: the largest slice the pool serves; by default (0) the whole capacity, so that
-// every region that fits the pool comes from it, large GA arrays too (doc/performance.md, "Large allocations
-// pooled by default").
+// every region that fits the pool comes from it, large GA arrays too
+// (doc/performance.md, "Large allocations pooled by default").
 MPI_Aint shm_pool_max_block();
 
 constexpr std::size_t kShmCacheEntries = 32;

@@ -42,8 +42,8 @@ void progress_ranks_meet_at_mpi_finalize();
 
 // ARMCI_PROGRESS_RANKS_USLEEP when unset and the progress ranks share cores with computing ranks: the pause
 // between polls, in us.  Requests over TCP end it early (the progress rank sleeps on its sockets), so it
-// bounds the latency only over shared memory; shorter pauses cost the computing ranks CPU (NWChem TCE water
-// on 2 simulated hosts x (1 + 1), 2 cores: 20 us took twice as long as 100 us; doc/performance.md).
+// bounds the latency only over shared memory; shorter pauses cost the computing ranks CPU
+// (doc/performance.md, "The values of the defaults").
 constexpr int kSharedCorePauseUs = 100;
 
 inline bool progress_ranks_on() {

@@ -32,7 +32,7 @@ std::vector<int> lowest_rank_with_key(const std::vector<uint64_t>& keys) {
 }
 
 // With open/read rather than std::ifstream: a process's first file stream initializes the C++ locale's
-// facets, 0.4-0.6 ms of ARMCI_Init at 2 ranks (perf, MPICH 4.0.2), more than a communicator costs.
+// facets, which cost more than a communicator (doc/performance.md, "Where the time went").
 std::string read_boot_id() {
   const int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
   if (fd < 0) return "";

@@ -147,9 +147,8 @@ bool read_int_cvar(const char* name, int* value) {
 }
 
 // MPICH's node-map settings as it parsed them; false when any MPI_T call fails (the caller then leaves the
-// nodes to MPI_Comm_split_type, so a failure costs start-up time, never a wrong node).  Costs ~15 us
-// (MPI_T_init_thread, four reads) and MPI_T_finalize ~40 us, on MPICH 4.0.2; only made where the
-// environment names such a setting.
+// nodes to MPI_Comm_split_type, so a failure costs start-up time, never a wrong node).  Only made where the
+// environment names such a setting (its cost: doc/performance.md, "ARMCI_Init under MPICH cliques").
 bool read_mpich_node_map_settings(MpichNodeMapSettings* s) {
   int provided = 0;
   if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return false;

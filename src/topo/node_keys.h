@@ -11,8 +11,8 @@
 // The key must never join processes that MPI keeps apart (a shared-memory window over them would be
 // erroneous); splitting what MPI joins only costs speed.  So it is conservative, and where MPI has been told
 // to see the hosts otherwise, either the census applies MPI's own rule from the values MPI read (MPICH's
-// cliques, read through MPI_T: no collective, where MPI_Comm_split_type took 30-60 ms at 4 ranks on 2
-// cores) or MPI decides: mpi_node_keys below.
+// cliques, read through MPI_T: no collective, where MPI_Comm_split_type is one over the whole job;
+// doc/performance.md, "ARMCI_Init under MPICH cliques") or MPI decides: mpi_node_keys below.
 #pragma once
 
 #include <cstdint>

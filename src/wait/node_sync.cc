@@ -36,13 +36,10 @@ constexpr long kPokeMicroseconds = 1000;
 constexpr int kSpinPolls = 64;
 // Then, unless other programs load the machine, polls with sched_yield between them before it sleeps.  A
 // yield hands the core to a peer of the same core that still has to arrive, and the waiter sees the
-// barrier complete without a futex wake-up (which costs ~30 us on this VM: ranks that only meet in barriers,
-// 4 on 2 cores, 32 us per barrier sleeping at once, 3.3 us with 20 yields first).  NWChem water ccsd at 4
-// ranks on 2 cores, quiet machine, 3-4 alternating rounds: 0.83 s sleeping at once, 0.63 s with 20 yields,
-// 0.55-0.62 s with 100.  With other programs running a waiter that stays runnable takes their and its
-// peers' share of the cores (2 busy loops beside it: 1.11 s sleeping at once, 1.22 s with 100 yields, and
-// 1.7-3.3 s when yielding for 50-200 us instead), so then it sleeps at once (foreign_load).  As many yields
-// as a back-off wait makes (kBackoffYieldPolls, wait/backoff.h).
+// barrier complete without a futex wake-up, which costs far more.  With other programs running a waiter
+// that stays runnable takes their and its peers' share of the cores, so then it sleeps at once
+// (foreign_load).  As many yields as a back-off wait makes (kBackoffYieldPolls, wait/backoff.h;
+// doc/performance.md, "The values of the defaults").
 
 // The shared page: the arrival counter and the generation on separate cache lines, then per parity and
 // rank a slot: a header (the barrier sequence number it was written for) and the data.
