@@ -38,7 +38,8 @@ src_libarmci_la_SOURCES = \
 	src/sync/mutex.cc src/sync/mutex.h \
 	src/sync/mutex_impl.h src/sync/mutex_mcs.cc src/sync/mutex_queue.cc src/sync/mutex_shm.cc \
 	src/sync/notify.cc
-src_libarmci_la_SOURCES += src/msg/message.cc src/msg/reduce_ops.h
+src_libarmci_la_SOURCES += src/msg/message.cc src/msg/msg_internal.h src/msg/operations.cc src/msg/reduce_ops.h \
+	src/msg/scopes.cc
 
 # The MPI wrappers: an opt-in library beside libarmci (doc/user-guide.md, "Using armci-x with MPI tools"),
 # one object per MPI function so that a PMPI tool's archive linked ahead of it keeps its own definitions.
