@@ -14,7 +14,8 @@ src_libarmci_la_SOURCES = \
 	src/wait/mpi_yield.cc src/wait/mpi_yield.h src/wait/node_sync.cc src/wait/node_sync.h \
 	src/wait/wait.cc src/wait/wait.h src/wait/yield_timer.cc src/wait/yield_timer.h \
 	src/checks/collective_check.cc src/checks/collective_check.h src/checks/watchdog.cc src/checks/watchdog.h \
-	src/progress/progress_ranks.cc src/progress/progress_ranks.h src/progress/progress_roles.cc \
+	src/progress/progress_ranks.cc src/progress/progress_ranks.h src/progress/progress_ranks_internal.h \
+	src/progress/server.cc src/progress/wake_channels.cc src/progress/proxy_segments.cc src/progress/progress_roles.cc \
 	src/progress/progress_roles.h src/progress/protocol.h src/progress/thread.cc src/progress/thread.h \
 	src/runtime/runtime.cc src/runtime/runtime.h src/runtime/modules.cc src/runtime/modules.h \
 	src/runtime/mpi_hooks.cc src/runtime/mpi_hooks.h \
