@@ -14,13 +14,15 @@ src_libarmci_la_SOURCES = \
 	src/wait/mpi_yield.cc src/wait/mpi_yield.h src/wait/node_sync.cc src/wait/node_sync.h \
 	src/wait/wait.cc src/wait/wait.h src/wait/yield_timer.cc src/wait/yield_timer.h \
 	src/checks/collective_check.cc src/checks/collective_check.h src/checks/watchdog.cc src/checks/watchdog.h \
-	src/progress/progress_ranks.cc src/progress/progress_ranks.h src/progress/progress_roles.cc \
+	src/progress/progress_ranks.cc src/progress/progress_ranks.h src/progress/progress_ranks_internal.h \
+	src/progress/server.cc src/progress/wake_channels.cc src/progress/proxy_segments.cc src/progress/progress_roles.cc \
 	src/progress/progress_roles.h src/progress/protocol.h src/progress/thread.cc src/progress/thread.h \
 	src/runtime/runtime.cc src/runtime/runtime.h src/runtime/modules.cc src/runtime/modules.h \
 	src/runtime/mpi_hooks.cc src/runtime/mpi_hooks.h \
 	src/api/armci_api.cc \
 	src/groups/group.cc src/groups/group.h \
-	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/pending.h src/gmr/shm_cache.cc src/gmr/shm_cache.h \
+	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/gmr_internal.h src/gmr/node_slices.cc src/gmr/pool.cc src/gmr/pending.h \
+	src/gmr/shm_cache.cc src/gmr/shm_cache.h \
 	src/gmr/region_plan.cc src/gmr/region_plan.h \
 	src/acc/acc_types.cc src/acc/acc_types.h \
 	src/gmr/ordering.cc src/gmr/ordering.h \
@@ -38,7 +40,8 @@ src_libarmci_la_SOURCES = \
 	src/sync/mutex.cc src/sync/mutex.h \
 	src/sync/mutex_impl.h src/sync/mutex_mcs.cc src/sync/mutex_queue.cc src/sync/mutex_shm.cc \
 	src/sync/notify.cc
-src_libarmci_la_SOURCES += src/msg/message.cc src/msg/reduce_ops.h
+src_libarmci_la_SOURCES += src/msg/message.cc src/msg/msg_internal.h src/msg/operations.cc src/msg/reduce_ops.h \
+	src/msg/scopes.cc
 
 # The MPI wrappers: an opt-in library beside libarmci (doc/user-guide.md, "Using armci-x with MPI tools"),
 # one object per MPI function so that a PMPI tool's archive linked ahead of it keeps its own definitions.

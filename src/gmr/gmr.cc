@@ -21,6 +21,7 @@
 #include "base/state.h"
 #include "base/window.h"
 #include "checks/collective_check.h"
+#include "gmr/gmr_internal.h"
 #include "gmr/ordering.h"
 #include "gmr/region_plan.h"
 #include "gmr/shm_cache.h"
@@ -69,7 +70,12 @@ std::shared_ptr<const RankMap> rank_map_of(const ARMCI_Group* group) {
   g_rank_maps[std::move(members)] = m;
   return m;
 }
-uint64_t g_windows_created = 0;       // allocations that made new windows (not reuse): for tests
+}  // namespace
+
+uint64_t g_windows_created = 0;  // allocations that made new windows (not reuse): for tests
+
+namespace {
+
 uint64_t g_next_serial = 1;           // the next allocation number (equal on all members: collectives run in one order)
 std::set<void*> g_local_allocations;  // ARMCI_Malloc_local blocks, so that Free_local can check its argument
 std::vector<void (*)(Gmr*)> g_release_hooks;
@@ -98,6 +104,8 @@ void unindex_region(Gmr* g) {
   g_regions.erase(std::find(g_regions.begin(), g_regions.end(), g));
 }
 
+}  // namespace
+
 // A new pool segment: its members' slices go into the index once, for every block it will serve.
 void index_pool(const std::shared_ptr<const std::vector<char*>>& owner_start, std::shared_ptr<const RankMap> ranks,
                 MPI_Aint slice_bytes) {
@@ -107,6 +115,8 @@ void index_pool(const std::shared_ptr<const std::vector<char*>>& owner_start, st
   for (std::size_t r = 0; r < owner_start->size(); ++r)
     g_slices[{p.ranks->grp_to_abs[r], reinterpret_cast<uintptr_t>((*owner_start)[r])}] = {nullptr, &p};
 }
+
+namespace {
 
 // A released pool segment (shm_pool_release) leaves the index.
 void unindex_pool(const std::vector<char*>* owner_start) {
@@ -132,8 +142,6 @@ void members_released(const ARMCI_Group* group) {
   if (it != g_rank_maps.end() && it->second.expired()) g_rank_maps.erase(it);
 }
 
-void release_proxied(Gmr* g);
-
 void release_region(Gmr* g) {
   run_release_hooks(g);
   // A pool block's windows are its pool segment's, freed with the pool (shm_cache_clear), never here: a
@@ -152,338 +160,6 @@ void release_region(Gmr* g) {
   }
   if (g->alloc_mem) ARMCIX_MPI(MPI_Free_mem(g->alloc_mem));
   delete g;
-}
-
-// The group's members on my node, as a communicator cached on the group's communicator (an MPI attribute,
-// freed with it), so that repeated allocations on one group split it only once.  No split at all in three
-// common shapes, each known from the node map alone (the same answer on every member):
-//   - the world group runs on the runtime's communicator, whose node communicator ARMCI_Init has already made
-//     (ranked by world rank, which is the world group's rank);
-//   - a group within one node (GA's per-node groups) is its own node communicator;
-//   - a group whose every member is alone on its node uses MPI_COMM_SELF.
-// A split (MPI_Comm_split + MPI_Allgather, and a communicator to free) was most of what a short-lived group
-// cost (benchmarks/scale.c's group_cycle row).  None of these communicators is ours to free.
-struct NodeComm {
-  MPI_Comm comm;
-  std::vector<int> node_to_group;  // node-communicator rank -> group rank
-  bool owned = true;               // false: the runtime's node communicator, the group's own, or MPI_COMM_SELF
-};
-int g_node_keyval = MPI_KEYVAL_INVALID;
-
-// Node -> how many of the group's members are there, from the node map (the same on every member).
-std::map<int, int> members_per_node(const ARMCI_Group* group) {
-  std::map<int, int> per_node;
-  for (int i = 0; i < group->size; ++i) ++per_node[rt().node_of[group->grp_to_abs[i]]];
-  return per_node;
-}
-
-int free_node_comm(MPI_Comm, int, void* attr, void*) {
-  auto* nc = static_cast<NodeComm*>(attr);
-  int rc = nc->owned ? MPI_Comm_free(&nc->comm) : MPI_SUCCESS;
-  delete nc;
-  return rc;
-}
-
-const NodeComm& node_comm_of(const ARMCI_Group* group) {
-  if (g_node_keyval == MPI_KEYVAL_INVALID)
-    ARMCIX_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_node_comm, &g_node_keyval, nullptr));
-  void* attr = nullptr;
-  int found = 0;
-  ARMCIX_MPI(MPI_Comm_get_attr(group->comm, g_node_keyval, &attr, &found));
-  if (found) return *static_cast<NodeComm*>(attr);
-  auto* nc = new NodeComm;
-  const Runtime& r = rt();
-  // The shape is the same on every member (all read the same node map), as the split's collective needs.
-  const std::map<int, int> per_node = members_per_node(group);
-  const bool one_node = per_node.size() == 1;
-  const bool each_alone = per_node.size() == static_cast<std::size_t>(group->size);
-  if (group->comm == r.world) {
-    nc->comm = r.node_comm;
-    nc->node_to_group = r.node_members[r.node_id];
-    nc->owned = false;
-  } else if (one_node) {
-    nc->comm = group->comm;
-    nc->node_to_group.resize(group->size);
-    std::iota(nc->node_to_group.begin(), nc->node_to_group.end(), 0);
-    nc->owned = false;
-  } else if (each_alone) {
-    nc->comm = MPI_COMM_SELF;
-    nc->node_to_group = {group->rank};
-    nc->owned = false;
-  } else {
-    ARMCIX_MPI(MPI_Comm_split(group->comm, r.node_of[r.me], group->rank, &nc->comm));
-    int nn;
-    ARMCIX_MPI(MPI_Comm_size(nc->comm, &nn));
-    nc->node_to_group.resize(nn);
-    ARMCIX_MPI(MPI_Allgather(&group->rank, 1, MPI_INT, nc->node_to_group.data(), 1, MPI_INT, nc->comm));
-  }
-  ARMCIX_MPI(MPI_Comm_set_attr(group->comm, g_node_keyval, nc));
-  return *nc;
-}
-
-// Whether some member of the group is the group's only member on its node (its node communicator then has
-// one process, whose shared segments MPICH serves from the heap).  The same answer on every member.
-bool some_member_alone(const ARMCI_Group* group) {
-  const std::map<int, int> per_node = members_per_node(group);
-  return std::any_of(per_node.begin(), per_node.end(), [](const auto& kv) { return kv.second == 1; });
-}
-
-// An MPI allocation that failed although the size check passed (memory taken by others meanwhile, or an
-// MPI limit): named after the ARMCI call and its argument rather than the MPI call alone.
-void check_allocation(const char* call, int rc, const char* mpi_call, MPI_Aint bytes) {
-  if (rc == MPI_SUCCESS) return;
-  char err[MPI_MAX_ERROR_STRING] = "";
-  int len = 0;
-  MPI_Error_string(rc, err, &len);
-  fail(call, "argument 'bytes' = %ld: %s could not allocate this process's slice: %s%s", static_cast<long>(bytes),
-       mpi_call, err, window_failure_hint(rc));
-}
-
-// MPI makes a shared-memory window's segment in /dev/shm and backs its pages as they are first touched: a
-// segment larger than what /dev/shm has free is made fine and raises SIGBUS in whoever touches a page
-// beyond.  What is free is read before each new segment (a window creation costs far more than a statvfs).
-// `node_bytes`: the segment's bytes over the group's `processes` on my node.  One process alone is served
-// from its heap (MPICH), not from /dev/shm.
-void check_shm_room(const char* call, MPI_Aint asked, MPI_Aint node_bytes, int processes) {
-  if (processes < 2) return;
-  const long long free_bytes = shm_free_bytes();
-  if (free_bytes < 0 || node_bytes <= free_bytes) return;
-  fail(call,
-       "argument 'bytes' = %ld: /dev/shm has %lld bytes free, and the shared-memory segment for it needs %ld bytes "
-       "on this node (%d processes%s)",
-       static_cast<long>(asked), free_bytes, static_cast<long>(node_bytes), processes,
-       asked + kSliceHeader < node_bytes / processes ? "; segments are rounded up for reuse, ARMCI_POOL_MB" : "");
-}
-
-// Allocates my slice in a shared-memory window over the group's members on my node and maps every
-// node peer's slice.  Returns my slice's user base (NULL if empty).  `asked`: the ARMCI_Malloc argument
-// behind it; `node_bytes`: the segment's bytes on my node (check_shm_room).
-void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint mine, MPI_Aint asked,
-                      MPI_Aint node_bytes) {
-  const NodeComm& nc = node_comm_of(group);
-  MPI_Comm node = nc.comm;
-  check_shm_room(call, asked, node_bytes, static_cast<int>(nc.node_to_group.size()));
-  MPI_Info info;
-  ARMCIX_MPI(MPI_Info_create(&info));
-  ARMCIX_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));  // each slice on its owner's pages
-  char* seg = nullptr;
-  check_allocation(call, MPI_Win_allocate_shared(mine > 0 ? mine + kSliceHeader : 0, 1, info, node, &seg, &g->shm_win),
-                   "MPI_Win_allocate_shared", mine);
-  ARMCIX_MPI(MPI_Info_free(&info));
-  ARMCIX_MPI(MPI_Win_set_errhandler(g->shm_win, MPI_ERRORS_RETURN));
-  if (mine > 0) *reinterpret_cast<uint32_t*>(seg) = 0;  // peers use it only after ARMCI_Malloc returns
-  const int nn = static_cast<int>(nc.node_to_group.size());
-  auto starts = std::make_shared<std::vector<char*>>(nn, nullptr);  // by node index = node-communicator rank
-  for (int i = 0; i < nn; ++i) {
-    MPI_Aint size;
-    int disp_unit;
-    char* ptr;
-    ARMCIX_MPI(MPI_Win_shared_query(g->shm_win, i, &size, &disp_unit, &ptr));
-    if (size > 0) (*starts)[i] = ptr;
-  }
-  g->node_start = std::move(starts);
-  ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->shm_win));  // MPI_Win_sync needs an epoch
-  return mine > 0 ? seg + kSliceHeader : nullptr;
-}
-
-// Progress ranks, region spanning nodes: my slice lives in a POSIX shared-memory segment (lock word header
-// + data) that my progress rank maps and attaches to the runtime's dynamic proxy window, and node peers map
-// it for load/store.  MPI operations on any slice of the region then target the slice's progress rank.
-// No MPI window is created: the progress ranks join no collective here, so concurrent allocations on
-// different groups cannot deadlock them.  Returns my slice's base (NULL if empty).
-void* map_proxied_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint mine) {
-  const Runtime& r = rt();
-  char name[kShmNameBytes] = "";
-  char* seg = nullptr;
-  if (mine > 0) {
-    char what[64];
-    std::snprintf(what, sizeof what, "argument 'bytes' = %ld", static_cast<long>(mine));
-    ProxiedSegment s = proxy_segment_create(call, what, static_cast<std::size_t>(mine + kSliceHeader), name);
-    seg = s.addr;  // zero-filled, lock word included
-    g->posix_maps.emplace_back(seg, s.bytes);
-    g->my_proxy_disp = s.disp;
-  }
-  // Node peers map each other's segments by name.
-  const NodeComm& nc = node_comm_of(group);
-  int nn;
-  ARMCIX_MPI(MPI_Comm_size(nc.comm, &nn));
-  std::vector<char> names(static_cast<std::size_t>(nn) * sizeof name);
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Iallgather(name, sizeof name, MPI_CHAR, names.data(), sizeof name, MPI_CHAR, nc.comm, &req));
-  wait_for(call, &req);
-  auto starts = std::make_shared<std::vector<char*>>(nn, nullptr);  // by node index
-  for (int i = 0; i < nn; ++i) {
-    const int gr = nc.node_to_group[i];
-    const char* peer = names.data() + static_cast<std::size_t>(i) * sizeof name;
-    char* ptr = nullptr;
-    if (gr == g->my_rank) {
-      ptr = seg;
-    } else if (peer[0]) {
-      const std::size_t bytes = static_cast<std::size_t>(g->size(gr) + kSliceHeader);
-      int fd = shm_open(peer, O_RDWR | O_NOFOLLOW, 0);
-      ARMCIX_REQUIRE(fd >= 0, call, "could not open process %d's shared-memory segment %s: %s", g->abs_rank_of(gr),
-                     peer, std::strerror(errno));
-      void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-      close(fd);
-      ARMCIX_REQUIRE(p != MAP_FAILED, call, "could not map process %d's shared-memory segment %s", g->abs_rank_of(gr),
-                     peer);
-      ptr = static_cast<char*>(p);
-      g->posix_maps.emplace_back(ptr, bytes);
-    }
-    (*starts)[i] = ptr;
-  }
-  g->node_start = std::move(starts);
-  // Where every slice is served.  Every member contributes after mapping its peers, so once this returns
-  // nobody opens my segment by name again and it can be unlinked (it lives on while mapped).
-  MPI_Aint mine_at[2] = {static_cast<MPI_Aint>(r.proxy_of[r.me]), g->my_proxy_disp + kSliceHeader};
-  std::vector<MPI_Aint> all(2 * static_cast<std::size_t>(g->nranks));
-  ARMCIX_MPI(MPI_Iallgather(mine_at, 2, MPI_AINT, all.data(), 2, MPI_AINT, group->comm, &req));
-  wait_for(call, &req);
-  if (mine > 0) shm_unlink(name);
-  g->proxy_rank.resize(g->nranks);
-  g->proxy_base.resize(g->nranks);
-  for (int gr = 0; gr < g->nranks; ++gr) {
-    g->proxy_rank[gr] = static_cast<int>(all[2 * gr]);
-    g->proxy_base[gr] = all[2 * gr + 1];
-  }
-  g->win = r.proxy_win;
-  return mine > 0 ? seg + kSliceHeader : nullptr;
-}
-
-// Completes my operations on the region, waits until every member has (nobody touches a slice after
-// this), then unmaps and has my progress rank drop my segment.  Collective over the region's group.
-void release_proxied(Gmr* g) {
-  wake_servers(g);
-  ARMCIX_MPI(MPI_Win_flush_all(g->win));
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Ibarrier(g->comm, &req));
-  wait_for("ARMCI_Free", &req);
-  for (auto& [addr, bytes] : g->posix_maps) munmap(addr, bytes);
-  if (g->my_proxy_disp != 0) proxy_detach(g->my_proxy_disp);
-  g->win = MPI_WIN_NULL;  // the runtime's
-}
-
-// After a member zeroed its slice of a reused segment: the zeros are visible to every peer before any of
-// them returns from the allocation (memory barrier, barrier, memory barrier).  A reused window spanning
-// nodes is synchronised too: other nodes reach the slice through it.  (Pool blocks need none of this: they
-// are zeroed when freed, take_pool_block.)
-void publish_zeroed_slices(const char* call, Gmr* g) {
-  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
-  if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->win));
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Ibarrier(g->comm, &req));
-  wait_for(call, &req);
-  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
-  if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->win));
-}
-
-// Reuses a cached segment of a freed region on the same members whose slices hold `sizes`
-// (gmr/shm_cache.h), with its MPI window if the members span nodes.  The caller's slice is zeroed, as
-// fresh shared memory is, and the barrier keeps every rank from touching a peer's slice before its owner
-// has cleared it.  No late operation of the freed region can land after the zeroing: every member
-// completed its operations at the free (flush), before the allocation's gather that precedes this.
-bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>& sizes) {
-  CachedSlices c;
-  if (!shm_cache_take(g->members(), sizes, &c)) return false;
-  g->shm_win = c.shm_win;
-  g->win = c.win;
-  g->atomics_via_mpi = c.win != MPI_WIN_NULL;
-  g->node_start = std::move(c.node_start);
-  g->capacity = std::move(c.capacity);
-  g->owner_base = std::move(c.owner_base);  // base(r) is NULL for empty slices whatever this holds
-  if (sizes[g->my_rank] > 0) std::memset(g->local_ptr(g->my_rank), 0, static_cast<std::size_t>(sizes[g->my_rank]));
-  publish_zeroed_slices(call, g);
-  return true;
-}
-
-// Adds a segment of `slice_bytes` per member to the member set's pool (gmr/shm_cache.h).  Collective over
-// the group.
-void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, bool node_only, MPI_Aint slice_bytes) {
-  Gmr seg;
-  seg.nranks = group->size;
-  const MPI_Aint here = static_cast<MPI_Aint>(node_comm_of(group).node_to_group.size());
-  map_node_slices(call, &seg, group, slice_bytes - kSliceHeader, g->size(g->my_rank), slice_bytes * here);
-  // Free blocks must be zero, their lock words above all.  Fresh shared pages are, but MPICH serves a
-  // one-process node communicator from the heap (MPI_Win_allocate_shared on such a communicator returned
-  // recycled, non-zero memory: seen under MPICH cliques with ARMCI_NODE_SIZE=2, where every rank is a node of
-  // its own).  Such a segment is zeroed block by block as its blocks first reach further (take_pool_block),
-  // not all at once here: a short-lived group of members alone on their nodes paid a 512 KiB memset per
-  // group (benchmarks/scale.c's group_cycle), and a one-rank-per-node job a first ARMCI_Malloc faulting in
-  // the whole slice.  Whether a segment starts zeroed is decided from the node map, the same on every member.
-  // NodePath.PoolGrowsSegmentBySegmentUpToItsCapacity checks every block it gets for zeros, in both layouts.
-  const bool zeroed = !some_member_alone(group);
-  ARMCIX_MPI(MPI_Win_sync(seg.shm_win));
-  std::vector<MPI_Aint> owners(group->size);
-  MPI_Aint mine = reinterpret_cast<MPI_Aint>((*seg.node_start)[g->ranks->node_index[group->rank]]);
-  MPI_Request req;
-  ARMCIX_MPI(MPI_Iallgather(&mine, 1, MPI_AINT, owners.data(), 1, MPI_AINT, group->comm, &req));
-  wait_for(call, &req);
-  auto start_owner = std::make_shared<std::vector<char*>>(group->size);
-  for (int r = 0; r < group->size; ++r) (*start_owner)[r] = reinterpret_cast<char*>(owners[r]);
-  MPI_Win win = MPI_WIN_NULL;
-  if (!node_only) {  // the segment's one window for every block (ARMCI_SPANNING_POOL)
-    MPI_Info info;
-    ARMCIX_MPI(MPI_Info_create(&info));
-    ARMCIX_MPI(MPI_Info_set(info, "accumulate_ordering", "rar,raw,war,waw"));  // as every region window
-    MPI_Comm win_comm = shm_cache_window_comm(g->members(), group->comm);
-    run_window_collective(win_comm, [&] {
-      ARMCIX_MPI_WINDOW(MPI_Win_create(reinterpret_cast<void*>(mine), slice_bytes, 1, info, win_comm, &win));
-    });
-    ARMCIX_MPI(MPI_Info_free(&info));
-    ARMCIX_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
-    ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
-    ++g_windows_created;
-  }
-  index_pool(start_owner, g->ranks, slice_bytes);
-  shm_pool_add(g->members(), seg.shm_win, win, seg.node_start, std::move(start_owner), slice_bytes, zeroed);
-}
-
-// Serves a small allocation from its member set's pool (gmr/shm_cache.h), adding a segment when no segment
-// has room and the pool may still grow.  False (on every member alike: the decision uses only shared data)
-// when the largest slice is too big for a pool block or the pool is full.  Unlike adopt_cached_segment,
-// neither zeroing nor a barrier: free blocks are kept zero (below).
-bool take_pool_block(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint largest, MPI_Aint node_room,
-                     bool node_only) {
-  if (largest > shm_pool_max_block()) return false;
-  const MPI_Aint block = kSliceHeader + (largest + kSliceHeader - 1) / kSliceHeader * kSliceHeader;
-  PoolBlock b;
-  if (!shm_pool_take(g->members(), block, &b)) {
-    const MPI_Aint slice_bytes = shm_pool_next_slice(g->members(), block, node_room);
-    if (slice_bytes == 0) return false;
-    add_pool_segment(call, g, group, node_only, slice_bytes);
-    ARMCIX_REQUIRE(shm_pool_take(g->members(), block, &b), call, "internal error: a new pool segment has no room");
-  }
-  g->shm_win = b.shm_win;
-  g->win = b.win;
-  g->atomics_via_mpi = b.win != MPI_WIN_NULL;
-  g->win_offset = b.offset + kSliceHeader;
-  g->pool_offset = b.offset;
-  g->pool_block = block;
-  g->node_start = std::move(b.start_local);
-  g->node_offset = b.offset;
-  g->pool_owner_start = std::move(b.start_owner);
-  // Usually no zeroing and no barrier here: every free block of every member's pool slice is kept zero
-  // (fresh pages, and each member zeroes its part of a block when the block is freed, gmr_destroy).  A member
-  // zeroed before it entered this allocation's gather, which everyone passed before getting here; the
-  // MPI_Win_sync pairs with the one after that zeroing.  Saves one barrier per small ARMCI_Malloc, which
-  // on an oversubscribed machine waits for a time slice of every member.
-  // The exception: a block that reaches past its segment's high-water mark in a segment that did not start
-  // zeroed (add_pool_segment).  A member alone on its node zeroes its part of that stretch, and nobody may
-  // use the block before every member has: a barrier, on every member alike (the mark is replicated).
-  if (b.zero_to > b.zero_from) {
-    if (g->node_start->size() == 1)
-      std::memset((*g->node_start)[0] + b.zero_from, 0, static_cast<std::size_t>(b.zero_to - b.zero_from));
-    ARMCIX_MPI(MPI_Win_sync(g->shm_win));
-    if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->win));
-    if (group->size > 1) {
-      MPI_Request req;
-      ARMCIX_MPI(MPI_Ibarrier(group->comm, &req));
-      wait_for(call, &req);
-    }
-    return true;
-  }
-  ARMCIX_MPI(MPI_Win_sync(g->shm_win));
-  return true;
 }
 
 // What the members of an ARMCI_Malloc agree on: every slice size, its extremes, the region's serial and how
@@ -890,7 +566,7 @@ void gmr_finalize() {
   g_slices.clear();  // the pools' entries
   g_pools.clear();
   g_rank_maps.clear();
-  if (g_node_keyval != MPI_KEYVAL_INVALID) ARMCIX_MPI(MPI_Comm_free_keyval(&g_node_keyval));
+  node_comm_keyval_free();
 }
 
 }  // namespace armcix

@@ -1,6 +1,6 @@
 // Operation parsing and typed kernels of the ARMCI message-passing collectives (armci_msg_*gop,
 // armci_msg_reduce*, armci_msg_sel*).  Free of MPI so that the unit tests exercise them without a job;
-// message.cc maps the parsed operation onto MPI's predefined reductions.
+// scopes.cc maps the parsed operation onto MPI's predefined reductions.
 //
 // absmax/absmin need no user-defined MPI_Op: ARMCI defines them as "take |x| first, then max/min", and on
 // non-negative values MPI_MAX/MPI_MIN give exactly that while keeping MPI's optimised predefined paths.
@@ -157,7 +157,7 @@ inline void abs_copy(const T* in, T* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = abs_value(in[i]);
 }
 
-// Untyped form for message.cc: `type` must be valid_type().
+// Untyped form for operations.cc: `type` must be valid_type().
 inline void abs_copy_typed(int type, const void* in, void* out, std::size_t n) {
   with_type(type, [&](auto tag) {
     using T = decltype(tag);

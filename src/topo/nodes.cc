@@ -53,7 +53,7 @@ MPI_Comm node_comm_from_leaders(Runtime& r, const std::vector<int>& leader) {
     if (leader[p] == leader[r.me]) members.push_back(p);
   r.node_comm_is_world = static_cast<int>(members.size()) == r.nproc;
   if (r.node_comm_is_world) return r.world;
-  // The tag keeps it apart from other MPI_Comm_create_group calls on r.world (msg/message.cc's) should
+  // The tag keeps it apart from other MPI_Comm_create_group calls on r.world (msg/msg_internal.h's) should
   // their member sets overlap this one.
   constexpr int kTagNode = 0x4e44;  // "ND"
   MPI_Group world_group, node_group;

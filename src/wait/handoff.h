@@ -27,7 +27,7 @@ void wake_slow(WakeChannel& c);
 }  // namespace detail
 
 // The wake page of a progress rank: the sleeping word at its start, the waiting word a cache line away (the
-// progress rank writes the sleeping word often).  The progress rank makes it (progress/progress_ranks.cc,
+// progress rank writes the sleeping word often).  The progress rank makes it (progress/wake_channels.cc,
 // make_wake_channels); the program ranks of its MPI node map it.
 constexpr std::size_t kWakePageBytes = 4096;
 constexpr std::size_t kWaitingOffset = 64;

@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
     PMPI_Finalize();
     return 0;
   }
-  /* Progress ranks' shared-memory segments (progress/progress_ranks.cc: proxy_segment_create), refused by
+  /* Progress ranks' shared-memory segments (progress/proxy_segments.cc: proxy_segment_create), refused by
    * the system for real: 4 processes as 2 simulated nodes of 1 program rank + 1 progress rank, so that every
    * allocation spans nodes and lives in such segments.  The limits are set on the program ranks after
    * ARMCI_Init (a file-size limit: ftruncate fails; descriptors: shm_open fails) or, for the progress ranks
