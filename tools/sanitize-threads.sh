@@ -10,8 +10,12 @@
 # AddressSanitizer stage covers MPICH).  UCX's malloc/mmap hooks are turned off (UCX_MEM_MALLOC_HOOKS=no,
 # UCX_MEM_MMAP_HOOK_MODE=none): with them MPICH over UCX segfaults under TSan before the first transfer.
 # ThreadSanitizer's reports from inside the MPI libraries are suppressed (tools/tsan.supp: MPI is not built
-# for it, so its own locks are invisible to it); it checks threads inside one process only (it cannot see
-# other processes' accesses to shared memory).  Closing line: "N passed, N failed".
+# for it, so its own locks are invisible to it), and so are the memory accesses of the functions it intercepts
+# when MPI calls them (ignore_noninstrumented_modules=1): MPI's progress engine, run by whichever thread is in
+# MPI, reads the data of another thread's get from the network (readv) straight into that thread's buffer, and
+# hands it over through its own atomics, which TSan cannot see (a report "write ... failed to restore the
+# stack" at a worker's stack or get buffer, 1 run in 25 under load).  TSan checks threads inside one process
+# only (it cannot see other processes' accesses to shared memory).  Closing line: "N passed, N failed".
 set -u
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 mpi=mpich sanitizer=thread
@@ -25,7 +29,7 @@ while [ $# -ge 2 ]; do
 done
 case "$sanitizer" in
   thread) flags="-O1 -g -fsanitize=thread" tag=tsan report="WARNING: ThreadSanitizer"
-    san_env="TSAN_OPTIONS=halt_on_error=0 suppressions=$repo/tools/tsan.supp" ;;
+    san_env="TSAN_OPTIONS=halt_on_error=0 ignore_noninstrumented_modules=1 suppressions=$repo/tools/tsan.supp" ;;
   address) flags="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" tag=asan-threads
     report="ERROR: AddressSanitizer|runtime error:" san_env="ASAN_OPTIONS=detect_leaks=0" ;;
   *) echo "sanitize-threads: --sanitizer takes thread or address, not '$sanitizer'" >&2; echo "0 passed, 1 failed"; exit 2 ;;
