@@ -6,8 +6,8 @@
 # (ARMCI_NODE_SIZE=1 ARMCI_SHR_BUF_METHOD=COPY: requests completed by their own MPI requests while other
 # threads complete the process's requests).  Any sanitizer report fails the run.
 #   tools/sanitize-threads.sh [--sanitizer thread|address] [--mpi mpich|openmpi]   (defaults: thread, mpich)
-# The suite (tools/run-tests.sh) runs ThreadSanitizer on both MPIs and AddressSanitizer on Open MPI (its
-# AddressSanitizer stage covers MPICH).  UCX's malloc/mmap hooks are turned off (UCX_MEM_MALLOC_HOOKS=no,
+# The suite (tools/run-tests.sh) runs ThreadSanitizer on both MPIs (its AddressSanitizer stage covers MPICH;
+# AddressSanitizer on Open MPI is run by hand).  UCX's malloc/mmap hooks are turned off (UCX_MEM_MALLOC_HOOKS=no,
 # UCX_MEM_MMAP_HOOK_MODE=none): with them MPICH over UCX segfaults under TSan before the first transfer.
 # ThreadSanitizer's reports from inside the MPI libraries are suppressed (tools/tsan.supp: MPI is not built
 # for it, so its own locks are invisible to it), and so are the memory accesses of the functions it intercepts
