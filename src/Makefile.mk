@@ -8,11 +8,13 @@ src_libarmci_la_SOURCES = \
 	src/base/config.cc src/base/config.h src/base/error.cc src/base/error.h \
 	src/base/state.cc src/base/state.h src/base/machine_count.h src/base/thread_lock.h \
 	src/base/window.cc src/base/window.h src/base/mpi_library.cc src/base/mpi_library.h src/base/fnv1a.h \
-	src/base/alloc_stats.h src/base/shm_segment.cc src/base/shm_segment.h \
+	src/base/alloc_stats.h \
 	src/topo/machine.cc src/topo/machine.h src/topo/node_keys.cc src/topo/node_keys.h src/topo/nodes.cc src/topo/nodes.h \
 	src/wait/backoff.h src/wait/call_stats.cc src/wait/call_stats.h src/wait/handoff.cc src/wait/handoff.h \
-	src/wait/mpi_yield.cc src/wait/mpi_yield.h src/wait/node_sync.cc src/wait/node_sync.h \
+	src/wait/mpi_yield.cc src/wait/mpi_yield.h \
 	src/wait/wait.cc src/wait/wait.h src/wait/yield_timer.cc src/wait/yield_timer.h \
+	src/shm/segment.cc src/shm/segment.h src/shm/segment_cache.cc src/shm/segment_cache.h src/shm/node_sync.cc \
+	src/shm/node_sync.h src/shm/access.cc src/shm/access.h \
 	src/checks/collective_check.cc src/checks/collective_check.h src/checks/watchdog.cc src/checks/watchdog.h \
 	src/progress/progress_ranks.cc src/progress/progress_ranks.h src/progress/progress_ranks_internal.h \
 	src/progress/server.cc src/progress/wake_channels.cc src/progress/proxy_segments.cc src/progress/progress_roles.cc \
@@ -22,12 +24,12 @@ src_libarmci_la_SOURCES = \
 	src/api/armci_api.cc \
 	src/groups/group.cc src/groups/group.h \
 	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/gmr_internal.h src/gmr/node_slices.cc src/gmr/pool.cc src/gmr/pending.h \
-	src/gmr/shm_cache.cc src/gmr/shm_cache.h \
 	src/gmr/region_plan.cc src/gmr/region_plan.h \
 	src/acc/acc_types.cc src/acc/acc_types.h \
 	src/gmr/ordering.cc src/gmr/ordering.h \
 	src/transfer/staging.cc src/transfer/staging.h \
-	src/transfer/contig.cc src/transfer/rma.h \
+	src/transfer/contig.cc src/transfer/rma.h src/transfer/paths.cc src/transfer/paths.h \
+	src/transfer/node_local.cc src/transfer/node_local.h \
 	src/transfer/strided.cc src/transfer/strided_shape.h \
 	src/transfer/engine_choice.cc src/transfer/engine_choice.h \
 	src/transfer/iov.cc \
@@ -35,7 +37,6 @@ src_libarmci_la_SOURCES = \
 	src/transfer/conflict_tree.cc src/transfer/conflict_tree.h \
 	src/nb/request.cc src/nb/request.h \
 	src/sync/rmw.cc src/sync/rmw.h src/sync/fence.cc src/sync/fence.h \
-	src/shm/node_path.cc src/shm/node_path.h \
 	src/profile/profiler.cc src/profile/profiler.h \
 	src/sync/mutex.cc src/sync/mutex.h \
 	src/sync/mutex_impl.h src/sync/mutex_mcs.cc src/sync/mutex_queue.cc src/sync/mutex_shm.cc \

@@ -10,7 +10,7 @@
 #include <cstring>
 
 #include "base/error.h"
-#include "base/shm_segment.h"
+#include "shm/segment.h"
 #include "base/state.h"
 #include "base/thread_lock.h"
 #include "checks/collective_check.h"
@@ -87,7 +87,7 @@ int ARMCI_Finalize(void) ARMCIX_WEAK_ALIAS(ARMCI_Finalize);
 void ARMCI_Cleanup(void) {
   // ARMCI's "release resources on abnormal exit": MPI's abort releases MPI's, but not the named segments
   // a killed process leaves in /dev/shm; those of this process and of this user's dead ones go
-  // (base/shm_segment.h says which can be told apart safely).
+  // (shm/segment.h says which can be told apart safely).
   armcix::shm_cleanup();
 }
 

@@ -10,7 +10,7 @@
 namespace armcix {
 
 struct AllocStats {
-  uint64_t pool_segments = 0;  // pool segments made (gmr/shm_cache.h)
+  uint64_t pool_segments = 0;  // pool segments made (shm/segment_cache.h)
   uint64_t pool_blocks = 0;    // pool blocks handed out
   uint64_t pool_mapped = 0;    // my slices of the pool's segments, now and at most
   uint64_t pool_mapped_peak = 0;

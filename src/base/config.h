@@ -160,19 +160,19 @@ constexpr bool kLocal = false;  // processes may differ
     "the real-time signal the yield timer takes (wait/yield_timer.h; it must have no handler)")                      \
   X(int, node_sync, "ARMCI_NODE_SYNC",                                                                               \
     auto_flag().notes(nullptr, "barriers and gops through MPI", "one-node barriers and gops in shared memory"), -1,  \
-    kAgree, "one-node barriers and gops meet in shared memory (wait/node_sync.h)")                                   \
+    kAgree, "one-node barriers and gops meet in shared memory (shm/node_sync.h)")                                   \
   X(int, acc_held_copy, "ARMCI_ACC_HELD_COPY",                                                                       \
     auto_flag().notes("on except on Open MPI", "blocking accumulates to other nodes wait for local completion",      \
                       "blocking accumulates to other nodes go from held copies"),                                    \
     -1, kLocal, "small blocking accumulates to other nodes go from a held copy (gmr/ordering.h)")                    \
   X(bool, spanning_pool, "ARMCI_SPANNING_POOL", flag(), true, kAgree,                                                \
-    "small regions of groups spanning nodes come from pooled MPI windows, not a window each (gmr/shm_cache.h)")      \
+    "small regions of groups spanning nodes come from pooled MPI windows, not a window each (shm/segment_cache.h)")      \
   X(int, pool_mb, "ARMCI_POOL_MB", range(1, 1 << 24), 1024, kAgree,                                                  \
-    "the pool's capacity per member of a member set, MiB: segments double up to it (gmr/shm_cache.h)")               \
+    "the pool's capacity per member of a member set, MiB: segments double up to it (shm/segment_cache.h)")               \
   X(int, pool_block_kb, "ARMCI_POOL_BLOCK_KB", range(0, 1 << 30).notes(nullptr, "up to ARMCI_POOL_MB", nullptr), 0,  \
     kAgree, "the largest slice served from the pool, KiB (larger ones get a segment and window of their own)")       \
   X(int, segment_cache_mb, "ARMCI_SEGMENT_CACHE_MB", range(0, 1 << 20), 256, kAgree,                                 \
-    "freed segments kept per member set for reuse, MiB (0: none; gmr/shm_cache.h)")                                  \
+    "freed segments kept per member set for reuse, MiB (0: none; shm/segment_cache.h)")                                  \
   X(int, finalize_settle_ms, "ARMCI_FINALIZE_SETTLE_MS", range(0, 10000), 20, kLocal,                                \
     "pause after the last barrier of ARMCI_Finalize, ms")                                                            \
   X(bool, check_collectives, "ARMCI_CHECK_COLLECTIVES", flag(), true, kAgree,                                        \

@@ -7,7 +7,7 @@
 
 #include "base/error.h"
 #include "base/state.h"
-#include "wait/node_sync.h"
+#include "shm/node_sync.h"
 #include "wait/wait.h"
 
 namespace armcix {
@@ -164,7 +164,7 @@ void verify_records(const char* call, const char* what, const std::vector<long>&
 }
 
 // On one oversubscribed node, a communicator with the world's processes in the world's order meets through
-// shared memory (wait/node_sync.h): one futex wake-up instead of MPI's rounds, each waiting for a sleeping
+// shared memory (shm/node_sync.h): one futex wake-up instead of MPI's rounds, each waiting for a sleeping
 // peer.  Not with ARMCI_COLLECTIVE_TIMEOUT, whose clock runs in MPI's path.
 bool on_node_path(MPI_Comm comm) {
   return node_sync_on() && rt().config.collective_timeout_s <= 0 && congruent_with_world(comm);

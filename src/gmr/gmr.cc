@@ -17,14 +17,14 @@
 
 #include "base/alloc_stats.h"
 #include "base/error.h"
-#include "base/shm_segment.h"
+#include "shm/segment.h"
 #include "base/state.h"
 #include "base/window.h"
 #include "checks/collective_check.h"
 #include "gmr/gmr_internal.h"
 #include "gmr/ordering.h"
 #include "gmr/region_plan.h"
-#include "gmr/shm_cache.h"
+#include "shm/segment_cache.h"
 #include "groups/group.h"
 #include "progress/progress_ranks.h"
 #include "runtime/modules.h"
@@ -37,7 +37,7 @@ namespace {
 
 // Key (absolute rank, slice base).  Slices of one rank never overlap, so the region holding an address is
 // the entry with the greatest key <= (rank, address).  A region of its own has an entry per non-empty
-// slice; a pool (gmr/shm_cache.h) has one per member, for all its blocks, which it finds by offset: a
+// slice; a pool (shm/segment_cache.h) has one per member, for all its blocks, which it finds by offset: a
 // live pool block costs no per-rank entry (issue 30).
 struct PoolIndex {
   std::shared_ptr<const RankMap> ranks;
@@ -347,7 +347,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
       break;
     case RegionMemory::NodeSegments:
     case RegionMemory::NodeSegmentsExposed: {
-      // The segment may be reused after ARMCI_Free (gmr/shm_cache.h): its slices get a size class (the same
+      // The segment may be reused after ARMCI_Free (shm/segment_cache.h): its slices get a size class (the same
       // on every member, computed from the gathered sizes), so that later, slightly larger allocations fit.
       const MPI_Aint capacity = shm_slice_class(mine);
       MPI_Aint node_bytes = 0;

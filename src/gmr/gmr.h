@@ -54,7 +54,7 @@ struct Gmr {
   MPI_Aint node_offset = 0;
   bool atomics_via_mpi = false;  // group spans nodes: every acc/Rmw goes through MPI (doc/design.md)
   // Shared segments (ARMCI_SHM=1, no progress ranks): what the segment holds, so that ARMCI_Free can keep
-  // it, and a spanning group's window, for reuse (gmr/shm_cache.h).  capacity[r] >= size(r).  Empty:
+  // it, and a spanning group's window, for reuse (shm/segment_cache.h).  capacity[r] >= size(r).  Empty:
   // released at ARMCI_Free.
   std::vector<MPI_Aint> capacity;
   // Progress ranks (progress/progress_ranks.h), region spanning nodes: `win` is the runtime's proxy window
@@ -64,7 +64,7 @@ struct Gmr {
   std::vector<MPI_Aint> proxy_base;
   std::vector<std::pair<char*, std::size_t>> posix_maps;  // POSIX segments mapped here (munmap on release)
   MPI_Aint my_proxy_disp = 0;                             // my segment at my progress rank (0: none)
-  // Small node-only region served from its member set's pool (gmr/shm_cache.h): the block's offset and
+  // Small node-only region served from its member set's pool (shm/segment_cache.h): the block's offset and
   // length in every member's pool slice, and the pool slices' starts in their owners' address spaces;
   // shm_win is then the pool's and not the region's own.
   MPI_Aint pool_offset = -1;

@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "base/error.h"
-#include "base/shm_segment.h"
+#include "shm/segment.h"
 #include "base/state.h"
 #include "base/window.h"
 #include "gmr/gmr.h"
 #include "gmr/gmr_internal.h"
-#include "gmr/shm_cache.h"
+#include "shm/segment_cache.h"
 #include "groups/group.h"
 #include "progress/progress_ranks.h"
 #include "topo/nodes.h"

@@ -84,18 +84,9 @@ bool ordered_puts_by_accumulate() {
   return by_accumulate;
 }
 
-bool plain_puts_from_held_copies() {
-  return !ordered_puts_by_accumulate();
-}
-
 bool accs_from_held_copies() {
   const int setting = rt().config.acc_held_copy;
   return setting < 0 ? ordered_puts_by_accumulate() : setting == 1;
-}
-
-bool acc_from_held_copy(const Gmr* g, int wr, std::size_t bytes) {
-  return bytes <= static_cast<std::size_t>(kOrderedPutMaxBytes) && accs_from_held_copies() &&
-         (server_of(g, wr) >= 0 || !on_my_node(g->abs_rank_of(wr)));
 }
 
 void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes) {
@@ -133,6 +124,11 @@ void flush_pair(Gmr* g, int wr) {
   ARMCIX_MPI(MPI_Win_flush(mpi_target(g, wr), g->win));
   if (!g_copies.empty()) release_copies(g, wr);
   g->pending.complete(wr);
+}
+
+void flush_local_pair(Gmr* g, int wr) {
+  wake_server(g, wr);
+  ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
 }
 
 void fence_proc(int proc) {

@@ -22,34 +22,23 @@
 
 namespace armcix {
 
-void flush_pair(Gmr* g, int wr);  // remote completion of everything to (g, wr)
-void fence_proc(int proc);        // ARMCI_Fence
-void fence_all();                 // ARMCI_AllFence
-void sync_all_windows();          // MPI_Win_sync on every window (load/store visibility, unified model)
-void sync_region(Gmr* g);         // MPI_Win_sync on the windows of one region
+// The two completions of everything issued to (g, wr), side by side (each wakes the serving progress rank
+// first): remote (MPI_Win_flush; the pair's pending state and held copies go) and local (MPI_Win_flush_local:
+// origin buffers reusable, gets arrived).
+void flush_pair(Gmr* g, int wr);
+void flush_local_pair(Gmr* g, int wr);
+void fence_proc(int proc);  // ARMCI_Fence
+void fence_all();           // ARMCI_AllFence
+void sync_all_windows();    // MPI_Win_sync on every window (load/store visibility, unified model)
+void sync_region(Gmr* g);   // MPI_Win_sync on the windows of one region
 
-// Whether puts to other nodes may go as ordered accumulates (prepare_put): not on Open MPI.
+// What the MPI library in use makes cheapest between nodes (used by transfer/engine_choice.h's choose_contig):
+// whether a put overlapping a pending one goes as MPI_Accumulate(MPI_REPLACE) -- not on Open MPI, whose
+// osc ucx makes an accumulate a lock + get + put + unlock at the target (doc/performance.md, "Open MPI between
+// hosts") --, and whether a small blocking accumulate goes from a held copy (ARMCI_ACC_HELD_COPY; auto: not
+// on Open MPI, which completes it at the target before returning anyway).
 bool ordered_puts_by_accumulate();
-
-// Whether a blocking put (up to kOrderedPutMaxBytes) to another node goes from a held copy (hold_put_copy)
-// instead of waiting for local completion: on Open MPI only, whose osc ucx completes locally with a full
-// flush, where MPICH's returns once an eager put has left (doc/performance.md, "Open MPI between hosts").
-bool plain_puts_from_held_copies();
-
-// Whether a blocking accumulate of at most kOrderedPutMaxBytes to another node goes from a held copy
-// (hold_copy_space, filled with the scaled / packed origin) and returns without waiting for its local
-// completion (ARMCI_ACC_HELD_COPY; auto: on except on Open MPI).  Why: on MPICH over UCX an accumulate
-// completes locally only after a round trip through the target's CPU
-// (doc/performance.md, "NWChem between hosts: accumulates from held copies").  The copies are freed with the
-// pair's next flush (a fence, a barrier, a conflict, or the copy bounds below), as ordered puts' are.  Not on
-// Open MPI: its osc ucx completes an accumulate at the target before returning anyway.
 bool accs_from_held_copies();
-
-// Whether this blocking accumulate of `bytes` to window rank wr's slice goes from a held copy: at most
-// kOrderedPutMaxBytes, accs_from_held_copies(), and its MPI target is a process whose CPU the local
-// completion would wait for -- a rank on another node, or the progress rank serving the slice, on this node
-// too (with progress ranks every accumulate to a region spanning nodes goes to it, and it may be asleep).
-bool acc_from_held_copy(const Gmr* g, int wr, std::size_t bytes);
 
 // Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.
 inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
@@ -57,20 +46,18 @@ inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
   if (p && conflicts(*p, kind, lo, hi)) flush_pair(g, wr);
 }
 
-// A put on [lo, hi): true if it goes as an ordered put (MPI_Accumulate with MPI_REPLACE, gmr/pending.h),
-// after flushing the pair if even that would conflict; false after prepare_op() for a plain MPI_Put.
-// Only to targets on other nodes (`across_network`): within a node the flush is a shared-memory handshake
-// that costs no more than the accumulate (doc/performance.md, "Ordered puts: the size limit").  Not on Open
-// MPI: its osc ucx makes every accumulate a lock + get + put + unlock on the target, dearer than flush + put
-// (doc/performance.md, "Open MPI between hosts").
-inline bool prepare_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi, bool across_network) {
+// Whether a put on [lo, hi) of (g, wr) overlaps a put or ordered put still pending there: it would cost a
+// flush as a plain MPI_Put, and may go as an ordered put (gmr/pending.h; the choice: transfer/engine_choice.h).
+inline bool overlaps_pending_put(const Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi) {
   const Pending* p = g->pending.find(wr);
-  if (across_network && p && put_goes_ordered(*p, lo, hi) && ordered_puts_by_accumulate()) {
-    if (ordered_put_conflicts(*p, lo, hi)) flush_pair(g, wr);
-    return true;
-  }
-  prepare_op(g, wr, XferOp::Put, lo, hi);
-  return false;
+  return p && (p->put.overlaps(lo, hi) || p->rep.overlaps(lo, hi));
+}
+
+// Call before issuing an ordered put on [lo, hi) (instead of prepare_op): flushes the pair only if even the
+// ordered put would conflict.
+inline void prepare_ordered_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi) {
+  const Pending* p = g->pending.find(wr);
+  if (p && ordered_put_conflicts(*p, lo, hi)) flush_pair(g, wr);
 }
 
 // Origin copies of ordered puts.  An ordered put to another node goes as an MPI_Accumulate from a copy of

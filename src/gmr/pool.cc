@@ -1,4 +1,4 @@
-// An allocation served without new windows: a reused segment of a freed region (gmr/shm_cache.h's cache)
+// An allocation served without new windows: a reused segment of a freed region (shm/segment_cache.h's cache)
 // or a block of the member set's pool.
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "base/error.h"
-#include "base/shm_segment.h"
+#include "shm/segment.h"
 #include "base/state.h"
 #include "base/window.h"
 #include "gmr/gmr.h"
 #include "gmr/gmr_internal.h"
-#include "gmr/shm_cache.h"
+#include "shm/segment_cache.h"
 #include "groups/group.h"
 #include "progress/progress_ranks.h"
 #include "topo/nodes.h"
@@ -47,7 +47,7 @@ void publish_zeroed_slices(const char* call, Gmr* g) {
 }  // namespace
 
 // Reuses a cached segment of a freed region on the same members whose slices hold `sizes`
-// (gmr/shm_cache.h), with its MPI window if the members span nodes.  The caller's slice is zeroed, as
+// (shm/segment_cache.h), with its MPI window if the members span nodes.  The caller's slice is zeroed, as
 // fresh shared memory is, and the barrier keeps every rank from touching a peer's slice before its owner
 // has cleared it.  No late operation of the freed region can land after the zeroing: every member
 // completed its operations at the free (flush), before the allocation's gather that precedes this.
@@ -67,7 +67,7 @@ bool adopt_cached_segment(const char* call, Gmr* g, const std::vector<MPI_Aint>&
 
 namespace {
 
-// Adds a segment of `slice_bytes` per member to the member set's pool (gmr/shm_cache.h).  Collective over
+// Adds a segment of `slice_bytes` per member to the member set's pool (shm/segment_cache.h).  Collective over
 // the group.
 void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, bool node_only, MPI_Aint slice_bytes) {
   Gmr seg;
@@ -111,7 +111,7 @@ void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, 
 
 }  // namespace
 
-// Serves a small allocation from its member set's pool (gmr/shm_cache.h), adding a segment when no segment
+// Serves a small allocation from its member set's pool (shm/segment_cache.h), adding a segment when no segment
 // has room and the pool may still grow.  False (on every member alike: the decision uses only shared data)
 // when the largest slice is too big for a pool block or the pool is full.  Unlike adopt_cached_segment,
 // neither zeroing nor a barrier: free blocks are kept zero (below).

@@ -28,7 +28,7 @@ struct RegionFacts {
 };
 
 struct RegionPlan {
-  // Try the member set's pool first (small regions, gmr/shm_cache.h): node-only regions always, regions
+  // Try the member set's pool first (small regions, shm/segment_cache.h): node-only regions always, regions
   // spanning nodes with ARMCI_SPANNING_POOL=1 (one window for the pool instead of one per region:
   // doc/performance.md, "Cost as jobs grow").
   bool pooled = false;

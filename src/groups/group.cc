@@ -26,7 +26,7 @@ std::mutex g_live_mutex;
 void (*g_members_released)(const ARMCI_Group*) = nullptr;
 
 // Whether another live group has the same members, in the same order (a duplicate, or a group created
-// again from the same list): what the library keeps per member set (gmr/shm_cache.h) serves it too.
+// again from the same list): what the library keeps per member set (shm/segment_cache.h) serves it too.
 bool members_shared(const ARMCI_Group* group) {
   std::lock_guard<std::mutex> lock(g_live_mutex);
   for (const auto& [table, size] : g_live)

@@ -26,7 +26,7 @@
 #include "groups/group.h"
 #include "msg/msg_internal.h"
 #include "wait/call_stats.h"
-#include "wait/node_sync.h"
+#include "shm/node_sync.h"
 #include "wait/wait.h"
 
 namespace {

@@ -13,7 +13,7 @@
 #include "msg/msg_internal.h"
 #include "msg/reduce_ops.h"
 #include "wait/call_stats.h"
-#include "wait/node_sync.h"
+#include "shm/node_sync.h"
 #include "wait/wait.h"
 
 namespace armcix {

@@ -121,8 +121,7 @@ void complete_batch(Request* req, Batch& b) {
   ++req->busy;
   ++g_busy_batches;
   for (auto& [g, wr] : b.pairs) {
-    wake_server(g, wr);
-    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
+    flush_local_pair(g, wr);
     note_locally_complete(g, wr);
   }
   if (!b.mpi_reqs.empty()) {
@@ -179,8 +178,7 @@ void complete_mpi_holding_lock(Request* req) {
 // Locally completes everything issued to `proc` (all requests' operations to it).
 void flush_target(int proc) {
   for (auto& [g, wr] : g_unflushed_pairs[proc]) {
-    wake_server(g, wr);
-    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
+    flush_local_pair(g, wr);
     note_locally_complete(g, wr);
   }
   g_unflushed_pairs[proc].clear();

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "base/error.h"
-#include "base/shm_segment.h"
+#include "shm/segment.h"
 #include "progress/progress_ranks.h"
 #include "wait/wait.h"
 

@@ -140,7 +140,7 @@ class SocketWaker {
 // (/proc/loadavg's "R/T" field, which counts the caller) is at most its online cores.  A yield cannot tell:
 // Linux's EEVDF scheduler hands the core back at once to a yielding task while the other task on it has
 // used more than its share, so a progress rank that polled while its yields returned quickly still took
-// half a core from a computing rank (NWChem TCE water, 2 hosts x (1 + 1) on 2 cores: 2.3x slower).  The
+// half a core from a computing rank (doc/performance.md has the NWChem run).  The
 // whole machine, not our job: another job's work counts as wanting the cores too.
 class IdleCores {
  public:
@@ -161,17 +161,15 @@ MPI_Win window_of(const Runtime& r, ProxyWindow which) {
 // What a progress rank does between two polls of MPI that found no request.  MPI_Iprobe drives MPI's
 // progress engine, which is what serves the RMA aimed at this process.  Between polls it sleeps
 // ARMCI_PROGRESS_RANKS_USLEEP: the scheduler runs a task that slept as soon as it wakes, while a spinner
-// that only yields (the value 0) waits for its share of a core that a computing rank holds (2 cores at
-// load 15: operations on a computing target completed after 9-29 ms with yield, 0.1-1.3 ms with sleeps of
-// 20 or 100 us; doc/performance.md).  It polls on instead of sleeping while a program rank of its node
+// that only yields (the value 0) waits for its share of a core that a computing rank holds (an order of
+// magnitude slower under load: doc/performance.md).  It polls on instead of sleeping while a program rank of its node
 // has handed it its core, and for ARMCI_PROGRESS_RANKS_AWAKE_US after a wake-up.
 class IdlePolicy {
  public:
   IdlePolicy(const Runtime& r, const OwnWake& wake)
       : wake_(wake), pause_us_(r.resolved.progress_ranks_usleep), awake_s_(r.config.progress_ranks_awake_us * 1e-6) {
-    // Linux lets a sleep of a normal task overrun by its timer slack, 50 us by default, to batch wake-ups:
-    // usleep(20) then sleeps ~70 us, and every operation through this rank waits that long.  A progress
-    // rank wants its wake-up on time.
+    // Linux lets a sleep of a normal task overrun by its timer slack (50 us by default) to batch wake-ups,
+    // and every operation through this rank would wait that long.  A progress rank wants its wake-up on time.
     if (pause_us_ > 0 && prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0) != 0 && r.config.verbose)
       armcix::print_to_stderr("armci-x: progress rank: prctl(PR_SET_TIMERSLACK) failed: %s\n", std::strerror(errno));
     if (wake_.fifo >= 0) waker_.watch_fifo(wake_.fifo);

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "base/error.h"
-#include "base/shm_segment.h"
+#include "shm/segment.h"
 #include "progress/progress_ranks.h"
 #include "progress/progress_ranks_internal.h"
 
@@ -26,7 +26,7 @@ using namespace proxy;  // NOLINT(google-build-using-namespace): the wire protoc
 // The wake channels (progress_ranks.h), collective over r.all while every process still takes part in
 // collectives.  Channels join the processes of one MPI node (MPI_COMM_TYPE_SHARED: the processes MPI itself
 // lets share memory), whatever ARMCI_NODE_SIZE cuts it into.  Each progress rank makes a segment with its
-// wake word and a FIFO under fresh names (base/shm_segment.h) that the node gathers; every program rank of the
+// wake word and a FIFO under fresh names (shm/segment.h) that the node gathers; every program rank of the
 // node opens them; then the names go.  Simulated hosts (tools/simhosts.sh) are separate MPI nodes on one
 // kernel: they get no channels between them, as real hosts, even where UCX moves their bytes through
 // shared memory.  A progress rank that cannot make them (no /dev/shm) has no channel: requests over shared
@@ -40,7 +40,7 @@ progress::OwnWake progress::make_wake_channels(Runtime& r, bool progress_rank) {
   int node_me = 0, node_n = 0;
   ARMCIX_MPI(MPI_Comm_rank(node, &node_me));
   ARMCIX_MPI(MPI_Comm_size(node, &node_n));
-  // Each progress rank names its page and FIFO afresh (base/shm_segment.h) and the node learns the names
+  // Each progress rank names its page and FIFO afresh (shm/segment.h) and the node learns the names
   // from the gather below; an empty name: no channel.
   struct Names {
     char seg[kShmNameBytes];

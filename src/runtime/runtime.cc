@@ -35,7 +35,7 @@
 #include "topo/node_keys.h"
 #include "topo/nodes.h"
 #include "wait/mpi_yield.h"
-#include "wait/node_sync.h"
+#include "shm/node_sync.h"
 #include "wait/wait.h"
 #include "wait/yield_timer.h"
 
@@ -168,10 +168,10 @@ void resolve_mpi_yield(Runtime& r, bool spans_world) {
   set_mpi_yield(on, r.resolved.wait_backoff_us);
 }
 
-// ARMCI_NODE_SYNC (wait/node_sync.h).  Auto: on when our waits back off (an oversubscribed machine), where
+// ARMCI_NODE_SYNC (shm/node_sync.h).  Auto: on when our waits back off (an oversubscribed machine), where
 // an MPI barrier costs several back-off periods; off on dedicated cores, where MPI's polled barrier answers
 // in microseconds.  The inputs are the same on every process (the setting: Config::must_agree; the
-// back-off: from the census, resolve_wait_backoff), so is the result; msg/node_sync.cc also needs one node.
+// back-off: from the census, resolve_wait_backoff), so is the result; shm/node_sync.cc also needs one node.
 void resolve_node_sync(Runtime& r) {
   r.resolved.node_sync = (r.config.node_sync > 0 || (r.config.node_sync < 0 && r.resolved.wait_backoff_us > 0)) ? 1 : 0;
 }

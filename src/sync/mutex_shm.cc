@@ -26,7 +26,7 @@
 #include "base/error.h"
 #include "base/state.h"
 #include "base/thread_lock.h"
-#include "shm/node_path.h"
+#include "shm/access.h"
 #include "sync/mutex_impl.h"
 #include "wait/wait.h"
 

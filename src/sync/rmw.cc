@@ -13,7 +13,7 @@
 #include "base/state.h"
 #include "gmr/gmr.h"
 #include "gmr/ordering.h"
-#include "shm/node_path.h"
+#include "transfer/node_local.h"
 #include "topo/nodes.h"
 #include "wait/wait.h"
 

@@ -3,8 +3,7 @@
 // MPI's node (MPI_COMM_TYPE_SHARED) is the wrong unit for oversubscription: simulated hosts (network
 // namespaces, tools/simhosts.sh), containers on one VM, and MPICH's cliques split one machine into several
 // MPI nodes, each of which may have no more ranks than cores while the machine as a whole has (2 hosts x
-// 2 ranks on a 2-core machine: 4 ranks, 2 cores, yet each "node" has 2 ranks and nothing backed off:
-// NWChem water CCSD at 2x2 took 279 s against 16 s on one node).  Ranks are on one machine when they run
+// 2 ranks on a 2-core machine: 4 ranks, 2 cores, yet each "node" has 2 ranks and nothing would back off).  Ranks are on one machine when they run
 // on the same kernel (/proc/sys/kernel/random/boot_id, a random UUID per boot), whatever host name their
 // UTS namespace gives them; only without a boot id does the host name decide.  Its usable cores are the
 // union of their CPU affinity masks.

@@ -84,6 +84,24 @@ IovEngine choose_iov(XferOp op, const Config& c, const IovFacts& f) {
   return IovEngine::Consrv;
 }
 
+const char* engine_name(ContigPath p) {
+  switch (p) {
+    case ContigPath::Local:
+      return "local";
+    case ContigPath::OrderedPut:
+      return "ordered put";
+    case ContigPath::HeldCopy:
+      return "held copy";
+    case ContigPath::OwnRequest:
+      return "own request";
+    case ContigPath::HandleRequest:
+      return "handle's request";
+    case ContigPath::Flushed:
+      return "flushed";
+  }
+  return "?";
+}
+
 const char* engine_name(StridedEngine e) {
   switch (e) {
     case StridedEngine::Local:

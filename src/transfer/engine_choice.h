@@ -1,6 +1,6 @@
-// Which engine moves a strided or I/O-vector transfer: pure functions of the transfer's shape, the
-// operation, the configuration and what the caller found out about the target, with no MPI and no
-// global state, so that every rule is unit-tested (tests/unit/test_engine_choice.cc).  Re-tuning AUTO
+// Which path moves a contiguous transfer and which engine a strided or I/O-vector one: pure functions of the
+// transfer's shape, the operation, the configuration and what the caller found out about the target, with no
+// MPI and no global state, so that every rule is unit-tested (tests/unit/test_engine_choice.cc).  Re-tuning AUTO
 // for another machine changes the thresholds in kStridedAuto, not control flow.
 //
 // Two engines complete a non-blocking call before it returns, which ARMCI allows (a handle may complete
@@ -18,6 +18,70 @@
 #include "transfer/strided_shape.h"
 
 namespace armcix {
+
+// Where the target is, as far as the engine choice cares.
+enum class TargetPath {
+  NodeLocal,  // the target's slice is mapped into this process and, for an accumulate, its atomics may use
+              // load/store (transfer/node_local.h: mapped(), local_atomics())
+  SameNode,   // through MPI to a rank of this node (ARMCI_SHM=0, or MPI atomics): shared memory inside MPI
+  OtherNode,  // through MPI across the network
+};
+
+// ---- Contiguous (ARMCI_Put / ARMCI_Get / ARMCI_Acc and their non-blocking forms) -----------------------
+
+enum class ContigPath {
+  Local,          // node-local target: memcpy, or for an accumulate scale-add under the slice lock
+  OrderedPut,     // put overlapping a pending put: MPI_Accumulate(MPI_REPLACE) from a held copy
+  HeldCopy,       // MPI_Put (put) / MPI_Accumulate (acc) from a held copy: returns without local completion
+  OwnRequest,     // blocking: MPI_Rget / MPI_Raccumulate, waited for before the call returns
+  HandleRequest,  // explicit handle: MPI_Rget / MPI_Raccumulate, waited for by the handle's wait
+  Flushed,        // MPI_Put / MPI_Get / MPI_Accumulate, completed locally by MPI_Win_flush_local (now or at the
+                  // request's completion)
+};
+// A held copy (gmr/ordering.h, hold_put_copy) lives until the pair's next flush, which completes the operation
+// remotely and so locally: the call costs a copy instead of MPI's local completion.
+
+struct ContigFacts {
+  XferOp op = XferOp::Put;
+  std::size_t bytes = 0;
+  TargetPath path = TargetPath::SameNode;  // NodeLocal for an accumulate only with load/store atomics
+  bool blocking = true;                    // no request
+  bool explicit_handle = false;            // a request of an explicit handle (not an implicit one)
+  bool overlaps_pending_put = false;       // put: the pair has a put or ordered put pending on these bytes
+  bool served_by_progress_rank = false;    // a progress rank serves the target's slice (it may be asleep)
+};
+
+// What the MPI library in use makes cheapest (gmr/ordering.h).
+struct ContigMpi {
+  bool ordered_puts_by_accumulate = true;  // false on Open MPI: its accumulates are dearer than a flush + put
+  bool accs_from_held_copies = true;       // ARMCI_ACC_HELD_COPY, resolved
+};
+
+// To another node a get or accumulate completes by its own request rather than MPI_Win_flush_local, which
+// over UCX costs one more round trip (doc/performance.md, "Cost model to another node").  Puts and
+// accumulates of at most kOrderedPutMaxBytes to a target whose CPU a local completion would wait for go from
+// held copies; a put overlapping a pending one goes ordered rather than flushing first.  Large transfers and
+// everything within a node go plain and are flushed.
+inline ContigPath choose_contig(const ContigFacts& f, const ContigMpi& m) {
+  if (f.path == TargetPath::NodeLocal) return ContigPath::Local;
+  const bool other_node = f.path == TargetPath::OtherNode;
+  const bool small = f.bytes <= static_cast<std::size_t>(kOrderedPutMaxBytes);
+  switch (f.op) {
+    case XferOp::Put:
+      if (other_node && small && f.overlaps_pending_put && m.ordered_puts_by_accumulate) return ContigPath::OrderedPut;
+      if (other_node && small && f.blocking && !m.ordered_puts_by_accumulate) return ContigPath::HeldCopy;
+      return ContigPath::Flushed;
+    case XferOp::Acc:
+      if (f.blocking && small && m.accs_from_held_copies && (other_node || f.served_by_progress_rank))
+        return ContigPath::HeldCopy;
+      break;
+    case XferOp::Get:
+      break;
+  }
+  if (other_node && f.blocking) return ContigPath::OwnRequest;
+  if (other_node && f.explicit_handle) return ContigPath::HandleRequest;
+  return ContigPath::Flushed;
+}
 
 // ---- Strided (ARMCI_STRIDED_METHOD) --------------------------------------------------------------------
 
@@ -54,14 +118,6 @@ struct StridedAutoTuning {
   std::size_t pack_stream_window_chunks;  // PACK_STREAM's buffer, in chunks: completes locally and reuses it beyond
 };
 constexpr StridedAutoTuning kStridedAuto{1024, 16, std::size_t{1} << 20, 64 * 1024, 32 * 1024, 128};
-
-// Where the target is, as far as the engine choice cares.
-enum class TargetPath {
-  NodeLocal,  // the target's slice is mapped into this process and, for an accumulate, its atomics may use
-              // load/store (shm/node_path.h: mapped(), local_atomics())
-  SameNode,   // through MPI to a rank of this node (ARMCI_SHM=0, or MPI atomics): shared memory inside MPI
-  OtherNode,  // through MPI across the network
-};
 
 // Between nodes one operation per short segment (IOV) is never right: each MPI operation is a message of its
 // own there (doc/performance.md, "Strided and large accumulates between hosts").  The per-segment rule
@@ -109,6 +165,7 @@ IovChecks iov_checks_needed(XferOp op, const Config& c, bool one_region, bool no
 // MPI), and an accumulate whose remote segments overlap goes BATCHED instead of DIRECT.
 IovEngine choose_iov(XferOp op, const Config& c, const IovFacts& f);
 
+const char* engine_name(ContigPath p);
 const char* engine_name(StridedEngine e);
 const char* engine_name(IovEngine e);
 

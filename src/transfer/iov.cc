@@ -15,10 +15,11 @@
 #include "base/state.h"
 #include "gmr/ordering.h"
 #include "nb/request.h"
-#include "shm/node_path.h"
 #include "transfer/conflict_tree.h"
 #include "transfer/datatypes.h"
 #include "transfer/engine_choice.h"
+#include "transfer/node_local.h"
+#include "transfer/paths.h"
 #include "transfer/rma.h"
 #include "transfer/staging.h"
 
@@ -170,8 +171,7 @@ void batched_engine(XferOp op, const AccType* t, const void* scale, const Desc& 
     void* local = packed ? packed.get() + static_cast<std::size_t>(i) * d.bytes : d.local[i];
     issue_one(op, t, local, r, d.bytes);
     if (limit > 0 && ++since_flush == limit) {
-      wake_server(g, wr);
-      ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
+      flush_local_pair(g, wr);
       since_flush = 0;
     }
   }

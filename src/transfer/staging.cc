@@ -63,13 +63,4 @@ Staged stage_scaled(const AccType& t, const void* scale, const void* src, std::s
   return s;
 }
 
-void complete_local(Gmr* g, int wr, Request* req) {
-  if (req)
-    request_track(req, g, wr);
-  else {
-    wake_server(g, wr);
-    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
-  }
-}
-
 }  // namespace armcix

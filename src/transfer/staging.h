@@ -33,7 +33,4 @@ Staged stage_result(void* dst, std::size_t bytes);
 Staged stage_scaled(const AccType& t, const void* scale, const void* src, std::size_t bytes);
 std::unique_ptr<char[]> new_buffer(std::size_t bytes);
 
-// Local completion of operations issued to (g, wr): now, or when the request completes.
-void complete_local(Gmr* g, int wr, Request* req);
-
 }  // namespace armcix

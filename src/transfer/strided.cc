@@ -17,10 +17,11 @@
 #include "base/state.h"
 #include "gmr/ordering.h"
 #include "nb/request.h"
-#include "shm/node_path.h"
 #include "topo/nodes.h"
 #include "transfer/datatypes.h"
 #include "transfer/engine_choice.h"
+#include "transfer/node_local.h"
+#include "transfer/paths.h"
 #include "transfer/rma.h"
 #include "transfer/staging.h"
 #include "transfer/strided_shape.h"
@@ -109,7 +110,7 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     MPI_Datatype lt;
     // A held copy (gmr/ordering.h) is taken after prepare_op, whose flush would free the pair's held copies.
     prepare_op(g, r.win_rank, XferOp::Acc, lo, hi);
-    const bool held = req == nullptr && acc_from_held_copy(g, r.win_rank, s.total_bytes());
+    const bool held = req == nullptr && acc_from_held_copy(r, s.total_bytes(), g->abs_rank_of(r.win_rank));
     if (!held && scale_is_one(*t, scale) && !must_stage(sd.local)) {
       ltype = strided_type(elem, per_run, s.count, s.lstride, s.levels);
       origin.ptr = sd.local;
@@ -236,8 +237,7 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
     }
     ++k;
     if (limit > 0 && ++issued == limit) {
-      wake_server(g, r.win_rank);
-      ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, r.win_rank), g->win));
+      flush_local_pair(g, r.win_rank);
       issued = 0;
     }
   });
@@ -304,8 +304,7 @@ void pack_engine(XferOp op, const AccType* t, const void* scale, const StridedSh
     else
       ARMCIX_MPI(MPI_Accumulate(buf.get(), n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, r.disp), 1,
                                 rtype.get(), MPI_SUM, g->win));
-    wake_server(g, r.win_rank);
-    ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, r.win_rank), g->win));
+    flush_local_pair(g, r.win_rank);
     out = buf.get();
     displs.clear();
     in_chunk = 0;
@@ -343,7 +342,7 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
   const int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
   const bool unit_scale = op == XferOp::Acc && scale_is_one(*t, scale);
   // A blocking accumulate of at most kOrderedPutMaxBytes packs into a held copy and waits for nothing.
-  const bool held = op == XferOp::Acc && req == nullptr && acc_from_held_copy(g, wr, s.total_bytes());
+  const bool held = op == XferOp::Acc && req == nullptr && acc_from_held_copy(r, s.total_bytes(), g->abs_rank_of(wr));
   std::unique_ptr<char[]> owned = held ? nullptr : new_buffer(in_buffer * seg);
   char* const buf = held ? static_cast<char*>(hold_copy_space(g, wr, in_buffer * seg)) : owned.get();
   std::vector<long> loffs;  // get: where the window's segments go locally
@@ -393,7 +392,7 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
     ++done;
     if (displs.size() == per_chunk || in_window == in_buffer || done == s.nseg) issue_chunk();
     if (in_window == in_buffer && done < s.nseg) {  // a window full and more to come: complete it, reuse
-      ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
+      flush_local_pair(g, wr);
       if (op == XferOp::Get) {
         scatter(loffs, buf, sd.local);
         loffs.clear();
@@ -451,9 +450,7 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   sd.local = static_cast<char*>(remote_is_dst ? const_cast<void*>(src) : dst);
   sd.remote = static_cast<char*>(remote_is_dst ? dst : const_cast<void*>(src));
   GmrRef r = gmr_resolve(call, remote_is_dst ? "dst_ptr" : "src_ptr", proc, sd.remote, s.rextent);
-  const TargetPath path = mapped(r) && (op != XferOp::Acc || local_atomics(r)) ? TargetPath::NodeLocal
-                          : on_my_node(proc)                                   ? TargetPath::SameNode
-                                                                               : TargetPath::OtherNode;
+  const TargetPath path = target_path(r, op, proc);
   const StridedEngine engine = choose_strided(s, op, rt().config, path);
   // A strided get from my own slice through MPI pokes MPI's progress, as get() does (transfer/contig.cc):
   // Open MPI's osc ucx completes it in place, and a process polling its memory this way never served a put

@@ -7,7 +7,7 @@
 // peer of the same core that the wait is waiting for, and the wait sees the answer as soon as that peer
 // has sent it, where a sleep ends only after the back-off plus the timer slack and a wake-up.  Beside
 // other busy programs a waiter that stays runnable takes their share and its peers', so it sleeps at once
-// (the numbers: wait/node_sync.cc, whose barrier makes the same choice before its futex sleep).
+// (the numbers: shm/node_sync.cc, whose barrier makes the same choice before its futex sleep).
 #pragma once
 
 #include <sched.h>

@@ -26,7 +26,7 @@
 
 #include "base/state.h"  // the resolved ARMCI_WAIT_BACKOFF_US
 #include "test_util.h"
-#include "wait/node_sync.h"
+#include "shm/node_sync.h"
 
 namespace {
 
@@ -1020,7 +1020,7 @@ TEST(MsgErrors, BadGroupArguments) {
   }
 }
 
-// --- barriers and gops in shared memory (ARMCI_NODE_SYNC, wait/node_sync.h) ---------------------------------
+// --- barriers and gops in shared memory (ARMCI_NODE_SYNC, shm/node_sync.h) ---------------------------------
 // The manifest runs this program with ARMCI_NODE_SYNC=1 on one node (the shared-memory path for every
 // barrier and gop test above) and with it on several simulated nodes (MPI's path).
 

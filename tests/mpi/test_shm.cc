@@ -11,7 +11,7 @@
 #include "base/state.h"
 #include "gmr/gmr.h"          // gmr_windows_created: is a freed window reused
 #include "gmr/region_plan.h"  // is a world allocation pooled here
-#include "gmr/shm_cache.h"    // the pool's segments
+#include "shm/segment_cache.h"    // the pool's segments
 #include "progress/progress_ranks.h"
 #include "test_util.h"
 #include "topo/nodes.h"
@@ -269,7 +269,7 @@ TEST(NodePath, GroupAllocationsInsideAndAcrossNodes) {
   (void)r;
 }
 
-// Freed node-only segments are kept and reused (src/gmr/shm_cache.h).  A reused allocation must behave as
+// Freed node-only segments are kept and reused (src/shm/segment_cache.h).  A reused allocation must behave as
 // a fresh one: the caller's slice reads zero, empty slices are NULL, bounds are the new size (not the
 // segment's capacity), and data moves between ranks.  Sizes differ per rank and shrink, so reuse happens.
 TEST(NodePath, ReusedSegmentsBehaveLikeFreshOnes) {
@@ -594,7 +594,7 @@ TEST(NodePath, FreedSegmentsAndWindowsAreReused) {
 
 // Groups are created, used and freed in turn while their freed windows stay cached.  A new group's
 // communicator can get the context id of a freed one; a window created on it must still be told apart
-// from the cached windows (MPICH names windows after their communicator: src/gmr/shm_cache.h), or
+// from the cached windows (MPICH names windows after their communicator: src/shm/segment_cache.h), or
 // accumulates, which MPICH delivers by window name, land in a cached window and are lost (GA's pgtest).
 TEST(NodePath, GroupsFreedWhileTheirWindowsAreCachedKeepAccumulates) {
   const int n = nproc(), r = me();

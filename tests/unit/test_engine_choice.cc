@@ -1,17 +1,23 @@
-// Engine choice (transfer/engine_choice.h): every rule of choose_strided and choose_iov, without MPI.
+// Path and engine choice (transfer/engine_choice.h): every rule of choose_contig, choose_strided and choose_iov,
+// without MPI.
 #include <gtest/gtest.h>
 
 #include <cstddef>
 
 #include "transfer/engine_choice.h"
 
+using armcix::choose_contig;
 using armcix::choose_iov;
 using armcix::choose_strided;
 using armcix::Config;
+using armcix::ContigFacts;
+using armcix::ContigMpi;
+using armcix::ContigPath;
 using armcix::engine_name;
 using armcix::IovEngine;
 using armcix::IovFacts;
 using armcix::IovMethod;
+using armcix::kOrderedPutMaxBytes;
 using armcix::kStridedAuto;
 using armcix::StridedEngine;
 using armcix::StridedMethod;
@@ -49,6 +55,146 @@ Config iov_config(IovMethod m) {
 }
 
 }  // namespace
+
+// ---- contiguous ------------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr ContigMpi kMpich{true, true};  // ordered puts by accumulate, accumulates from held copies
+constexpr ContigMpi kOpenMpi{false, false};
+const TargetPath kPaths[] = {TargetPath::NodeLocal, TargetPath::SameNode, TargetPath::OtherNode};
+
+ContigFacts contig(XferOp op, TargetPath path, std::size_t bytes = 8) {
+  ContigFacts f;
+  f.op = op;
+  f.path = path;
+  f.bytes = bytes;
+  return f;
+}
+ContigFacts under_handle(ContigFacts f, bool explicit_handle) {
+  f.blocking = false;
+  f.explicit_handle = explicit_handle;
+  return f;
+}
+ContigFacts overlapping(ContigFacts f) {
+  f.overlaps_pending_put = true;
+  return f;
+}
+ContigFacts served(ContigFacts f) {
+  f.served_by_progress_rank = true;
+  return f;
+}
+const std::size_t kSmall = static_cast<std::size_t>(kOrderedPutMaxBytes);
+
+}  // namespace
+
+TEST(ChooseContig, NodeLocalTargetGoesByLoadStoreWhateverElse) {
+  for (XferOp op : kOps)
+    for (const ContigMpi& m : {kMpich, kOpenMpi})
+      for (std::size_t bytes : {std::size_t{8}, kSmall + 1}) {
+        const ContigFacts f = contig(op, TargetPath::NodeLocal, bytes);
+        EXPECT_EQ(choose_contig(f, m), ContigPath::Local);
+        EXPECT_EQ(choose_contig(under_handle(f, true), m), ContigPath::Local);
+        EXPECT_EQ(choose_contig(overlapping(served(f)), m), ContigPath::Local);
+      }
+}
+
+TEST(ChooseContig, WithinANodeThroughMpiEverythingIsFlushed) {
+  // No held copies and no requests of their own: a flush within a node costs no more (gmr/ordering.h).
+  for (XferOp op : kOps)
+    for (const ContigMpi& m : {kMpich, kOpenMpi}) {
+      const ContigFacts f = contig(op, TargetPath::SameNode);
+      EXPECT_EQ(choose_contig(f, m), ContigPath::Flushed) << engine_name(choose_contig(f, m));
+      EXPECT_EQ(choose_contig(under_handle(f, true), m), ContigPath::Flushed);
+      EXPECT_EQ(choose_contig(under_handle(f, false), m), ContigPath::Flushed);
+      if (op == XferOp::Put) {
+        EXPECT_EQ(choose_contig(overlapping(f), m), ContigPath::Flushed);
+      }
+    }
+}
+
+TEST(ChooseContig, PutOverlappingAPendingPutToAnotherNodeGoesOrderedOnMpich) {
+  const ContigFacts f = overlapping(contig(XferOp::Put, TargetPath::OtherNode));
+  EXPECT_EQ(choose_contig(f, kMpich), ContigPath::OrderedPut);
+  EXPECT_EQ(choose_contig(under_handle(f, true), kMpich), ContigPath::OrderedPut);
+  EXPECT_EQ(choose_contig(under_handle(f, false), kMpich), ContigPath::OrderedPut);
+  EXPECT_EQ(choose_contig(overlapping(contig(XferOp::Put, TargetPath::OtherNode, kSmall)), kMpich),
+            ContigPath::OrderedPut);
+  // Above the size limit a put stays plain (and flushes the pair first).
+  EXPECT_EQ(choose_contig(overlapping(contig(XferOp::Put, TargetPath::OtherNode, kSmall + 1)), kMpich),
+            ContigPath::Flushed);
+  // Not overlapping: plain.
+  EXPECT_EQ(choose_contig(contig(XferOp::Put, TargetPath::OtherNode), kMpich), ContigPath::Flushed);
+  EXPECT_EQ(choose_contig(under_handle(contig(XferOp::Put, TargetPath::OtherNode), true), kMpich), ContigPath::Flushed);
+}
+
+TEST(ChooseContig, OpenMpiBlockingSmallPutsToAnotherNodeGoFromHeldCopies) {
+  for (bool overlap : {false, true}) {
+    ContigFacts f = contig(XferOp::Put, TargetPath::OtherNode);
+    f.overlaps_pending_put = overlap;
+    EXPECT_EQ(choose_contig(f, kOpenMpi), ContigPath::HeldCopy);
+    EXPECT_EQ(choose_contig(under_handle(f, true), kOpenMpi), ContigPath::Flushed);
+    EXPECT_EQ(choose_contig(under_handle(f, false), kOpenMpi), ContigPath::Flushed);
+    f.bytes = kSmall + 1;
+    EXPECT_EQ(choose_contig(f, kOpenMpi), ContigPath::Flushed);
+  }
+}
+
+TEST(ChooseContig, GetsToAnotherNodeCompleteByTheirOwnRequest) {
+  for (const ContigMpi& m : {kMpich, kOpenMpi})
+    for (std::size_t bytes : {std::size_t{8}, kSmall + 1}) {
+      const ContigFacts f = contig(XferOp::Get, TargetPath::OtherNode, bytes);
+      EXPECT_EQ(choose_contig(f, m), ContigPath::OwnRequest);
+      EXPECT_EQ(choose_contig(served(f), m), ContigPath::OwnRequest);
+      EXPECT_EQ(choose_contig(under_handle(f, true), m), ContigPath::HandleRequest);
+      // Implicit handles complete per target with one flush (WaitProc / WaitAll).
+      EXPECT_EQ(choose_contig(under_handle(f, false), m), ContigPath::Flushed);
+    }
+}
+
+TEST(ChooseContig, SmallBlockingAccumulatesGoFromHeldCopiesWhereTheTargetsCpuWouldBeWaitedFor) {
+  EXPECT_EQ(choose_contig(contig(XferOp::Acc, TargetPath::OtherNode), kMpich), ContigPath::HeldCopy);
+  EXPECT_EQ(choose_contig(contig(XferOp::Acc, TargetPath::OtherNode, kSmall), kMpich), ContigPath::HeldCopy);
+  // A progress rank serving the slice, on this node too.
+  EXPECT_EQ(choose_contig(served(contig(XferOp::Acc, TargetPath::SameNode)), kMpich), ContigPath::HeldCopy);
+  EXPECT_EQ(choose_contig(contig(XferOp::Acc, TargetPath::SameNode), kMpich), ContigPath::Flushed);
+  // Larger, non-blocking, or ARMCI_ACC_HELD_COPY off (Open MPI's auto): by request to another node.
+  EXPECT_EQ(choose_contig(contig(XferOp::Acc, TargetPath::OtherNode, kSmall + 1), kMpich), ContigPath::OwnRequest);
+  EXPECT_EQ(choose_contig(contig(XferOp::Acc, TargetPath::OtherNode), kOpenMpi), ContigPath::OwnRequest);
+  EXPECT_EQ(choose_contig(contig(XferOp::Acc, TargetPath::OtherNode), ContigMpi{true, false}), ContigPath::OwnRequest);
+  EXPECT_EQ(choose_contig(contig(XferOp::Acc, TargetPath::OtherNode), ContigMpi{false, true}), ContigPath::HeldCopy);
+  EXPECT_EQ(choose_contig(under_handle(contig(XferOp::Acc, TargetPath::OtherNode), true), kMpich),
+            ContigPath::HandleRequest);
+  EXPECT_EQ(choose_contig(under_handle(contig(XferOp::Acc, TargetPath::OtherNode), false), kMpich),
+            ContigPath::Flushed);
+  EXPECT_EQ(choose_contig(served(contig(XferOp::Acc, TargetPath::SameNode)), kOpenMpi), ContigPath::Flushed);
+}
+
+TEST(ChooseContig, OnlyPutsGoOrderedAndOnlyPutsAndAccumulatesFromHeldCopies) {
+  for (const ContigMpi& m : {kMpich, kOpenMpi, ContigMpi{true, false}, ContigMpi{false, true}})
+    for (TargetPath path : kPaths)
+      for (int bits = 0; bits < 8; ++bits) {
+        ContigFacts f = contig(XferOp::Get, path, bits & 4 ? kSmall + 1 : 8);
+        f.blocking = bits & 1;
+        f.explicit_handle = !f.blocking && (bits & 2);
+        f.overlaps_pending_put = true;
+        f.served_by_progress_rank = true;
+        const ContigPath p = choose_contig(f, m);
+        EXPECT_NE(p, ContigPath::OrderedPut);
+        EXPECT_NE(p, ContigPath::HeldCopy);
+        f.op = XferOp::Acc;
+        EXPECT_NE(choose_contig(f, m), ContigPath::OrderedPut);
+        if (!f.blocking) {
+          EXPECT_NE(choose_contig(f, m), ContigPath::HeldCopy);
+        }
+        f.op = XferOp::Put;
+        if (!f.blocking) {
+          EXPECT_NE(choose_contig(f, m), ContigPath::HeldCopy);
+        }
+        EXPECT_NE(choose_contig(f, m), ContigPath::OwnRequest);
+        EXPECT_NE(choose_contig(f, m), ContigPath::HandleRequest);
+      }
+}
 
 // ---- strided ---------------------------------------------------------------------------------------------
 

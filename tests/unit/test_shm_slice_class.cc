@@ -1,11 +1,11 @@
-// Size classes of node-only slices (gmr/shm_cache.h): every class holds its request, stays within the
+// Size classes of node-only slices (shm/segment_cache.h): every class holds its request, stays within the
 // promised overhead, and nearby sizes share a class (what makes a freed segment reusable).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <limits>
 
-#include "gmr/shm_cache.h"
+#include "shm/segment_cache.h"
 
 using armcix::shm_slice_class;
 

@@ -6,8 +6,7 @@
 // (doc/design.md, "Segment reuse").  A region therefore keeps its segment when freed, and a later allocation on the
 // same members whose every slice fits reuses it: one small collective instead of a window creation.  A group spanning
 // nodes keeps its MPI_Win_create window too (created with each slice's capacity): across nodes each creation and free
-// is a collective over the network (MPICH cliques: water TCE 13x slower than one node, the time in
-// MPI_Win_create/MPI_Win_free of every GA temporary).
+// is a collective over the network, paid for every GA temporary.
 //
 // Every decision depends only on data all members share (the gathered sizes, the cache contents, which
 // change only in collective calls on these members), so all members take, keep and evict the same

@@ -1,9 +1,6 @@
-#include "shm/node_path.h"
+#include "shm/access.h"
 
 #include <sched.h>
-
-#include "base/error.h"
-#include "base/state.h"
 
 namespace armcix {
 
@@ -21,11 +18,6 @@ SliceLock::SliceLock(uint32_t* word) : word_(word) {
 
 SliceLock::~SliceLock() {
   __atomic_store_n(word_, 0u, __ATOMIC_RELEASE);
-}
-
-void local_accumulate(const GmrRef& r, const AccType& t, const void* scale, const void* src, std::size_t bytes) {
-  SliceLock lock(r.gmr->slice_lock(r.win_rank));
-  scale_add(t, scale, src, mapped(r), bytes);
 }
 
 }  // namespace armcix

@@ -1,4 +1,4 @@
-#include "wait/node_sync.h"
+#include "shm/node_sync.h"
 
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -17,7 +17,7 @@
 #include <string>
 
 #include "base/error.h"
-#include "base/shm_segment.h"
+#include "shm/segment.h"
 #include "base/state.h"
 #include "topo/machine.h"
 #include "wait/backoff.h"
@@ -72,7 +72,7 @@ long futex(std::atomic<uint32_t>* word, int op, uint32_t value, const timespec* 
 
 // The page is a POSIX shared-memory object (zero-filled) that rank 0 creates and the others map by name:
 // not an MPI shared-memory window, whose creation MPICH completes with internal busy-polled collectives
-// (~0.1 s each at 4 ranks on 2 cores, tools/nwchem/RESULTS.md).
+// (slow on oversubscribed cores: tools/nwchem/RESULTS.md).
 void create_page(const char* call) {
   Runtime& r = rt();
   g_state.nranks = r.nproc;

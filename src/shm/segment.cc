@@ -1,4 +1,4 @@
-#include "shm_segment.h"
+#include "shm/segment.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "error.h"
+#include "base/error.h"
 
 namespace armcix {
 

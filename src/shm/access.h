@@ -1,6 +1,5 @@
-// The node-local path: targets whose slice is mapped into this process (same node, ARMCI_SHM=1) are
-// reached by load/store instead of MPI.  Every transfer function resolves the target first and asks
-// `mapped()`; the MPI engines see only what is left.
+// How the processes of one node touch each other's memory directly: the fences around node-local stores and
+// loads, the pause hint for spin loops, and the spin lock on a slice's lock word.
 //
 // Memory ordering (x86-64 TSO and weaker models alike): a node-local put/acc is complete -- locally and
 // remotely -- when its stores are done; a release fence orders them before anything this process does
@@ -11,25 +10,9 @@
 #pragma once
 
 #include <atomic>
-#include <cstddef>
 #include <cstdint>
 
-#include "acc/acc_types.h"
-#include "gmr/gmr.h"
-
 namespace armcix {
-
-// Address of the resolved remote location in this process, or nullptr if it is not mapped here.
-inline char* mapped(const GmrRef& r) {
-  char* p = r.gmr->local_ptr(r.win_rank);
-  return p ? p + r.disp : nullptr;
-}
-
-// True if accumulates to this target may use load/store (the allocation lives on one node, so no MPI
-// accumulate can touch the same location concurrently).
-inline bool local_atomics(const GmrRef& r) {
-  return !r.gmr->atomics_via_mpi;
-}
 
 inline void after_local_store() {
   std::atomic_thread_fence(std::memory_order_release);
@@ -60,8 +43,5 @@ class SliceLock {
  private:
   uint32_t* word_;
 };
-
-// dst[i] += scale * src[i] under the target slice's lock.
-void local_accumulate(const GmrRef& r, const AccType& t, const void* scale, const void* src, std::size_t bytes);
 
 }  // namespace armcix

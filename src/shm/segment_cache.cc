@@ -1,4 +1,4 @@
-#include "gmr/shm_cache.h"
+#include "shm/segment_cache.h"
 
 #include <algorithm>
 #include <deque>

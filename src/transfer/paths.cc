@@ -1,0 +1,21 @@
+#include "transfer/paths.h"
+
+namespace armcix {
+
+bool acc_from_held_copy(const GmrRef& r, std::size_t bytes, int proc) {
+  ContigFacts f;
+  f.op = XferOp::Acc;
+  f.bytes = bytes;
+  f.path = on_my_node(proc) ? TargetPath::SameNode : TargetPath::OtherNode;
+  f.served_by_progress_rank = server_of(r.gmr, r.win_rank) >= 0;
+  return choose_contig(f, contig_mpi()) == ContigPath::HeldCopy;
+}
+
+void complete_local(Gmr* g, int wr, Request* req) {
+  if (req)
+    request_track(req, g, wr);
+  else
+    flush_local_pair(g, wr);
+}
+
+}  // namespace armcix
