@@ -50,23 +50,35 @@ src_libarmci_la_SOURCES += src/msg/message.cc src/msg/msg_internal.h src/msg/ope
 lib_LTLIBRARIES += src/libarmcix-mpiwrap.la
 src_libarmcix_mpiwrap_la_LDFLAGS = -version-info 0:0:0 $(SAN_FLAGS)
 src_libarmcix_mpiwrap_la_LIBADD = src/libarmci.la -ldl
-src_libarmcix_mpiwrap_la_SOURCES = src/mpiwrap/wrap.h src/mpiwrap/common.cc src/mpiwrap/comm_templates.cc \
-	src/mpiwrap/calls/mpi_allgather.cc src/mpiwrap/calls/mpi_allgatherv.cc src/mpiwrap/calls/mpi_allreduce.cc \
-	src/mpiwrap/calls/mpi_alltoall.cc src/mpiwrap/calls/mpi_alltoallv.cc src/mpiwrap/calls/mpi_barrier.cc \
-	src/mpiwrap/calls/mpi_bcast.cc src/mpiwrap/calls/mpi_exscan.cc src/mpiwrap/calls/mpi_gather.cc \
-	src/mpiwrap/calls/mpi_gatherv.cc src/mpiwrap/calls/mpi_reduce.cc src/mpiwrap/calls/mpi_reduce_scatter.cc \
-	src/mpiwrap/calls/mpi_reduce_scatter_block.cc src/mpiwrap/calls/mpi_scan.cc \
-	src/mpiwrap/calls/mpi_scatter.cc src/mpiwrap/calls/mpi_scatterv.cc src/mpiwrap/calls/mpi_iallreduce.cc \
-	src/mpiwrap/calls/mpi_ibarrier.cc src/mpiwrap/calls/mpi_ibcast.cc src/mpiwrap/calls/mpi_comm_compare.cc \
-	src/mpiwrap/calls/mpi_comm_create.cc src/mpiwrap/calls/mpi_comm_create_group.cc \
-	src/mpiwrap/calls/mpi_comm_dup.cc src/mpiwrap/calls/mpi_comm_group.cc src/mpiwrap/calls/mpi_comm_rank.cc \
-	src/mpiwrap/calls/mpi_comm_size.cc src/mpiwrap/calls/mpi_comm_split.cc \
-	src/mpiwrap/calls/mpi_comm_split_type.cc src/mpiwrap/calls/mpi_comm_set_errhandler.cc \
-	src/mpiwrap/calls/mpi_win_allocate.cc src/mpiwrap/calls/mpi_win_allocate_shared.cc \
-	src/mpiwrap/calls/mpi_win_create.cc src/mpiwrap/calls/mpi_win_create_dynamic.cc \
-	src/mpiwrap/calls/mpi_win_free.cc src/mpiwrap/calls/mpi_iprobe.cc src/mpiwrap/calls/mpi_irecv.cc \
-	src/mpiwrap/calls/mpi_isend.cc src/mpiwrap/calls/mpi_probe.cc src/mpiwrap/calls/mpi_recv.cc \
-	src/mpiwrap/calls/mpi_rsend.cc src/mpiwrap/calls/mpi_send.cc src/mpiwrap/calls/mpi_sendrecv.cc \
-	src/mpiwrap/calls/mpi_ssend.cc src/mpiwrap/calls/mpi_wait.cc src/mpiwrap/calls/mpi_waitall.cc \
-	src/mpiwrap/calls/mpi_waitany.cc src/mpiwrap/calls/mpi_waitsome.cc src/mpiwrap/calls/mpi_init.cc \
-	src/mpiwrap/calls/mpi_init_thread.cc src/mpiwrap/calls/mpi_finalize.cc
+src_libarmcix_mpiwrap_la_SOURCES = src/mpiwrap/wrap.h src/mpiwrap/shapes.h src/mpiwrap/common.cc \
+	src/mpiwrap/comm_templates.cc \
+	src/mpiwrap/calls/mpi_init.cc src/mpiwrap/calls/mpi_init_thread.cc src/mpiwrap/calls/mpi_finalize.cc \
+	src/mpiwrap/calls/mpi_comm_create.cc src/mpiwrap/calls/mpi_comm_split.cc \
+	src/mpiwrap/calls/mpi_probe.cc src/mpiwrap/calls/mpi_recv.cc src/mpiwrap/calls/mpi_sendrecv.cc \
+	src/mpiwrap/calls/mpi_wait.cc src/mpiwrap/calls/mpi_waitall.cc src/mpiwrap/calls/mpi_waitany.cc \
+	src/mpiwrap/calls/mpi_waitsome.cc
+# The wrappers of the regular shapes: one line of src/mpiwrap/calls.def each, made into a source of its own
+# in the build tree by gen-call.sh, which checks that this list and the lines agree.
+mpiwrap_generated = \
+	src/mpiwrap/gen/mpi_comm_size.cc src/mpiwrap/gen/mpi_comm_rank.cc src/mpiwrap/gen/mpi_comm_group.cc \
+	src/mpiwrap/gen/mpi_comm_compare.cc src/mpiwrap/gen/mpi_comm_set_errhandler.cc \
+	src/mpiwrap/gen/mpi_iallreduce.cc src/mpiwrap/gen/mpi_ibarrier.cc src/mpiwrap/gen/mpi_ibcast.cc \
+	src/mpiwrap/gen/mpi_iprobe.cc src/mpiwrap/gen/mpi_irecv.cc src/mpiwrap/gen/mpi_isend.cc \
+	src/mpiwrap/gen/mpi_comm_create_group.cc src/mpiwrap/gen/mpi_win_free.cc \
+	src/mpiwrap/gen/mpi_allgather.cc src/mpiwrap/gen/mpi_allgatherv.cc src/mpiwrap/gen/mpi_allreduce.cc \
+	src/mpiwrap/gen/mpi_alltoall.cc src/mpiwrap/gen/mpi_alltoallv.cc src/mpiwrap/gen/mpi_barrier.cc \
+	src/mpiwrap/gen/mpi_bcast.cc src/mpiwrap/gen/mpi_exscan.cc src/mpiwrap/gen/mpi_gather.cc \
+	src/mpiwrap/gen/mpi_gatherv.cc src/mpiwrap/gen/mpi_reduce.cc src/mpiwrap/gen/mpi_reduce_scatter.cc \
+	src/mpiwrap/gen/mpi_reduce_scatter_block.cc src/mpiwrap/gen/mpi_scan.cc src/mpiwrap/gen/mpi_scatter.cc \
+	src/mpiwrap/gen/mpi_scatterv.cc src/mpiwrap/gen/mpi_comm_dup.cc \
+	src/mpiwrap/gen/mpi_send.cc src/mpiwrap/gen/mpi_rsend.cc src/mpiwrap/gen/mpi_ssend.cc \
+	src/mpiwrap/gen/mpi_comm_split_type.cc src/mpiwrap/gen/mpi_win_allocate.cc \
+	src/mpiwrap/gen/mpi_win_allocate_shared.cc src/mpiwrap/gen/mpi_win_create.cc \
+	src/mpiwrap/gen/mpi_win_create_dynamic.cc
+nodist_src_libarmcix_mpiwrap_la_SOURCES = $(mpiwrap_generated)
+CLEANFILES += $(mpiwrap_generated)
+EXTRA_DIST += src/mpiwrap/calls.def src/mpiwrap/gen-call.sh
+$(mpiwrap_generated): src/mpiwrap/gen/%.cc: $(srcdir)/src/mpiwrap/calls.def $(srcdir)/src/mpiwrap/gen-call.sh
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	  $(SHELL) $(srcdir)/src/mpiwrap/gen-call.sh $(srcdir)/src/mpiwrap/calls.def $@ $(mpiwrap_generated) > $@.tmp && \
+	  mv $@.tmp $@

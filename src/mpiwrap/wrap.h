@@ -27,7 +27,7 @@
 //    ranks only.  Both tell libarmci that they ran (runtime/mpi_hooks.h, after_mpi_init): ARMCI_Init fails
 //    with a named error when a feature needs a wrapper that did not run.
 //
-// Composition with PMPI tools.  Every wrapper is an object file of its own (calls/), so that a tool
+// Composition with PMPI tools.  Every wrapper is an object file of its own (calls.def, calls/), so that a tool
 // archive linked ahead of this one keeps the functions it defines and the wrappers keep the rest (a static
 // link takes an archive member only for a symbol still undefined).  Where a wrapper passes a call on
 // unchanged in form, it calls the next definition (ARMCIX_NEXT): dlsym(RTLD_NEXT, "MPI_X"), found once and
