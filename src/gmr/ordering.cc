@@ -89,8 +89,7 @@ bool plain_puts_from_held_copies() {
 }
 
 bool accs_from_held_copies() {
-  const int setting = rt().config.acc_held_copy;
-  return setting < 0 ? ordered_puts_by_accumulate() : setting == 1;
+  return rt().resolved.acc_held_copy == 1;  // runtime/resolve.cc, resolve_acc_held_copy
 }
 
 bool acc_from_held_copy(const Gmr* g, int wr, std::size_t bytes) {
