@@ -19,9 +19,10 @@ src_libarmci_la_SOURCES = \
 	src/progress/progress_ranks.cc src/progress/progress_ranks.h src/progress/progress_ranks_internal.h \
 	src/progress/server.cc src/progress/wake_channels.cc src/progress/proxy_segments.cc src/progress/progress_roles.cc \
 	src/progress/progress_roles.h src/progress/protocol.h src/progress/thread.cc src/progress/thread.h \
-	src/runtime/runtime.cc src/runtime/runtime.h src/runtime/modules.cc src/runtime/modules.h \
+	src/runtime/runtime.cc src/runtime/runtime.h src/runtime/runtime_internal.h src/runtime/resolve.cc \
+	src/runtime/modules.cc src/runtime/modules.h \
 	src/runtime/mpi_hooks.cc src/runtime/mpi_hooks.h \
-	src/api/armci_api.cc \
+	src/api/armci_api.cc src/api/armci_api_transfers.cc src/api/api_internal.h \
 	src/groups/group.cc src/groups/group.h \
 	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/gmr_internal.h src/gmr/node_slices.cc src/gmr/pool.cc src/gmr/pending.h \
 	src/gmr/region_plan.cc src/gmr/region_plan.h \

@@ -91,9 +91,7 @@ constexpr bool kLocal = false;  // processes may differ
 // creation needs the node gate before Open MPI 5 (issue 7393; base/mpi_library.h).
 // ARMCI_PROGRESS_USLEEP: 300, not 100: shorter, the wake-ups take the computing ranks' cores; longer, the
 // triples' gets wait (doc/performance.md, "NWChem between hosts with the progress thread").
-// ARMCI_PROGRESS_RANKS_USLEEP auto: progress_ranks.cc (0 with a core per process, else kSharedCorePauseUs).
-// ARMCI_WAIT_BACKOFF_US, _TIMER_SLACK_NS, ARMCI_MPI_YIELD, _TIMER_US, ARMCI_NODE_SYNC auto: runtime.cc.
-// ARMCI_ACC_HELD_COPY auto: gmr/ordering.h, accs_from_held_copies.
+// Who resolves "auto": ARMCIX_RESOLVED_SETTINGS below.
 #define ARMCIX_SETTINGS(X)                                                                                           \
   X(bool, verbose, "ARMCI_VERBOSE", flag(), false, kLocal, "banner with every effective setting on rank 0")          \
   X(WindowKind, window_kind, "ARMCI_USE_WIN_ALLOCATE",                                                               \
@@ -162,7 +160,7 @@ constexpr bool kLocal = false;  // processes may differ
     auto_flag().notes(nullptr, "barriers and gops through MPI", "one-node barriers and gops in shared memory"), -1,  \
     kAgree, "one-node barriers and gops meet in shared memory (shm/node_sync.h)")                                   \
   X(int, acc_held_copy, "ARMCI_ACC_HELD_COPY",                                                                       \
-    auto_flag().notes("on except on Open MPI", "blocking accumulates to other nodes wait for local completion",      \
+    auto_flag().notes(nullptr, "blocking accumulates to other nodes wait for local completion",                      \
                       "blocking accumulates to other nodes go from held copies"),                                    \
     -1, kLocal, "small blocking accumulates to other nodes go from a held copy (gmr/ordering.h)")                    \
   X(bool, spanning_pool, "ARMCI_SPANNING_POOL", flag(), true, kAgree,                                                \
@@ -181,6 +179,20 @@ constexpr bool kLocal = false;  // processes may differ
     "give up on a collective check after s seconds (0: never)")                                                      \
   X(int, watchdog_s, "ARMCI_WATCHDOG_S", range(0, 1 << 24).notes(nullptr, "off", "watchdog on"), 0, kLocal,          \
     "end the process when one ARMCI call has blocked this many seconds (checks/watchdog.h)")
+
+// The settings ARMCI_Init resolves into Runtime::resolved (base/state.h): "auto" made concrete, or a setting
+// it had to turn off.  R(field, "who resolves it"); each field is a row above and keeps its type there.
+#define ARMCIX_RESOLVED_SETTINGS(R)                                                                     \
+  R(wait_backoff_us, "runtime/resolve.cc, resolve_wait_backoff: the job's maximum")                     \
+  R(wait_timer_slack_ns, "resolve_timer_slack: 0 = the thread's own")                                   \
+  R(mpi_yield, "resolve_mpi_yield: 0 or 1")                                                             \
+  R(mpi_yield_timer_us, "resolve_yield_timer: 0 = off")                                                 \
+  R(mpi_yield_timer_signal, "resolve_yield_timer: the timer's signal, 0 = none")                        \
+  R(node_sync, "resolve_node_sync: 0 or 1")                                                             \
+  R(acc_held_copy, "resolve_acc_held_copy: 0 or 1")                                                     \
+  R(progress_ranks_usleep, "progress/progress_ranks.cc: a progress rank's sleep between polls")         \
+  R(progress_ranks_handoff_us, "progress_ranks.cc: 0 where the progress ranks have cores of their own") \
+  R(progress_thread, "as set (progress/thread.cc reads it): ARMCI_Init fails without MPI_THREAD_MULTIPLE")
 
 // What the user set (or the defaults), -1 = auto; never changed after parsing.
 struct Config {

@@ -16,28 +16,16 @@ Runtime& rt() {
 }
 Resolved Resolved::from_config(const Config& c) {
   Resolved r;
-  r.wait_backoff_us = c.wait_backoff_us;
-  r.wait_timer_slack_ns = c.wait_timer_slack_ns;
-  r.mpi_yield = c.mpi_yield;
-  r.mpi_yield_timer_us = c.mpi_yield_timer_us;
-  r.mpi_yield_timer_signal = c.mpi_yield_timer_signal;
-  r.node_sync = c.node_sync;
-  r.progress_ranks_usleep = c.progress_ranks_usleep;
-  r.progress_ranks_handoff_us = c.progress_ranks_handoff_us;
-  r.progress_thread = c.progress_thread;
+#define ARMCIX_FROM_CONFIG(field, who) r.field = c.field;
+  ARMCIX_RESOLVED_SETTINGS(ARMCIX_FROM_CONFIG)
+#undef ARMCIX_FROM_CONFIG
   return r;
 }
 
 Config Resolved::effective(Config c) const {
-  c.wait_backoff_us = wait_backoff_us;
-  c.wait_timer_slack_ns = wait_timer_slack_ns;
-  c.mpi_yield = mpi_yield;
-  c.mpi_yield_timer_us = mpi_yield_timer_us;
-  c.mpi_yield_timer_signal = mpi_yield_timer_signal;
-  c.node_sync = node_sync;
-  c.progress_ranks_usleep = progress_ranks_usleep;
-  c.progress_ranks_handoff_us = progress_ranks_handoff_us;
-  c.progress_thread = progress_thread;
+#define ARMCIX_EFFECTIVE(field, who) c.field = field;
+  ARMCIX_RESOLVED_SETTINGS(ARMCIX_EFFECTIVE)
+#undef ARMCIX_EFFECTIVE
   return c;
 }
 

@@ -1,7 +1,8 @@
 // Process-wide runtime state: initialization reference count, the world communicator, node topology,
 // configuration.  Everything else reaches MPI through the communicators kept here.  This is the floor of
 // the library (doc/design.md, "Layers"): the state and its accessors; who fills it in is runtime/runtime.cc
-// (start-up order), topo/nodes.cc (nodes and domains) and progress/progress_ranks.cc (progress ranks).
+// (start-up order), runtime/resolve.cc (the resolved settings), topo/nodes.cc (nodes and domains) and
+// progress/progress_ranks.cc (progress ranks).
 #pragma once
 
 #include <mpi.h>
@@ -13,19 +14,14 @@
 
 namespace armcix {
 
-// The settings ARMCI_Init decides at run time -- "auto" (-1 in Config) made concrete, or a setting it had to
-// turn off -- kept apart from what the user set (Runtime::config).  Until ARMCI_Init resolves one it holds
-// the user's value (from_config), so code that runs earlier in ARMCI_Init sees what it saw before.
+// The settings ARMCI_Init decides at run time (base/config.h, ARMCIX_RESOLVED_SETTINGS: which, and who
+// resolves each) -- "auto" (-1 in Config) made concrete, or a setting it had to turn off -- kept apart from
+// what the user set (Runtime::config).  Until ARMCI_Init resolves one it holds the user's value
+// (from_config), so code that runs earlier in ARMCI_Init sees what it saw before.
 struct Resolved {
-  int wait_backoff_us = 0;            // runtime.cc, resolve_wait_backoff: the job's maximum
-  int wait_timer_slack_ns = 0;        // resolve_timer_slack: 0 = the thread's own
-  int mpi_yield = 0;                  // resolve_mpi_yield: 0 or 1
-  int mpi_yield_timer_us = 0;         // resolve_yield_timer: 0 = off
-  int mpi_yield_timer_signal = 0;     // resolve_yield_timer: the timer's signal, 0 = none
-  int node_sync = 0;                  // resolve_node_sync: 0 or 1
-  int progress_ranks_usleep = 0;      // progress_ranks.cc: a progress rank's sleep between polls
-  int progress_ranks_handoff_us = 0;  // progress_ranks.cc: 0 where the progress ranks have cores of their own
-  bool progress_thread = false;       // progress/thread.cc: off without MPI_THREAD_MULTIPLE
+#define ARMCIX_RESOLVED_FIELD(field, who) decltype(Config::field) field{};
+  ARMCIX_RESOLVED_SETTINGS(ARMCIX_RESOLVED_FIELD)
+#undef ARMCIX_RESOLVED_FIELD
 
   static Resolved from_config(const Config& c);
   // `c` with these values in place of the user's: what the verbose banner shows.

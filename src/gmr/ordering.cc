@@ -84,11 +84,6 @@ bool ordered_puts_by_accumulate() {
   return by_accumulate;
 }
 
-bool accs_from_held_copies() {
-  const int setting = rt().config.acc_held_copy;
-  return setting < 0 ? ordered_puts_by_accumulate() : setting == 1;
-}
-
 void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes) {
   void* copy = hold_copy_space(g, wr, bytes);
   std::memcpy(copy, src, bytes);

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 
+#include "base/state.h"
 #include "gmr/gmr.h"
 
 namespace armcix {
@@ -38,7 +39,9 @@ void sync_region(Gmr* g);   // MPI_Win_sync on the windows of one region
 // hosts") --, and whether a small blocking accumulate goes from a held copy (ARMCI_ACC_HELD_COPY; auto: not
 // on Open MPI, which completes it at the target before returning anyway).
 bool ordered_puts_by_accumulate();
-bool accs_from_held_copies();
+inline bool accs_from_held_copies() {
+  return rt().resolved.acc_held_copy == 1;  // runtime/resolve.cc, resolve_acc_held_copy
+}
 
 // Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.
 inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {

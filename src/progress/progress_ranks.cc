@@ -69,13 +69,13 @@ void progress_ranks_start(Runtime& r, const MachineCount& machine_of_all) {
   // computing ranks sleeps kSharedCorePauseUs between polls (spinning would take their time).
   // The same for the core hand-off (progress_ranks.h): with a core per process the progress rank polls anyway.
   // Counted over every process (ARMCI_Init's first gather, while the progress ranks still took part); the
-  // program ranks' waits count the progress ranks too (runtime/runtime.cc, resolve_wait_backoff).
+  // program ranks' waits count the progress ranks too (runtime/resolve.cc, resolve_wait_backoff).
   r.machine_with_progress_ranks = machine_of_all;
   const bool own_cores = r.machine_with_progress_ranks.core_per_rank();
   // The hand-off only where the progress ranks share the cores (with a core each they poll anyway).
   if (own_cores) r.resolved.progress_ranks_handoff_us = 0;
   const bool handoff = r.resolved.progress_ranks_handoff_us > 0;
-  // The program ranks' waits count the progress ranks only with the hand-off (runtime/runtime.cc,
+  // The program ranks' waits count the progress ranks only with the hand-off (runtime/resolve.cc,
   // resolve_wait_backoff): they must poll to hand off.
   if (!handoff) r.machine_with_progress_ranks = MachineCount{};
   if (r.config.progress_ranks_usleep < 0) r.resolved.progress_ranks_usleep = own_cores ? 0 : kSharedCorePauseUs;

@@ -3,7 +3,6 @@
 #include <armci.h>
 #include <armcix.h>
 #include <sched.h>
-#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/statvfs.h>
 #include <sys/sysinfo.h>
@@ -31,6 +30,7 @@
 #include "progress/thread.h"
 #include "runtime/modules.h"
 #include "runtime/mpi_hooks.h"
+#include "runtime/runtime_internal.h"
 #include "topo/machine.h"
 #include "topo/node_keys.h"
 #include "topo/nodes.h"
@@ -42,19 +42,6 @@
 namespace armcix {
 
 namespace {
-
-// What every rank tells the others in ARMCI_Init's one allgather (the census): everything the start-up
-// decisions need from other processes, so that none of them makes a collective of its own.
-struct Census {
-  uint64_t settings = 0;         // settings_fingerprint: the settings that must agree
-  MachineRecord machine;         // topo/machine.h: the machine and the affinity mask
-  NodeRecord node;               // topo/node_keys.h: the node MPI puts me on, as far as I can tell alone
-  int32_t node_leader = -1;      // progress ranks' second census: lowest world rank of my node (lowest_world_rank)
-  int32_t wait_backoff_us = -1;  // ARMCI_WAIT_BACKOFF_US as set (-1: auto)
-  int32_t oversubscribed = -1;   // my machine counted with the progress ranks (0 or 1); -1: from the census
-  int32_t unused = 0;
-};
-static_assert(sizeof(Census) % 8 == 0, "Census is sent as bytes; keep it free of tail padding surprises");
 
 // Where this process's ARMCI_Init spent its time, phase by phase, for the verbose banner: start-up is a cost
 // users meet on every job (doc/performance.md measures it against ARMCI-MPI's), and a slow phase (a launcher
@@ -101,135 +88,6 @@ class StartupClock {
   long long last_ = 0;
 };
 StartupClock g_startup;
-
-// ARMCI_WAIT_BACKOFF_US.  Unset: back off (kOversubscribedBackoffUs) when this machine runs more of our ranks
-// than their affinity masks give cores, where busy-polling waits starve the ranks that still compute
-// (doc/design.md, "Waiting on oversubscribed nodes"); otherwise poll (the dedicated-core case, where a
-// sleep only adds latency).  The machine, not MPI's node: simulated
-// hosts and cliques split one machine into several nodes that each look dedicated.  The value is made the
-// same on every rank (the maximum over the census, which every rank holds), because the msg collectives
-// choose blocking or non-blocking MPI calls by it and those must match.
-void resolve_wait_backoff(Runtime& r, const std::vector<Census>& census, const std::vector<MachineCount>& machines) {
-  // Progress ranks share the machine's cores with the program ranks: they count (the program ranks' waits
-  // then poll, which lets them hand their cores to the progress ranks, progress_ranks.h).
-  r.machine = machines[r.me];
-  if (r.machine_with_progress_ranks.ranks > 0) r.machine = r.machine_with_progress_ranks;
-  int backoff = 0;
-  bool any = false;
-  for (int p = 0; p < r.nproc; ++p) {
-    const bool oversubscribed =
-        census[p].oversubscribed >= 0 ? census[p].oversubscribed != 0 : machines[p].oversubscribed();
-    const int asked = census[p].wait_backoff_us >= 0 ? census[p].wait_backoff_us
-                      : oversubscribed               ? kOversubscribedBackoffUs
-                                                     : 0;
-    backoff = std::max(backoff, asked);
-    any = any || oversubscribed;
-  }
-  r.resolved.wait_backoff_us = backoff;
-  r.any_machine_oversubscribed = any;
-}
-
-// ARMCI_WAIT_TIMER_SLACK_NS.  Linux lets a sleep end up to the thread's timer slack late, which by default
-// is several times ARMCI_WAIT_BACKOFF_US.  Where the waits back off (auto), the calling thread's slack becomes
-// kBackoffTimerSlackNs; threads it starts later inherit it.  finalize() restores the old value
-// (doc/user-guide.md, "Shorter back-off sleeps").
-void resolve_timer_slack(Runtime& r) {
-  int slack = r.config.wait_timer_slack_ns;
-  if (slack < 0) slack = r.resolved.wait_backoff_us > 0 ? kBackoffTimerSlackNs : 0;
-  r.resolved.wait_timer_slack_ns = slack;
-  if (slack == 0) return;
-  const int old = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-  if (old < 0 || prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(slack), 0, 0, 0) != 0) {
-    r.resolved.wait_timer_slack_ns = 0;
-    return;
-  }
-  r.saved_timer_slack_ns = old;
-}
-
-// ARMCI_MPI_YIELD (wait/mpi_yield.h).  Every input (the agreed setting, the census's oversubscription and
-// back-off, whether ARMCI spans MPI_COMM_WORLD) is the same on every process, so all decide alike and switch
-// at this same point of ARMCI_Init.  Auto: on where some machine has more ranks than cores (a busy-polling
-// MPI call starves the rank it waits for).  Never on a part of MPI_COMM_WORLD: the other processes' world
-// collectives would meet ours in the other form.
-void resolve_mpi_yield(Runtime& r, bool spans_world) {
-  // Without the wrappers nothing would yield (an explicit 1 failed in require_mpi_features); the same on
-  // every process (check_settings_agree).
-  bool on =
-      mpi_wrappers_present() && (r.config.mpi_yield > 0 || (r.config.mpi_yield < 0 && r.any_machine_oversubscribed));
-  if (on && !spans_world) {
-    if (r.config.mpi_yield > 0 && r.me == 0)
-      armcix::print_to_stderr(
-          "armci-x: ARMCI_MPI_YIELD=1 is OFF: ARMCI was initialized on a communicator smaller than "
-          "MPI_COMM_WORLD, whose other processes would call MPI's collectives in their blocking form "
-          "(doc/user-guide.md, \"Oversubscribed and shared machines\")\n");
-    on = false;
-  }
-  r.resolved.mpi_yield = on ? 1 : 0;
-  set_mpi_yield(on, r.resolved.wait_backoff_us);
-}
-
-// ARMCI_NODE_SYNC (shm/node_sync.h).  Auto: on when our waits back off (an oversubscribed machine), where
-// an MPI barrier costs several back-off periods; off on dedicated cores, where MPI's polled barrier answers
-// in microseconds.  The inputs are the same on every process (the setting: Config::must_agree; the
-// back-off: from the census, resolve_wait_backoff), so is the result; shm/node_sync.cc also needs one node.
-void resolve_node_sync(Runtime& r) {
-  r.resolved.node_sync = (r.config.node_sync > 0 || (r.config.node_sync < 0 && r.resolved.wait_backoff_us > 0)) ? 1 : 0;
-}
-
-// Until resolve_mpi_yield sets the job's mode, ARMCI_Init's blocking collectives after the census, which
-// every process of the world makes, go through the yielding path (sched_yield pauses, free on a free
-// core): MPICH busy-polls them, which on an oversubscribed machine was most of ARMCI_Init
-// (doc/user-guide.md, "Oversubscribed and shared machines").  Not at MPI_THREAD_MULTIPLE (another thread's
-// collectives would meet its peers' in the other form), nor before the census, which checks that every
-// process has the wrappers.
-void yield_during_init(const Runtime& r) {
-  if (mpi_wrappers_present() && r.thread_level < MPI_THREAD_MULTIPLE && !mpi_yield_on()) set_mpi_yield(true, 0);
-}
-
-// ARMCI_MPI_YIELD_TIMER_US (wait/yield_timer.h), in two steps: during ARMCI_Init it is on unless set to 0
-// (ARMCI_Init's own communicator creation spins otherwise; on a free core a yield costs only a system call
-// per period), with the world's size standing in for our processes on this machine; after the machine
-// count, auto keeps it only where this machine has more ranks than cores.  Local: no agreement needed.
-// ARMCI_MPI_YIELD_TIMER_SIGNAL: a real-time signal (SIGRTMIN is known at run time only, so the table's
-// range is wider), taken if it has no handler.
-void choose_yield_timer_signal(const Runtime& r) {
-  const int s = r.config.mpi_yield_timer_signal;
-  if (s > 0)
-    ARMCIX_REQUIRE(s >= SIGRTMIN && s <= SIGRTMAX, "ARMCI_Init",
-                   "environment variable ARMCI_MPI_YIELD_TIMER_SIGNAL=%d is not a real-time signal (%d to %d here)", s,
-                   SIGRTMIN, SIGRTMAX);
-  set_yield_timer_signal(s);
-  set_yield_timer_verbose(r.config.verbose);
-}
-
-void start_init_yield_timer(const Runtime& r, int world_size) {
-  choose_yield_timer_signal(r);  // a value that is no real-time signal is an error even with the timer off
-  if (r.config.mpi_yield_timer_us == 0 || !mpi_wrappers_present()) return;  // it runs inside the wrappers only
-  set_yield_timer_ours(world_size);
-  set_yield_timer_us(r.config.mpi_yield_timer_us > 0 ? r.config.mpi_yield_timer_us : kYieldTimerUs);
-}
-
-void resolve_yield_timer(Runtime& r) {
-  int period = r.config.mpi_yield_timer_us;
-  if (period < 0) period = r.machine.oversubscribed() && mpi_wrappers_present() ? kYieldTimerUs : 0;
-  set_yield_timer_ours(r.machine.ranks);
-  if (period > 0) choose_yield_timer_signal(r);
-  if (!set_yield_timer_us(period)) {
-    if (r.config.verbose && yield_timer_displaced())
-      armcix::print_to_stderr("armci-x: rank %d: ARMCI_MPI_YIELD_TIMER_US: its signal has another handler; timer off\n",
-                              r.me);
-    else if (r.config.verbose && r.config.mpi_yield_timer_signal > 0)
-      armcix::print_to_stderr(
-          "armci-x: rank %d: ARMCI_MPI_YIELD_TIMER_US: ARMCI_MPI_YIELD_TIMER_SIGNAL=%d has a handler; timer off\n",
-          r.me, r.config.mpi_yield_timer_signal);
-    else if (r.config.verbose)
-      armcix::print_to_stderr("armci-x: rank %d: ARMCI_MPI_YIELD_TIMER_US: no free real-time signal; timer off\n",
-                              r.me);
-    period = 0;
-  }
-  r.resolved.mpi_yield_timer_us = period;
-  r.resolved.mpi_yield_timer_signal = period > 0 ? yield_timer_signal() : 0;
-}
 
 // The features that need armci-x's MPI wrappers (libarmcix-mpiwrap: mpiwrap/wrap.h), when asked for and
 // impossible: a named error at ARMCI_Init, on every process (each finds the same), before any collective.
@@ -481,6 +339,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   g_startup.mark(r.we_initialized_mpi ? "MPI_Init_thread" : "MPI_Query_thread");
   r.config = Config::from_environment();
   r.resolved = Resolved::from_config(r.config);
+  resolve_acc_held_copy(r);
   require_mpi_features(r, mpi_up);
   int world_size = 0;  // the real MPI_COMM_WORLD (PMPI: not the program ranks' one of the wrappers)
   ARMCIX_MPI(PMPI_Comm_size(MPI_COMM_WORLD, &world_size));

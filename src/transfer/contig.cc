@@ -43,7 +43,7 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   if (bytes == 0) return;
   GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
   const MPI_Aint lo = r.disp, hi = r.disp + bytes;
-  const ContigPath path = choose_contig(contig_facts(r, XferOp::Put, bytes, proc, req), contig_mpi());
+  const ContigPath path = contig_path(r, XferOp::Put, bytes, proc, req);
   if (path == ContigPath::OrderedPut) {
     prepare_ordered_put(r.gmr, r.win_rank, lo, hi);
     void* copy = hold_put_copy(r.gmr, r.win_rank, src, static_cast<std::size_t>(bytes));
@@ -79,7 +79,7 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   GmrRef r = gmr_resolve(call, "src", proc, src, bytes);
   const MPI_Aint lo = r.disp, hi = r.disp + bytes;
   prepare_op(r.gmr, r.win_rank, XferOp::Get, lo, hi);
-  const ContigPath path = choose_contig(contig_facts(r, XferOp::Get, bytes, proc, req), contig_mpi());
+  const ContigPath path = contig_path(r, XferOp::Get, bytes, proc, req);
   if (path == ContigPath::Local) {
     poke_progress(r.gmr);
     before_local_load();
@@ -131,7 +131,7 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
   if (bytes == 0) return;
   GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
   prepare_op(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
-  const ContigPath path = choose_contig(contig_facts(r, XferOp::Acc, bytes, proc, req), contig_mpi());
+  const ContigPath path = contig_path(r, XferOp::Acc, bytes, proc, req);
   if (path == ContigPath::Local) {
     local_accumulate(r, t, scale, src, bytes);
     after_local_store();

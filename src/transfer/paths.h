@@ -38,6 +38,14 @@ inline ContigMpi contig_mpi() {
   return ContigMpi{ordered_puts_by_accumulate(), accs_from_held_copies()};
 }
 
+// The path of a contiguous transfer (choose_contig).  The MPI library's side matters only to another node or
+// to a progress rank, and is not asked for otherwise.
+inline ContigPath contig_path(const GmrRef& r, XferOp op, std::size_t bytes, int proc, const Request* req) {
+  const ContigFacts f = contig_facts(r, op, bytes, proc, req);
+  const bool mpi_matters = f.path == TargetPath::OtherNode || f.served_by_progress_rank;
+  return choose_contig(f, mpi_matters ? contig_mpi() : ContigMpi{});
+}
+
 // Whether a blocking accumulate of `bytes` through MPI to r's slice goes from a held copy: exactly when a
 // contiguous one of that size would (the strided engines pack into the held copy).
 bool acc_from_held_copy(const GmrRef& r, std::size_t bytes, int proc);

@@ -13,7 +13,7 @@
 // busy-polled part is short.
 //
 // MPI does not match a non-blocking collective with a blocking one, so the mode must be the same on every
-// process at every moment: initialize() decides it once for the whole job (runtime.cc,
+// process at every moment: initialize() decides it once for the whole job (runtime/resolve.cc,
 // resolve_mpi_yield: from values every rank agrees on) and switches it on at the same point of ARMCI_Init
 // everywhere, and finalize() switches it off at the same point of the last ARMCI_Finalize.  Before and
 // after, every wrapper passes its call through unchanged.  It stays off when ARMCI runs on a communicator

@@ -19,8 +19,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "base/state.h"    // rt().node_of: the library's nodes, compared with MPI's
-#include "gmr/ordering.h"  // held_put_copy_bytes: the origin copies of ordered puts are bounded and released
+#include "base/mpi_library.h"  // mpi_is_open_mpi: ARMCI_ACC_HELD_COPY's auto
+#include "base/state.h"        // rt().node_of: the library's nodes, compared with MPI's
+#include "gmr/ordering.h"      // held_put_copy_bytes: the origin copies of ordered puts are bounded and released
 #include "test_util.h"
 
 using namespace armcix_test;
@@ -1236,6 +1237,20 @@ TEST(Consistency, BlockingAccumulatesToOtherNodesFromHeldCopies) {
   }
   ARMCI_Access_end(mem.mine());
   ARMCI_Barrier();
+}
+
+// ARMCI_ACC_HELD_COPY is resolved at ARMCI_Init to 0 or 1 (auto: 1 except on Open MPI), the accumulates
+// follow it, and the verbose banner shows that value, not "auto".
+TEST(Consistency, AccHeldCopyIsResolvedAtInit) {
+  const int set = armcix::rt().config.acc_held_copy;  // -1: auto
+  const int expect = set >= 0 ? set : armcix::mpi_is_open_mpi() ? 0 : 1;
+  EXPECT_EQ(armcix::rt().resolved.acc_held_copy, expect);
+  EXPECT_EQ(armcix::accs_from_held_copies(), expect == 1);
+  const std::string line = "ARMCI_ACC_HELD_COPY=" + std::to_string(expect) + "  (";
+  bool shown = false;
+  for (const std::string& l : armcix::rt().resolved.effective(armcix::rt().config).describe())
+    shown |= l.rfind(line, 0) == 0;
+  EXPECT_TRUE(shown) << "no banner line beginning " << line;
 }
 
 // ARMCI_Rmw is atomic with respect to accumulates on the same location (MPI_Fetch_and_op and

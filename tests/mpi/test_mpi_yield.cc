@@ -119,7 +119,7 @@ TEST(MpiYield, OffAfterFinalizeAndBackAfterInit) {
 // for the nodes) comes before the mode is set, so no blocking call of ARMCI_Init is completed through the
 // yielding path; the mode afterwards is the setting's.  Not with progress ranks (no
 // second ARMCI_Init), nor with ARMCI_NODE_SIZE, whose split takes the yielding path below
-// MPI_THREAD_MULTIPLE (runtime.cc, yield_during_init).
+// MPI_THREAD_MULTIPLE (runtime/resolve.cc, yield_during_init).
 TEST(MpiYield, InitCollectivesWaitYieldingThemselves) {
   if (armcix::progress_ranks_on()) GTEST_SKIP() << "progress ranks: no ARMCI_Init after ARMCI_Finalize";
   if (armcix::rt().config.node_size > 0) GTEST_SKIP() << "ARMCI_NODE_SIZE: one more (blocking) split";

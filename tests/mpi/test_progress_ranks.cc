@@ -334,7 +334,7 @@ TEST(ProgressRanks, LongWaitsHandTheirCoreToTheProgressRanks) {
     GTEST_SKIP() << "no hand-off asked for (manifest line progress-ranks-handoff)";
   }
   // On where progress ranks share the cores (every machine here: fewer cores than processes), and then the
-  // program ranks' waits count the progress ranks (runtime.cc, resolve_wait_backoff): they must poll.
+  // program ranks' waits count the progress ranks (runtime/resolve.cc, resolve_wait_backoff): they must poll.
   if (rt.resolved.progress_ranks_handoff_us == 0) GTEST_SKIP() << "no hand-off here (a core per process)";
   EXPECT_TRUE(armcix::handoff_possible());
   EXPECT_EQ(rt.machine.ranks, rt.machine_with_progress_ranks.ranks);
