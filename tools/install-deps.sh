@@ -17,11 +17,11 @@ fi
 case "$release" in
   # libscalapack-*-dev pulls liblapack-dev and libblas-dev in.  Slurm and munge: tools/slurm-hosts.sh and the
   # Slurm stage (tests/multinode/slurm.sh; slurm-wlm 22.05 brings slurmctld, slurmd and the client commands,
-  # its mpi/pmi2 and mpi/pmix plugins).  Debian 13 (Slurm 24.11) has not been tried yet, so not there.
+  # its mpi/pmi2 and mpi/pmix plugins; Debian 13's is 24.11, run there with cgroups disabled).
   debian:bookworm) pkgs+=(slurm-wlm munge) ;;
   # From trixie on libscalapack-*-dev no longer depends on liblapack-dev / libblas-dev, and GA's link line
   # (examples/ga_demo, the GA tests) needs -llapack -lblas: "ld: cannot find -llapack" without them.
-  debian:trixie) pkgs+=(liblapack-dev libblas-dev) ;;
+  debian:trixie) pkgs+=(liblapack-dev libblas-dev slurm-wlm munge) ;;
   *) echo "install-deps: $release is not Debian 12 or 13; installing the common list plus LAPACK/BLAS" >&2
      pkgs+=(liblapack-dev libblas-dev) ;;
 esac

@@ -29,7 +29,7 @@
 # OverSubscribe=FORCE, MpiDefault=pmi2, short timeouts.
 #
 # Needs root and Slurm (slurmctld, slurmd, srun) and munge: otherwise prints "slurm-hosts: SKIP ..." and
-# exits 77.  Exit status: COMMAND's, 124 on timeout, 77 skip, 2 usage or set-up failure.
+# exits 77.  Run with Debian 12's Slurm 22.05 and Debian 13's 24.11 (tools/debian13-root.sh).  Exit status: COMMAND's, 124 on timeout, 77 skip, 2 usage or set-up failure.
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 hosts=2 cpus=8 prefix="sl$(($$ % 100000))" subnet="" timeout_s=600 keep_logs=""
@@ -161,6 +161,7 @@ SlurmdDebug=info
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
+MailProg=/bin/true
 AccountingStorageType=accounting_storage/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
