@@ -62,7 +62,7 @@ struct ContigMpi {
 // accumulates of at most kOrderedPutMaxBytes to a target whose CPU a local completion would wait for go from
 // held copies; a put overlapping a pending one goes ordered rather than flushing first.  Large transfers and
 // everything within a node go plain and are flushed.
-inline ContigPath choose_contig(const ContigFacts& f, const ContigMpi& m) {
+[[gnu::always_inline]] inline ContigPath choose_contig(const ContigFacts& f, const ContigMpi& m) {
   if (f.path == TargetPath::NodeLocal) return ContigPath::Local;
   const bool other_node = f.path == TargetPath::OtherNode;
   const bool small = f.bytes <= static_cast<std::size_t>(kOrderedPutMaxBytes);

@@ -20,7 +20,8 @@ inline TargetPath target_path(const GmrRef& r, XferOp op, int proc) {
   return on_my_node(proc) ? TargetPath::SameNode : TargetPath::OtherNode;
 }
 
-inline ContigFacts contig_facts(const GmrRef& r, XferOp op, std::size_t bytes, int proc, const Request* req) {
+[[gnu::always_inline]] inline ContigFacts contig_facts(const GmrRef& r, XferOp op, std::size_t bytes, int proc,
+                                                       const Request* req) {
   ContigFacts f;
   f.op = op;
   f.bytes = bytes;
@@ -39,8 +40,10 @@ inline ContigMpi contig_mpi() {
 }
 
 // The path of a contiguous transfer (choose_contig).  The MPI library's side matters only to another node or
-// to a progress rank, and is not asked for otherwise.
-inline ContigPath contig_path(const GmrRef& r, XferOp op, std::size_t bytes, int proc, const Request* req) {
+// to a progress rank, and is not asked for otherwise.  Forced inline, as contig_facts and choose_contig: on
+// every contiguous call's path, where a call and a returned struct cost more than the decision.
+[[gnu::always_inline]] inline ContigPath contig_path(const GmrRef& r, XferOp op, std::size_t bytes, int proc,
+                                                     const Request* req) {
   const ContigFacts f = contig_facts(r, op, bytes, proc, req);
   const bool mpi_matters = f.path == TargetPath::OtherNode || f.served_by_progress_rank;
   return choose_contig(f, mpi_matters ? contig_mpi() : ContigMpi{});
