@@ -53,7 +53,7 @@ inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
 // flush as a plain MPI_Put, and may go as an ordered put (gmr/pending.h; the choice: transfer/engine_choice.h).
 inline bool overlaps_pending_put(const Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi) {
   const Pending* p = g->pending.find(wr);
-  return p && (p->put.overlaps(lo, hi) || p->rep.overlaps(lo, hi));
+  return p && overlaps_pending_put(*p, lo, hi);
 }
 
 // Call before issuing an ordered put on [lo, hi) (instead of prepare_op): flushes the pair only if even the

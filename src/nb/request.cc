@@ -12,7 +12,6 @@
 #include "base/thread_lock.h"
 #include "gmr/ordering.h"
 #include "runtime/modules.h"
-#include "topo/nodes.h"
 #include "wait/wait.h"
 
 namespace armcix {
@@ -245,10 +244,6 @@ void request_add_mpi(Request* req, MPI_Request mreq, const MpiOpTarget& to) {
   if (++g_mpi_in_flight > g_mpi_in_flight_bound)
     for (auto& slot : g_slots)
       if (slot->in_use) complete_mpi_holding_lock(slot.get());
-}
-
-bool request_completes_by_mpi(const Request* req, int proc) {
-  return req != nullptr && !req->implicit && !on_my_node(proc);
 }
 
 void request_complete(Request* req) {

@@ -47,10 +47,6 @@ void request_keep(Request* req, std::unique_ptr<char[]> buffer);
 void request_on_complete(Request* req, std::function<void()> fn);
 // An operation issued under `req` that completes by its own MPI request `mreq` (not by a flush).
 void request_add_mpi(Request* req, MPI_Request mreq, const MpiOpTarget& to);
-// True if a contiguous get / accumulate under `req` to `proc` should complete by its own MPI request:
-// an explicit handle (implicit ones are completed per target by WaitProc / WaitAll with one flush) and a
-// target on another node (within a node a flush_local is no dearer, and the node path rarely gets here).
-bool request_completes_by_mpi(const Request* req, int proc);
 
 // Locally completes a request's operations, runs its finishers and releases its buffers.
 void request_complete(Request* req);

@@ -46,7 +46,8 @@ struct ContigFacts {
   std::size_t bytes = 0;
   TargetPath path = TargetPath::SameNode;  // NodeLocal for an accumulate only with load/store atomics
   bool blocking = true;                    // no request
-  bool explicit_handle = false;            // a request of an explicit handle (not an implicit one)
+  bool explicit_handle = false;            // an explicit handle's request (implicit ones complete per target with
+                                           // one flush at WaitProc / WaitAll)
   bool overlaps_pending_put = false;       // put: the pair has a put or ordered put pending on these bytes
   bool served_by_progress_rank = false;    // a progress rank serves the target's slice (it may be asleep)
 };
