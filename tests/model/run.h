@@ -27,5 +27,5 @@ extern volatile int crash_phase;  // the phase running (for a crash report)
 // Runs p (ops with keep == false are skipped; phases after last_phase are not run), collectively.
 Outcome run_program(const Program& p, int last_phase);
 
-// ARMCIX_MODEL_INJECT=N: the Nth checked get of rank 0 is corrupted before its check (the tester's self-test).
+// ARMCIX_MODEL_INJECT=N: the Nth (from 0) checked get of rank 0 is corrupted before its check (the tester's self-test).
 }  // namespace model
