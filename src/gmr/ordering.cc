@@ -26,7 +26,7 @@ struct PairCopies {
   MPI_Win win = MPI_WIN_NULL;
   PendingTargets* pt = nullptr;  // the window's ordering state (the key, with target)
   int target = -1;
-  bool proxied = false;  // target is a progress rank (woken before the flush)
+  bool proxied = false;                         // target is a progress rank (woken before the flush)
   std::vector<std::unique_ptr<char[]>> blocks;  // the last one is being filled
   std::size_t used = 0;                         // bytes used in the last block
   int count = 0;                                // copies held

@@ -73,13 +73,13 @@ inline void prepare_ordered_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi) {
 }
 
 // Origin copies of ordered puts.  An ordered put to another node goes as an MPI_Accumulate from a copy of
-// the origin bytes that the library keeps until the next flush of its (window, MPI target) pair (remote completion, which implies local
-// completion), so that the put returns without waiting for MPI's local completion: that is the accumulate's
-// round trip through the target's CPU (MPICH's active-message path over UCX), where a
-// blocking ARMCI put only promises that the caller may reuse its buffer.  Returns the copy to hand to MPI.
-// Bounded: when the pair holds kOrderedPutCopiesPerTarget copies, or all pairs together more than
-// kOrderedPutCopyBytes, the pairs concerned are flushed first (the state of (g, wr) may be reset then).  The
-// flush waits for the target's CPU to work through the accumulates, so the count bound is far above
+// the origin bytes that the library keeps until the next flush of its (window, MPI target) pair (remote
+// completion, which implies local completion), so that the put returns without waiting for MPI's local
+// completion: that is the accumulate's round trip through the target's CPU (MPICH's active-message path over
+// UCX), where a blocking ARMCI put only promises that the caller may reuse its buffer.  Returns the copy to
+// hand to MPI.  Bounded: when the pair holds kOrderedPutCopiesPerTarget copies, or all pairs together more
+// than kOrderedPutCopyBytes, the pairs concerned are flushed first (the state of (g, wr) may be reset then).
+// The flush waits for the target's CPU to work through the accumulates, so the count bound is far above
 // ARMCI_MAX_OUTSTANDING_PER_TARGET (doc/performance.md, "Ordered puts: the size limit").
 constexpr int kOrderedPutCopiesPerTarget = 4096;
 constexpr std::size_t kOrderedPutCopyBytes = 1 << 20;

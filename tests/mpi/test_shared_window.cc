@@ -105,19 +105,21 @@ std::string run(Completion how) {
         if (got[i] != -2.0) {
           late = true;
           if (first_mismatch.empty())
-            first_mismatch = "round " + std::to_string(round) + ": got[" + std::to_string(i) + "] = " +
-                             std::to_string(got[i]) + " written after the completion call";
+            first_mismatch = "round " + std::to_string(round) + ": got[" + std::to_string(i) +
+                             "] = " + std::to_string(got[i]) + " written after the completion call";
           break;
         }
       if (stale || late) {
         ++stale_rounds;
-        if (stale_rounds == 1) first_mismatch += " (" + std::to_string(stale) + " of " + std::to_string(kCount) + " stale)";
+        if (stale_rounds == 1)
+          first_mismatch += " (" + std::to_string(stale) + " of " + std::to_string(kCount) + " stale)";
       }
       if (how != Completion::WaitProc && how != Completion::ImplicitWaitProc) ARMCI_WaitProc(target);
     }
     ARMCI_Barrier();  // completes everything before rank 1 writes the next round
   }
-  if (stale_rounds) first_mismatch += "; " + std::to_string(stale_rounds) + " of " + std::to_string(kRounds) + " rounds stale";
+  if (stale_rounds)
+    first_mismatch += "; " + std::to_string(stale_rounds) + " of " + std::to_string(kRounds) + " rounds stale";
   return first_mismatch;
 }
 
