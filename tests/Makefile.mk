@@ -69,6 +69,10 @@ check_PROGRAMS += tests/mpi/test_nb
 tests_mpi_test_nb_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_nb.cc
 tests_mpi_test_nb_LDADD = $(MPI_TEST_LDADD)
 
+check_PROGRAMS += tests/mpi/test_shared_window
+tests_mpi_test_shared_window_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_shared_window.cc
+tests_mpi_test_shared_window_LDADD = $(MPI_TEST_LDADD)
+
 check_PROGRAMS += tests/mpi/test_groups
 tests_mpi_test_groups_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_groups.cc
 tests_mpi_test_groups_LDADD = $(MPI_TEST_LDADD)

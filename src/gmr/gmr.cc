@@ -85,6 +85,7 @@ void run_release_hooks(Gmr* g) {
 }
 
 void index_region(Gmr* g) {
+  attach_pending(g);  // the window is known by now
   if (g->pool_offset >= 0) {
     g_pools.at(g->pool_owner_start.get()).blocks[g->pool_offset] = g;
   } else {

@@ -73,7 +73,11 @@ struct Gmr {
   // Where the region's slices start in `win`'s displacements: 0 for a window of its own, the block's data
   // offset for a block of a pool spanning nodes (ARMCI_SPANNING_POOL=1: one window for all the pool's blocks).
   MPI_Aint win_offset = 0;
-  PendingTargets pending;     // the targets with operations not yet complete (gmr/ordering.h)
+  // The MPI targets of `win` with operations not yet complete, by MPI target and window displacement
+  // (mpi_target, mpi_disp): one object for every region on the same window -- the blocks of a pool segment
+  // spanning nodes, the regions served by progress ranks -- since MPI completes and orders per (window,
+  // target), not per region (gmr/ordering.h).  Never null once the region is indexed.
+  std::shared_ptr<PendingTargets> pending;
   unsigned access_depth = 0;  // nesting of ARMCI_Access_begin on my own slice
   uint64_t serial = 0;        // allocation number, equal on every member (ARMCI_CHECK_COLLECTIVES)
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -14,15 +15,18 @@ namespace armcix {
 
 namespace {
 
-// Origin copies of ordered puts (hold_put_copy), per (region, window rank) pair, carved from 64 KiB blocks so
-// that an 8-byte put costs a copy and no allocation.  Freed when the pair is flushed.
+// Origin copies of ordered puts (hold_put_copy), per (window, MPI target) pair -- the pair a flush completes,
+// whichever region of the window the copies were for -- carved from 64 KiB blocks so that an 8-byte put costs
+// a copy and no allocation.  Freed when the pair is flushed.
 constexpr std::size_t kCopyBlockBytes = 64 * 1024;
 constexpr std::size_t kSpareBlocks = 4;  // blocks kept for reuse after a flush
 static_assert(kOrderedPutMaxBytes <= static_cast<MPI_Aint>(kCopyBlockBytes), "an ordered put's copy fits a block");
 
 struct PairCopies {
-  Gmr* g = nullptr;
-  int wr = -1;
+  MPI_Win win = MPI_WIN_NULL;
+  PendingTargets* pt = nullptr;  // the window's ordering state (the key, with target)
+  int target = -1;
+  bool proxied = false;                         // target is a progress rank (woken before the flush)
   std::vector<std::unique_ptr<char[]>> blocks;  // the last one is being filled
   std::size_t used = 0;                         // bytes used in the last block
   int count = 0;                                // copies held
@@ -42,23 +46,45 @@ void drop_copies(std::size_t i) {
 }
 
 // The pair's operations are complete (flushed): its copies may go.
-void release_copies(Gmr* g, int wr) {
+void release_copies(const PendingTargets* pt, int target) {
   for (std::size_t i = 0; i < g_copies.size(); ++i)
-    if (g_copies[i].g == g && g_copies[i].wr == wr) return drop_copies(i);
+    if (g_copies[i].pt == pt && g_copies[i].target == target) return drop_copies(i);
 }
 
-void release_region_copies(Gmr* g) {
+void release_window_copies(const PendingTargets* pt) {
   for (std::size_t i = g_copies.size(); i-- > 0;)
-    if (g_copies[i].g == g) drop_copies(i);
+    if (g_copies[i].pt == pt) drop_copies(i);
 }
 
-// A region is about to be freed: complete what its copies feed before they go (gmr_on_release runs before
-// the window is unlocked and freed).
+// MPI_Win_flush of one (window, MPI target) pair: everything issued there, by any region of the window, is
+// complete.
+void flush_target(MPI_Win win, PendingTargets* pt, int target, bool proxied) {
+  if (proxied) proxy_wake(target);
+  ARMCIX_MPI(MPI_Win_flush(target, win));
+  if (!g_copies.empty()) release_copies(pt, target);
+  pt->complete(target);
+}
+
+// Every window's ordering state, shared by the regions on it (attach_pending).  An entry goes with the last
+// region on its window, so a later window with the same handle starts afresh.
+std::map<MPI_Win, std::weak_ptr<PendingTargets>> g_window_pending;
+
+// A region is about to be freed (gmr_on_release runs before the window is unlocked and freed, and after the
+// requests naming the region completed): complete what is pending on its window -- its copies, and state
+// that may name the region's bytes -- before the block or window is given to someone else.  Other regions
+// of the window lose nothing: their operations are merely complete earlier.
 void region_released(Gmr* g) {
-  if (std::none_of(g_copies.begin(), g_copies.end(), [g](const PairCopies& pc) { return pc.g == g; })) return;
-  wake_servers(g);
-  ARMCIX_MPI(MPI_Win_flush_all(g->win));
-  release_region_copies(g);
+  PendingTargets* pt = g->pending.get();
+  if (!pt) return;
+  if (pt->count() > 0 ||
+      std::any_of(g_copies.begin(), g_copies.end(), [pt](const PairCopies& pc) { return pc.pt == pt; })) {
+    wake_servers(g);
+    ARMCIX_MPI(MPI_Win_flush_all(g->win));
+    release_window_copies(pt);
+    pt->complete_all();
+  }
+  if (g->win != MPI_WIN_NULL && g->pending.use_count() == 1) g_window_pending.erase(g->win);
+  g->pending.reset();
 }
 
 std::unique_ptr<char[]> new_copy_block() {
@@ -68,12 +94,14 @@ std::unique_ptr<char[]> new_copy_block() {
   return b;
 }
 
-PairCopies& copies_of(Gmr* g, int wr) {
+PairCopies& copies_of(Gmr* g, int target) {
   for (PairCopies& pc : g_copies)
-    if (pc.g == g && pc.wr == wr) return pc;
+    if (pc.pt == g->pending.get() && pc.target == target) return pc;
   g_copies.emplace_back();
-  g_copies.back().g = g;
-  g_copies.back().wr = wr;
+  g_copies.back().win = g->win;
+  g_copies.back().pt = g->pending.get();
+  g_copies.back().target = target;
+  g_copies.back().proxied = !g->proxy_rank.empty();
   return g_copies.back();
 }
 
@@ -90,14 +118,33 @@ void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes) {
   return copy;
 }
 
-void* hold_copy_space(Gmr* g, int wr, std::size_t bytes) {
+void attach_pending(Gmr* g) {
+  // After the requests' hook (requests_initialize, at ARMCI_Init): a region's requests complete before its
+  // window's state is flushed and dropped.
   static const bool hooked = (gmr_on_release(&region_released), true);
   (void)hooked;
+  if (g->win == MPI_WIN_NULL) {  // node-local: no MPI operation, a state of its own for the checks
+    g->pending = std::make_shared<PendingTargets>();
+    return;
+  }
+  std::weak_ptr<PendingTargets>& shared = g_window_pending[g->win];
+  g->pending = shared.lock();
+  if (!g->pending) {
+    g->pending = std::make_shared<PendingTargets>();
+    shared = g->pending;
+  }
+}
+
+void* hold_copy_space(Gmr* g, int wr, std::size_t bytes) {
   const std::size_t need = (bytes + 15) & ~std::size_t{15};
   if (g_copy_bytes + need > kOrderedPutCopyBytes)
-    while (!g_copies.empty()) flush_pair(g_copies.back().g, g_copies.back().wr);
-  if (copies_of(g, wr).count >= kOrderedPutCopiesPerTarget) flush_pair(g, wr);
-  PairCopies& pc = copies_of(g, wr);
+    while (!g_copies.empty()) {
+      const PairCopies& pc = g_copies.back();
+      flush_target(pc.win, pc.pt, pc.target, pc.proxied);
+    }
+  const int target = mpi_target(g, wr);
+  if (copies_of(g, target).count >= kOrderedPutCopiesPerTarget) flush_pair(g, wr);
+  PairCopies& pc = copies_of(g, target);
   if (pc.blocks.empty() || pc.used + need > kCopyBlockBytes) {
     pc.blocks.push_back(new_copy_block());
     pc.used = 0;
@@ -115,10 +162,7 @@ std::size_t held_put_copy_bytes() {
 }
 
 void flush_pair(Gmr* g, int wr) {
-  wake_server(g, wr);
-  ARMCIX_MPI(MPI_Win_flush(mpi_target(g, wr), g->win));
-  if (!g_copies.empty()) release_copies(g, wr);
-  g->pending.complete(wr);
+  flush_target(g->win, g->pending.get(), mpi_target(g, wr), !g->proxy_rank.empty());
 }
 
 void flush_local_pair(Gmr* g, int wr) {
@@ -126,21 +170,22 @@ void flush_local_pair(Gmr* g, int wr) {
   ARMCIX_MPI(MPI_Win_flush_local(mpi_target(g, wr), g->win));
 }
 
+// Regions sharing a window share its state: the first of them flushes it, the others find nothing pending.
 void fence_proc(int proc) {
   for (Gmr* g : gmr_all()) {
-    if (g->pending.count() == 0) continue;
+    if (g->pending->count() == 0) continue;
     int wr = g->win_rank_of(proc);
-    if (wr >= 0 && g->pending.find(wr)) flush_pair(g, wr);
+    if (wr >= 0 && g->pending->find(mpi_target(g, wr))) flush_pair(g, wr);
   }
 }
 
 void fence_all() {
   for (Gmr* g : gmr_all()) {
-    if (g->pending.count() == 0) continue;
+    if (g->pending->count() == 0) continue;
     wake_servers(g);
     ARMCIX_MPI(MPI_Win_flush_all(g->win));
-    if (!g_copies.empty()) release_region_copies(g);
-    g->pending.complete_all();
+    if (!g_copies.empty()) release_window_copies(g->pending.get());
+    g->pending->complete_all();
   }
 }
 

@@ -1,4 +1,4 @@
-// The ordering state of one region: per target, the operations MPI has not yet completed remotely, and
+// The ordering state of one MPI window: per MPI target, the operations MPI has not yet completed remotely, and
 // the rule that decides when a new operation must flush them first.  Kept free of MPI calls and of the
 // region table so that the rule is unit-tested on its own (tests/unit/test_ordering.cc); gmr/ordering.h
 // applies it to regions.
@@ -40,7 +40,7 @@ struct Pending {
   ByteRange rep;  // puts issued as MPI_Accumulate(MPI_REPLACE) since the last flush (ordered puts, below)
   int rgets = 0;  // non-blocking gets completed by their own MPI request (MPI_Rget), issued since the last
                   // flush and not yet waited for; they count as gets in flight
-  // The pair's current flush interval, unique within its region (PendingTargets hands them out): a request
+  // The pair's current flush interval, unique within its window (PendingTargets hands them out): a request
   // that waits for its MPI_Rget after a flush already completed it (and dropped or renewed the entry) must
   // not count it off again.
   unsigned epoch = 0;
@@ -48,10 +48,11 @@ struct Pending {
   bool any() const { return !put.empty() || !acc.empty() || gets_in_flight() || !rep.empty(); }
 };
 
-// The ordering state of one region: an entry only for the targets (window ranks) with something pending, so
-// that a live region costs the same at 4 ranks as at 100,000 (issue 30; a dense vector cost 72 B per rank
-// and region).  A flat vector searched linearly: a region has few targets pending between flushes (a flush
-// drops its target's entry, a fence or barrier all of them), and the search is cheap beside any MPI call.
+// The ordering state of one MPI window (shared by the regions on it, gmr.h): an entry only for the MPI targets
+// with something pending, so that a live region costs the same at 4 ranks as at 100,000 (issue 30; a dense
+// vector cost 72 B per rank and region).  A flat vector searched linearly: a window has few targets pending
+// between flushes (a flush drops its target's entry, a fence or barrier all of them), and the search is cheap
+// beside any MPI call.
 class PendingTargets {
  public:
   // The target's state, or nullptr if nothing is pending there.
