@@ -64,6 +64,7 @@ void release_slot(Request* req) {
   req->buffers.clear();
   req->mpi_reqs.clear();
   req->mpi_targets.clear();
+  req->settled.clear();
   if (!req->implicit) g_free_slots.push_back(slot_of(req));
 }
 
@@ -107,6 +108,7 @@ Batch take_batch(Request* req) {
   b.pairs.swap(req->pairs);
   b.mpi_reqs.swap(req->mpi_reqs);
   b.mpi_targets.swap(req->mpi_targets);
+  req->settled.clear();  // their copy-outs go with the batch's finishers
   b.finishers.swap(req->finishers);
   b.buffers.swap(req->buffers);
   g_mpi_in_flight -= static_cast<long>(b.mpi_reqs.size());
@@ -168,8 +170,14 @@ void complete_mpi_holding_lock(Request* req) {
   else  // no lock to hold: the wait with back-off
     wait_all_for("ARMCI_Wait", static_cast<int>(req->mpi_reqs.size()), req->mpi_reqs.data());
   g_mpi_in_flight -= static_cast<long>(req->mpi_reqs.size());
-  for (const MpiOpTarget& t : req->mpi_targets)
-    if (t.get) note_request_get_done(t.g, t.wr, t.epoch);
+  for (const MpiOpTarget& t : req->mpi_targets) {
+    if (!t.get) continue;
+    note_request_get_done(t.g, t.wr, t.epoch);
+    // The copy-outs of these gets stay among the finishers (this call's own may not be there yet): the
+    // target is remembered so that WaitProc / Fence to it still select the request (touches).
+    const int proc = t.g->abs_rank_of(t.wr);
+    if (std::find(req->settled.begin(), req->settled.end(), proc) == req->settled.end()) req->settled.push_back(proc);
+  }
   req->mpi_reqs.clear();
   req->mpi_targets.clear();
 }
@@ -368,7 +376,8 @@ bool touches(const Request* r, int proc) {
   return std::any_of(r->pairs.begin(), r->pairs.end(),
                      [proc](auto& p) { return p.first->abs_rank_of(p.second) == proc; }) ||
          std::any_of(r->mpi_targets.begin(), r->mpi_targets.end(),
-                     [proc](const MpiOpTarget& t) { return t.g->abs_rank_of(t.wr) == proc; });
+                     [proc](const MpiOpTarget& t) { return t.g->abs_rank_of(t.wr) == proc; }) ||
+         std::find(r->settled.begin(), r->settled.end(), proc) != r->settled.end();
 }
 
 void wait_proc(int proc) {

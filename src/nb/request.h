@@ -31,6 +31,8 @@ struct Request {
   std::vector<std::pair<Gmr*, int>> pairs;       // (region, window rank) with ops in flight
   std::vector<MPI_Request> mpi_reqs;             // operations completed by their own request ...
   std::vector<MpiOpTarget> mpi_targets;          // ... and where each went (same index)
+  std::vector<int> settled;                      // absolute targets of MPI requests completed early by flow
+                                                 // control whose copy-outs are still among the finishers
   std::vector<std::unique_ptr<char[]>> buffers;  // staging buffers alive until completion
   std::vector<std::function<void()>> finishers;  // run after local completion (staged get copy-out)
   uint32_t generation = 0;
