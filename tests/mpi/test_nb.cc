@@ -1216,9 +1216,9 @@ TEST(NbWaitProc, StagedGetsBeyondTheOutstandingBoundAreInPlace) {
     for (int t : targets())
       for (int k = 0; k < kGets; ++k) {
         ARMCI_INIT_HANDLE(&h[t * kGets + k]);
-        EXPECT_EQ(ARMCI_NbGet(src.at(t, r * kArea + k * kLen), dst.at(r, t * kArea + k * kLen), kLen, t,
-                              &h[t * kGets + k]),
-                  0);
+        EXPECT_EQ(
+            ARMCI_NbGet(src.at(t, r * kArea + k * kLen), dst.at(r, t * kArea + k * kLen), kLen, t, &h[t * kGets + k]),
+            0);
       }
     for (int t : targets()) {
       if (fence)
@@ -1457,8 +1457,8 @@ TEST(NbHandles, HandlesNeverWaitedStayBounded) {
   const long kOps = 4 * bound + 1000;
   constexpr int kRing = 16;
   auto value = [](int o, int t, long i) { return static_cast<int64_t>(key(o, t, i, 240) >> 1); };
-  Global src(kOps * 8);     // values every rank reads: [op]
-  Global dst(n * kOps * 8); // puts land here: [origin][op]
+  Global src(kOps * 8);      // values every rank reads: [op]
+  Global dst(n * kOps * 8);  // puts land here: [origin][op]
   src.init_local([&](char*) {
     for (long i = 0; i < kOps; ++i) src.typed<int64_t>(r)[i] = value(r, -1, i);
   });
@@ -1502,8 +1502,9 @@ TEST(NbHandles, HandlesNeverWaitedStayBounded) {
   ARMCI_Barrier();
 }
 
-// A handle completed by WaitAll, WaitProc, Fence or Barrier gives up its request slot at once; waiting on
-// it (or testing a copy of it) later returns 0 without touching the operation that holds the slot now.
+// A handle completed by WaitAll, WaitProc, Fence or Barrier gives up its request slot at once (WaitProc and
+// Fence: also when its get completed at issue, node-local); waiting on it (or testing a copy of it) later
+// returns 0 without touching the operation that holds the slot now.
 TEST(NbHandles, WaitAfterBulkCompletionLeavesTheSlotsNextOperationAlone) {
   int level = MPI_THREAD_SINGLE;
   MPI_Query_thread(&level);
