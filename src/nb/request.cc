@@ -22,7 +22,14 @@ namespace {
 //   target    >= 0: slot index of a live request;  kNoRequest: initialised, nothing attached;
 //             kWaited: its request was completed by ARMCI_Wait;  kTested: completed by ARMCI_Test.
 //   aggregate bit 0: aggregate mode; bits 1..30: the slot's generation when the request was attached, so
-//             a stale or copied handle is recognised.
+//             a handle whose request completed -- and whose slot may serve another request now -- is
+//             recognised.
+// ARMCI, as ARMCI-MPI, does not require a handle to be waited: WaitAll, WaitProc, fences, barriers and the
+// bound on live handles below complete its request, and without threads free its slot at once.  A handle
+// naming a completed request therefore counts as complete (Wait and Test return 0 and touch nothing, a
+// further operation under it starts a new request) -- unless its request was completed through ARMCI_Wait
+// or ARMCI_Test on another copy of it and no later request of the slot was (Request::waited_generation):
+// that copy is an error, as is a handle this table never issued.
 constexpr int kNoRequest = -2;
 constexpr int kWaited = -3;
 constexpr int kTested = -4;
@@ -32,6 +39,7 @@ std::vector<std::unique_ptr<Request>> g_slots;
 std::vector<int> g_free_slots;
 std::vector<Request*> g_implicit;  // by absolute target
 uint32_t g_next_generation = 1;
+long g_live_explicit = 0;  // explicit requests in use: at most ARMCI_MAX_OUTSTANDING without threads
 
 // Flow control: operations issued and not yet locally completed, per target and in total, and the
 // (region, window rank) pairs they went to.
@@ -55,19 +63,30 @@ int slot_of(const Request* req) {
 }
 
 // Puts a completed explicit request's slot back on the free list, once: two threads that completed one
-// request (a handle shared between threads, as GA's handle pool does) both come here.
-void release_slot(Request* req) {
+// request (a handle shared between threads, as GA's handle pool does) both come here.  `by_handle`: through
+// ARMCI_Wait / ARMCI_Test on its handle, which marks that handle, not its copies.
+void release_slot(Request* req, bool by_handle = false) {
   if (!req->in_use) return;
   req->in_use = false;
+  if (by_handle) req->waited_generation = req->generation;
+  if (!req->implicit) --g_live_explicit;
   req->pairs.clear();
   req->finishers.clear();
   req->buffers.clear();
   req->mpi_reqs.clear();
   req->mpi_targets.clear();
+  req->settled.clear();
   if (!req->implicit) g_free_slots.push_back(slot_of(req));
 }
 
+bool tolerate_shared_handles();
+void complete_and_reclaim_all();
+
 Request* new_request() {
+  // A program that never waits its handles (WaitAll at the end, or handles initialised again over live
+  // ones) must not grow the table without bound: past ARMCI_MAX_OUTSTANDING live requests all are completed,
+  // which ARMCI allows.  With threads, explicit requests never outlive their call (request_issued).
+  if (!tolerate_shared_handles() && g_live_explicit >= rt().config.max_outstanding) complete_and_reclaim_all();
   int idx;
   if (!g_free_slots.empty()) {
     idx = g_free_slots.back();
@@ -80,6 +99,7 @@ Request* new_request() {
   Request* r = g_slots[idx].get();
   r->in_use = true;
   r->implicit = false;
+  ++g_live_explicit;
   r->generation = g_next_generation++ & kGenerationMask;
   if (r->generation == 0) r->generation = g_next_generation++ & kGenerationMask;
   return r;
@@ -107,6 +127,7 @@ Batch take_batch(Request* req) {
   b.pairs.swap(req->pairs);
   b.mpi_reqs.swap(req->mpi_reqs);
   b.mpi_targets.swap(req->mpi_targets);
+  req->settled.clear();  // their copy-outs go with the batch's finishers
   b.finishers.swap(req->finishers);
   b.buffers.swap(req->buffers);
   g_mpi_in_flight -= static_cast<long>(b.mpi_reqs.size());
@@ -168,8 +189,14 @@ void complete_mpi_holding_lock(Request* req) {
   else  // no lock to hold: the wait with back-off
     wait_all_for("ARMCI_Wait", static_cast<int>(req->mpi_reqs.size()), req->mpi_reqs.data());
   g_mpi_in_flight -= static_cast<long>(req->mpi_reqs.size());
-  for (const MpiOpTarget& t : req->mpi_targets)
-    if (t.get) note_request_get_done(t.g, t.wr, t.epoch);
+  for (const MpiOpTarget& t : req->mpi_targets) {
+    if (!t.get) continue;
+    note_request_get_done(t.g, t.wr, t.epoch);
+    // The copy-outs of these gets stay among the finishers (this call's own may not be there yet): the
+    // target is remembered so that WaitProc / Fence to it still select the request (touches).
+    const int proc = t.g->abs_rank_of(t.wr);
+    if (std::find(req->settled.begin(), req->settled.end(), proc) == req->settled.end()) req->settled.push_back(proc);
+  }
   req->mpi_reqs.clear();
   req->mpi_targets.clear();
 }
@@ -199,7 +226,7 @@ Request* find_live(const armci_hdl_t* hdl) {
 Request* lookup(const char* call, armci_hdl_t* hdl) {
   ARMCIX_REQUIRE(find_live(hdl) != nullptr, call,
                  "argument 'handle' (target=%d, aggregate=%d) was never initialised with ARMCI_INIT_HANDLE, "
-                 "or belongs to a completed request",
+                 "or is a copy of a handle already completed by ARMCI_Wait or ARMCI_Test",
                  hdl->target, hdl->aggregate);
   return g_slots[hdl->target].get();
 }
@@ -207,7 +234,8 @@ Request* lookup(const char* call, armci_hdl_t* hdl) {
 // Threads (calls_serialized()): Global Arrays 5.8's threads share its pool of ARMCI handles without a lock
 // (doc/design.md, "Threads"), so with threads every explicit-handle operation completes locally before it
 // returns (request_issued), and a handle this table once issued (a slot that exists, not implicit, a
-// generation other than 0) that names no live request counts as complete.  Other handles are still errors.
+// generation other than 0) that names no live request counts as complete, even a copy of a waited one.
+// Other handles are still errors.
 bool tolerate_shared_handles() {
   return calls_serialized();
 }
@@ -215,6 +243,28 @@ bool once_issued(const armci_hdl_t* hdl) {
   const int t = hdl->target;
   const uint32_t gen = static_cast<uint32_t>(hdl->aggregate) >> 1;
   return t >= 0 && t < static_cast<int>(g_slots.size()) && !g_slots[t]->implicit && gen != 0;
+}
+
+// A handle whose request was completed other than through ARMCI_Wait / ARMCI_Test on another copy of it
+// (see the handle encoding above): it counts as complete.
+bool completed_earlier(const armci_hdl_t* hdl) {
+  if (find_live(hdl) || !once_issued(hdl)) return false;
+  const uint32_t gen = static_cast<uint32_t>(hdl->aggregate) >> 1;
+  return tolerate_shared_handles() || g_slots[hdl->target]->waited_generation != gen;
+}
+
+// Completes a request and, without threads, frees its slot: its handle then counts as complete.  With
+// threads another thread may be issuing into an explicit request right now (the completion releases the
+// lock), so there only ARMCI_Wait / ARMCI_Test and request_issued free slots.
+void complete_and_reclaim(Request* r) {
+  const uint32_t generation = r->generation;
+  request_complete(r);
+  if (!r->implicit && !tolerate_shared_handles() && r->generation == generation) release_slot(r);
+}
+
+void complete_and_reclaim_all() {
+  for (std::size_t i = 0; i < g_slots.size(); ++i)
+    if (g_slots[i]->in_use && !g_slots[i]->implicit) complete_and_reclaim(g_slots[i].get());
 }
 
 }  // namespace
@@ -270,8 +320,8 @@ Request* request_for_handle(const char* call, armci_hdl_t* hdl, int proc) {
     return r;
   }
   if (hdl->target >= 0) {  // aggregate: more operations under one handle
-    if (tolerate_shared_handles() && !find_live(hdl) && once_issued(hdl))
-      hdl->target = kNoRequest;  // completed by another thread
+    if (completed_earlier(hdl))
+      hdl->target = kNoRequest;  // by WaitAll, WaitProc, a fence, the bound on live handles, another thread
     else
       return lookup(call, hdl);
   }
@@ -320,9 +370,9 @@ int handle_wait(const char* call, armci_hdl_t* hdl) {
     hdl->target = kWaited;
     return 0;
   }
-  if (tolerate_shared_handles() && (hdl->target == kWaited || (!find_live(hdl) && once_issued(hdl)))) {
-    hdl->target = kWaited;  // completed at issue; another thread waited on or re-used this handle
-    return 0;
+  if ((tolerate_shared_handles() && hdl->target == kWaited) || completed_earlier(hdl)) {
+    hdl->target = kWaited;  // completed by WaitAll, WaitProc, a fence, the bound on live handles, at issue
+    return 0;               // (threads), or waited on or re-used by another thread
   }
   ARMCIX_REQUIRE(hdl->target != kWaited, call,
                  "argument 'handle' was already waited on (a handle completes once; "
@@ -330,7 +380,7 @@ int handle_wait(const char* call, armci_hdl_t* hdl) {
   Request* r = lookup(call, hdl);
   const uint32_t generation = r->generation;
   request_complete(r);
-  if (r->generation == generation) release_slot(r);  // not released (and reused) by another thread meanwhile
+  if (r->generation == generation) release_slot(r, true);  // not released (and reused) by another thread
   hdl->target = kWaited;
   return 0;
 }
@@ -343,8 +393,8 @@ int handle_test(const char* call, armci_hdl_t* hdl) {
                    "argument 'handle' (target=%d) was never initialised with ARMCI_INIT_HANDLE", hdl->target);
     return 0;
   }
-  if (tolerate_shared_handles() && !find_live(hdl) && once_issued(hdl)) {
-    hdl->target = kTested;  // completed at issue; another thread waited on or re-used this handle
+  if (completed_earlier(hdl)) {
+    hdl->target = kTested;  // see handle_wait
     return 0;
   }
   // MPI offers no test for a flush, so Test completes a request with flushes to do (local completion is
@@ -359,7 +409,7 @@ int handle_test(const char* call, armci_hdl_t* hdl) {
   }
   const uint32_t generation = r->generation;
   request_complete(r);
-  if (r->generation == generation) release_slot(r);
+  if (r->generation == generation) release_slot(r, true);
   hdl->target = kTested;
   return 0;
 }
@@ -368,7 +418,8 @@ bool touches(const Request* r, int proc) {
   return std::any_of(r->pairs.begin(), r->pairs.end(),
                      [proc](auto& p) { return p.first->abs_rank_of(p.second) == proc; }) ||
          std::any_of(r->mpi_targets.begin(), r->mpi_targets.end(),
-                     [proc](const MpiOpTarget& t) { return t.g->abs_rank_of(t.wr) == proc; });
+                     [proc](const MpiOpTarget& t) { return t.g->abs_rank_of(t.wr) == proc; }) ||
+         std::find(r->settled.begin(), r->settled.end(), proc) != r->settled.end();
 }
 
 void wait_proc(int proc) {
@@ -376,18 +427,20 @@ void wait_proc(int proc) {
   // Explicit requests with operations to proc: chosen before anything is completed (completing clears what
   // a request says of its targets), then completed as a whole, so that the copy-outs of their gets (a get
   // that landed in a staging buffer, or packed) have run when WaitProc returns.  Their operations to other
-  // targets complete early, which ARMCI allows.
+  // targets complete early, which ARMCI allows.  Requests that hold nothing (their operations completed at
+  // issue, as within a node) are taken too, to free their slots.
   std::vector<Request*> to_proc;
   for (auto& slot : g_slots)
-    if (slot->in_use && !slot->implicit && touches(slot.get(), proc)) to_proc.push_back(slot.get());
+    if (slot->in_use && !slot->implicit && (touches(slot.get(), proc) || !holds_work(slot.get())))
+      to_proc.push_back(slot.get());
   if (g_unflushed_ops[proc]) flush_target(proc);
-  for (Request* r : to_proc) request_complete(r);
+  for (Request* r : to_proc) complete_and_reclaim(r);
   wait_until_all_idle();  // batches other threads are completing may hold operations to proc
 }
 
 void wait_all() {
   for (std::size_t i = 0; i < g_slots.size(); ++i)  // by index: completing lets other threads add slots
-    if (g_slots[i]->in_use) request_complete(g_slots[i].get());
+    if (g_slots[i]->in_use) complete_and_reclaim(g_slots[i].get());
   for (int p = 0; p < rt().nproc; ++p)
     if (g_unflushed_ops[p]) flush_target(p);
   wait_until_all_idle();
@@ -399,7 +452,7 @@ void requests_forget_region(Gmr* g) {
     if (!r->in_use) continue;
     bool uses = std::any_of(r->pairs.begin(), r->pairs.end(), [g](auto& p) { return p.first == g; }) ||
                 std::any_of(r->mpi_targets.begin(), r->mpi_targets.end(), [g](auto& t) { return t.g == g; });
-    if (uses) request_complete(r);
+    if (uses) complete_and_reclaim(r);
   }
   wait_until_all_idle();  // a batch in completion may still name g
   for (auto& v : g_unflushed_pairs)
@@ -422,6 +475,7 @@ void requests_finalize() {
   wait_all();
   g_slots.clear();
   g_free_slots.clear();
+  g_live_explicit = 0;
   g_implicit.clear();
   g_unflushed_ops.clear();
   g_unflushed_pairs.clear();

@@ -31,9 +31,12 @@ struct Request {
   std::vector<std::pair<Gmr*, int>> pairs;       // (region, window rank) with ops in flight
   std::vector<MPI_Request> mpi_reqs;             // operations completed by their own request ...
   std::vector<MpiOpTarget> mpi_targets;          // ... and where each went (same index)
+  std::vector<int> settled;                      // absolute targets of MPI requests completed early by flow
+                                                 // control whose copy-outs are still among the finishers
   std::vector<std::unique_ptr<char[]>> buffers;  // staging buffers alive until completion
   std::vector<std::function<void()>> finishers;  // run after local completion (staged get copy-out)
   uint32_t generation = 0;
+  uint32_t waited_generation = 0;  // the last of this slot's requests completed by ARMCI_Wait / ARMCI_Test
   bool in_use = false;
   bool implicit = false;  // NULL-handle request (completed by WaitProc/WaitAll)
   int target = -1;        // implicit requests: the absolute target rank
@@ -67,6 +70,6 @@ void wait_all();
 // A region is being freed: complete and forget requests' references to it.
 void requests_forget_region(Gmr* g);
 // requests_initialize() (also joins gmr_on_release) / requests_finalize(): runtime/modules.h.
-std::size_t requests_in_flight();  // for tests: live request slots
+std::size_t requests_in_flight();  // for tests: live explicit-handle request slots
 
 }  // namespace armcix

@@ -27,6 +27,10 @@
 
 #include "test_util.h"
 
+namespace armcix {
+std::size_t requests_in_flight();  // live explicit-handle requests (src/nb/request.h)
+}
+
 using namespace armcix_test;
 
 namespace {
@@ -1185,6 +1189,50 @@ TEST(NbWaitProc, GetsIntoArmciMemoryAreInPlaceAfterWaitProcAndFence) {
   }
 }
 
+// More staged gets under explicit handles than ARMCI_MAX_OUTSTANDING allows in flight, each into this rank's
+// own ARMCI memory: every rank its own node, ARMCI_SHR_BUF_METHOD=COPY (manifest: nb-waitproc-bound), so each
+// get to another rank is an MPI_Rget into a staging buffer whose copy-out runs when its handle completes.
+// Past the bound the MPI requests are completed early (nb/request.cc, request_add_mpi), which leaves the
+// copy-outs behind: ARMCI_WaitProc(p) / ARMCI_Fence(p) alone must still run them before returning.
+TEST(NbWaitProc, StagedGetsBeyondTheOutstandingBoundAreInPlace) {
+  const int n = nproc(), r = me();
+  constexpr int kGets = 24;  // per target, well past the manifest's ARMCI_MAX_OUTSTANDING=4
+  constexpr long kLen = 256;
+  constexpr long kArea = kGets * kLen;
+  Global src(n * kArea);  // [reader][get]
+  Global dst(n * kArea);  // [target][get]: where this rank's gets land
+  src.init_local([&](char* base) {
+    for (int s = 0; s < n; ++s) {
+      auto p = pattern(r, s, kArea, 230);
+      std::memcpy(base + s * kArea, p.data(), kArea);
+    }
+  });
+  ARMCI_Barrier();
+  for (int fence = 0; fence < 2; ++fence) {
+    SCOPED_TRACE(fence ? "Fence" : "WaitProc");
+    dst.init_local([&](char* base) { std::memset(base, kSentinel, n * kArea); });
+    ARMCI_Barrier();
+    std::vector<armci_hdl_t> h(n * kGets);
+    for (int t : targets())
+      for (int k = 0; k < kGets; ++k) {
+        ARMCI_INIT_HANDLE(&h[t * kGets + k]);
+        EXPECT_EQ(
+            ARMCI_NbGet(src.at(t, r * kArea + k * kLen), dst.at(r, t * kArea + k * kLen), kLen, t, &h[t * kGets + k]),
+            0);
+      }
+    for (int t : targets()) {
+      if (fence)
+        ARMCI_Fence(t);
+      else
+        EXPECT_EQ(ARMCI_WaitProc(t), 0);
+      EXPECT_TRUE(Same(name(fence ? "gets completed by Fence from" : "gets completed by WaitProc from", t),
+                       dst.snapshot(t * kArea, kArea), pattern(t, r, kArea, 230)));
+    }
+    for (auto& x : h) EXPECT_EQ(ARMCI_Wait(&x), 0);
+    ARMCI_Barrier();
+  }
+}
+
 // Remote completion needs ARMCI_Fence(p) (or a barrier): after WaitProc/Wait + Fence(p) and a plain
 // MPI_Barrier -- which completes no ARMCI operation by itself -- p sees the data.
 TEST(NbWaitProc, FenceAfterLocalCompletionMakesDataVisible) {
@@ -1387,6 +1435,125 @@ TEST(NbFlow, TenThousandExplicitHandlesWaitedInReverse) {
       if ((o + 1 + i) % n == r) want[o * per + i / n] = value(o, i);
   EXPECT_TRUE(Same("values of 10,000 explicit-handle puts", g.snapshot<int64_t>(0, n * per), want));
   ARMCI_Barrier();
+}
+
+// ---- Handles never waited ------------------------------------------------------------------------------
+
+// ARMCI (as ARMCI-MPI) does not require a handle to be waited: ARMCI_WaitAll, WaitProc(p), Fence(p) and
+// Barrier complete its operations too, and a program may then initialise it again -- or initialise it again
+// over a live request.  The request table must not keep such handles: at most ARMCI_MAX_OUTSTANDING of them
+// are live at once (beyond, the oldest complete early), none after ARMCI_WaitAll, and every operation's data
+// is right.  Here a ring of 16 handles is initialised again before each use, live or not, and only
+// ARMCI_WaitAll completes them.
+long max_outstanding_setting() {
+  const char* e = std::getenv("ARMCI_MAX_OUTSTANDING");
+  return e ? std::atol(e) : 1024;
+}
+
+TEST(NbHandles, HandlesNeverWaitedStayBounded) {
+  const int n = nproc(), r = me();
+  const long bound = max_outstanding_setting();
+  if (bound > (1 << 16)) GTEST_SKIP() << "ARMCI_MAX_OUTSTANDING=" << bound << " is too large to cross here";
+  const long kOps = 4 * bound + 1000;
+  constexpr int kRing = 16;
+  auto value = [](int o, int t, long i) { return static_cast<int64_t>(key(o, t, i, 240) >> 1); };
+  Global src(kOps * 8);      // values every rank reads: [op]
+  Global dst(n * kOps * 8);  // puts land here: [origin][op]
+  src.init_local([&](char*) {
+    for (long i = 0; i < kOps; ++i) src.typed<int64_t>(r)[i] = value(r, -1, i);
+  });
+  dst.init_local([&](char*) { std::fill_n(dst.typed<int64_t>(r), n * kOps, int64_t{-1}); });
+  ARMCI_Barrier();
+  std::vector<int64_t> got(kOps, -1), put_vals(kOps);
+  armci_hdl_t ring[kRing];
+  std::size_t most_live = 0;
+  long failures = 0;
+  for (int round = 0; round < 2; ++round) {  // the second round re-uses the slots the first left behind
+    for (long i = 0; i < kOps; ++i) {
+      const int t = static_cast<int>((r + 1 + i) % n);
+      armci_hdl_t* h = &ring[i % kRing];
+      ARMCI_INIT_HANDLE(h);  // live or not
+      if (i % 2 == 0) {
+        failures += ARMCI_NbGet(src.typed<int64_t>(t, i), &got[i], 8, t, h) != 0;
+      } else {
+        put_vals[i] = value(r, t, i);
+        failures += ARMCI_NbPut(&put_vals[i], dst.typed<int64_t>(t, r * kOps + i), 8, t, h) != 0;
+      }
+      most_live = std::max(most_live, armcix::requests_in_flight());
+    }
+    EXPECT_EQ(ARMCI_WaitAll(), 0);
+    EXPECT_EQ(armcix::requests_in_flight(), 0u) << "live handles after ARMCI_WaitAll (round " << round << ")";
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_LE(static_cast<long>(most_live), bound) << "most explicit-handle requests live at once, over " << 2 * kOps
+                                                 << " operations with ARMCI_MAX_OUTSTANDING=" << bound;
+  for (long i = 0; i < kOps; i += 2)
+    if (got[i] != value((r + 1 + i) % n, -1, i)) ++failures;
+  EXPECT_EQ(failures, 0) << "gets with wrong values";
+  // The handles completed by ARMCI_WaitAll: waiting on or testing them returns at once.
+  for (int k = 0; k < kRing; k += 2) EXPECT_EQ(ARMCI_Wait(&ring[k]), 0);
+  for (int k = 1; k < kRing; k += 2) EXPECT_EQ(ARMCI_Test(&ring[k]), 0);
+  ARMCI_Barrier();
+  std::vector<int64_t> want(n * kOps, -1);
+  for (int o = 0; o < n; ++o)
+    for (long i = 1; i < kOps; i += 2)
+      if ((o + 1 + i) % n == r) want[o * kOps + i] = value(o, r, i);
+  EXPECT_TRUE(Same("values of explicit-handle puts completed by WaitAll", dst.snapshot<int64_t>(0, n * kOps), want));
+  ARMCI_Barrier();
+}
+
+// A handle completed by WaitAll, WaitProc, Fence or Barrier gives up its request slot at once (WaitProc and
+// Fence: also when its get completed at issue, node-local); waiting on it (or testing a copy of it) later
+// returns 0 without touching the operation that holds the slot now.
+TEST(NbHandles, WaitAfterBulkCompletionLeavesTheSlotsNextOperationAlone) {
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  // At MPI_THREAD_MULTIPLE explicit-handle operations complete at issue (src/nb/request.cc,
+  // tolerate_shared_handles): no request stays live for the counts below.
+  if (level == MPI_THREAD_MULTIPLE) GTEST_SKIP() << "handles complete at issue at MPI_THREAD_MULTIPLE";
+  const int n = nproc(), r = me();
+  constexpr long kLen = 4096;
+  const int to = (r + 1) % n;
+  Global g(2 * kLen);
+  g.init_local([&](char* base) {
+    auto p = pattern(r, 0, 2 * kLen, 241);
+    std::memcpy(base, p.data(), 2 * kLen);
+  });
+  ARMCI_Barrier();
+  const char* kHow[] = {"WaitAll", "WaitProc", "Fence", "Barrier"};
+  const std::vector<char> want = pattern(to, 0, 2 * kLen, 241);
+  for (int how = 0; how < 4; ++how) {
+    SCOPED_TRACE(kHow[how]);
+    EXPECT_EQ(armcix::requests_in_flight(), 0u);
+    std::vector<char> a(kLen, kSentinel), b(kLen, kSentinel);
+    armci_hdl_t ha, hb;
+    ARMCI_INIT_HANDLE(&ha);
+    EXPECT_EQ(ARMCI_NbGet(g.at(to), a.data(), kLen, to, &ha), 0);
+    const armci_hdl_t copy = ha;
+    int rc = 0;
+    if (how == 0) rc = ARMCI_WaitAll();
+    if (how == 1) rc = ARMCI_WaitProc(to);
+    if (how == 2) ARMCI_Fence(to);
+    if (how == 3) ARMCI_Barrier();
+    EXPECT_EQ(rc, 0);
+    EXPECT_TRUE(Same("get completed in bulk", a.data(), want.data(), kLen));
+    EXPECT_EQ(armcix::requests_in_flight(), 0u) << "the completed handle kept its request";
+    ARMCI_INIT_HANDLE(&hb);
+    EXPECT_EQ(ARMCI_NbGet(g.at(to, kLen), b.data(), kLen, to, &hb), 0);
+    EXPECT_EQ(ARMCI_Wait(&ha), 0);
+    armci_hdl_t c = copy;
+    EXPECT_EQ(ARMCI_Test(&c), 0);
+    EXPECT_EQ(armcix::requests_in_flight(), 1u) << "waiting on the completed handle completed another";
+    EXPECT_EQ(ARMCI_Wait(&hb), 0);
+    EXPECT_TRUE(Same("get of the slot's next operation", b.data(), want.data() + kLen, kLen));
+    // Initialised again after the bulk completion, the handle serves a new operation.
+    ARMCI_INIT_HANDLE(&ha);
+    std::fill(a.begin(), a.end(), kSentinel);
+    EXPECT_EQ(ARMCI_NbGet(g.at(to), a.data(), kLen, to, &ha), 0);
+    EXPECT_EQ(ARMCI_Wait(&ha), 0);
+    EXPECT_TRUE(Same("get under the handle initialised again", a.data(), want.data(), kLen));
+    ARMCI_Barrier();
+  }
 }
 
 // ---- Freed regions ------------------------------------------------------------------------------------
