@@ -14,12 +14,25 @@
 
 namespace armcix {
 
+// Test hook (tests/mpi/test_shm.cc): called after each of these fences with its order (release or
+// acquire), so that a test can see where the fences stand relative to a transfer's loads and stores, which
+// x86-64 (TSO) cannot show by reordering.  nullptr outside tests.
+using LocalFenceHook = void (*)(std::memory_order order, void* arg);
+extern LocalFenceHook g_local_fence_hook;
+extern void* g_local_fence_hook_arg;
+void set_local_fence_hook(LocalFenceHook hook, void* arg);
+
+inline void local_fence(std::memory_order order) {
+  std::atomic_thread_fence(order);
+  if (__builtin_expect(g_local_fence_hook != nullptr, 0)) g_local_fence_hook(order, g_local_fence_hook_arg);
+}
+
 inline void after_local_store() {
-  std::atomic_thread_fence(std::memory_order_release);
+  local_fence(std::memory_order_release);
 }
 
 inline void before_local_load() {
-  std::atomic_thread_fence(std::memory_order_acquire);
+  local_fence(std::memory_order_acquire);
 }
 
 // Pause hint for spin loops on shared-memory words (slice locks, node-local mutexes).
