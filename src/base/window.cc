@@ -168,7 +168,10 @@ void require_unified_model(const char* call, MPI_Win win, const char* kind) {
   ARMCIX_REQUIRE(found && model && *model == MPI_WIN_UNIFIED, call,
                  "%s has the memory model %s, not MPI_WIN_UNIFIED: armci-x mixes loads and stores with RMA on "
                  "it and needs the unified model (doc/design.md, \"MPI's accumulate and memory-model rules\")",
-                 kind, !found || !model ? "(none reported)" : *model == MPI_WIN_SEPARATE ? "MPI_WIN_SEPARATE" : "(unknown)");
+                 kind,
+                 !found || !model             ? "(none reported)"
+                 : *model == MPI_WIN_SEPARATE ? "MPI_WIN_SEPARATE"
+                                              : "(unknown)");
 }
 
 const char* window_failure_hint(int rc) {

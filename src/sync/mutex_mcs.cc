@@ -1,7 +1,8 @@
 // MCS queue lock (Mellor-Crummey and Scott) on MPI-3 atomics.  The host of mutex m keeps only the queue's
 // tail: the rank that joined last, or -1 when the lock is free.  The queue nodes' "locked" flag and "next"
 // pointer become messages on the set's private communicator, so that nobody spins on memory:
-//   lock:   prev = swap(tail, me), as a compare-and-swap loop (see below).  prev == -1: ours.  Otherwise tell prev "I am behind you" (SUCCESSOR)
+//   lock:   prev = swap(tail, me), as a compare-and-swap loop (see below).  prev == -1: ours.  Otherwise tell prev "I
+//   am behind you" (SUCCESSOR)
 //           and block in MPI_Recv until prev hands over (HANDOFF).
 //   unlock: compare_and_swap(tail, me -> -1).  Succeeds: nobody queued, the lock is free.  Fails: someone
 //           swapped himself in behind us and has sent (or is about to send) SUCCESSOR; receive it and
@@ -10,8 +11,9 @@
 // atomic round trip each.  Every operation on a tail is MPI_Compare_and_swap: a swap as MPI_Fetch_and_op
 // (MPI_REPLACE) meeting a compare-and-swap on one location is outside what the windows' accumulate_ops
 // (same_op_no_op, MPI's default) lets concurrent atomics do, so the swap is a compare-and-swap loop that
-// starts from the last value seen (one round trip when the guess is right, as it is uncontended).  The windows come from MPI_Alloc_mem + MPI_Win_create: MPICH 4.0's atomics
-// on MPI_Win_allocate windows are wrong between ranks of one node (MPICH issue 6110).
+// starts from the last value seen (one round trip when the guess is right, as it is uncontended).  The windows come
+// from MPI_Alloc_mem + MPI_Win_create: MPICH 4.0's atomics on MPI_Win_allocate windows are wrong between ranks of one
+// node (MPICH issue 6110).
 //
 // With progress ranks (progress/progress_ranks.h) the tails live in a shared-memory segment that the host's
 // progress rank attaches to the runtime's proxy window, and every swap and compare-and-swap targets the
