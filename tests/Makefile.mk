@@ -85,6 +85,10 @@ check_PROGRAMS += tests/mpi/test_mpi_yield
 tests_mpi_test_mpi_yield_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_mpi_yield.cc
 tests_mpi_test_mpi_yield_LDADD = $(MPI_TEST_LDADD)
 
+check_PROGRAMS += tests/mpi/test_rma_rules
+tests_mpi_test_rma_rules_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_rma_rules.cc
+tests_mpi_test_rma_rules_LDADD = $(MPI_TEST_LDADD)
+
 check_PROGRAMS += tests/mpi/test_abi
 tests_mpi_test_abi_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_abi.cc
 tests_mpi_test_abi_LDADD = $(MPI_TEST_LDADD)

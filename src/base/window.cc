@@ -161,6 +161,19 @@ RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Co
   return w;
 }
 
+void require_unified_model(const char* call, MPI_Win win, const char* kind) {
+  int* model = nullptr;
+  int found = 0;
+  ARMCIX_MPI(MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &found));
+  ARMCIX_REQUIRE(found && model && *model == MPI_WIN_UNIFIED, call,
+                 "%s has the memory model %s, not MPI_WIN_UNIFIED: armci-x mixes loads and stores with RMA on "
+                 "it and needs the unified model (doc/design.md, \"MPI's accumulate and memory-model rules\")",
+                 kind,
+                 !found || !model             ? "(none reported)"
+                 : *model == MPI_WIN_SEPARATE ? "MPI_WIN_SEPARATE"
+                                              : "(unknown)");
+}
+
 const char* window_failure_hint(int rc) {
   int cls = MPI_ERR_OTHER;
   if (MPI_Error_class(rc, &cls) != MPI_SUCCESS || cls != MPI_ERR_WIN || !mpi_is_open_mpi()) return "";

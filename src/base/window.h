@@ -53,6 +53,11 @@ void run_window_collective(MPI_Comm comm, const std::function<void()>& create);
 // "MPI_ERR_WIN: invalid window" (doc/user-guide.md, "Known MPI problems").
 const char* window_failure_hint(int rc);
 
+// Fails through ARMCI_Error naming `call` and `kind` unless `win` has MPI's unified memory model
+// (MPI_WIN_MODEL): its memory is also read and written with plain loads and stores (the owner, node peers
+// through shared memory), which under the separate model would need MPI_Win_sync around every such access.
+void require_unified_model(const char* call, MPI_Win win, const char* kind);
+
 // MPI_Win_free, then the memory if it was ours.
 void free_rma_window(RmaWindow& w);
 

@@ -379,6 +379,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
       break;
     }
   }
+  if (g->win != MPI_WIN_NULL) require_unified_model(call, g->win, "the allocation's RMA window");
   ARMCIX_MPI(MPI_Info_free(&info));
   if (mine == 0) base = nullptr;
   if (g->win != MPI_WIN_NULL && g->proxy_rank.empty()) {

@@ -139,6 +139,7 @@ void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Ai
                    "MPI_Win_allocate_shared", mine);
   ARMCIX_MPI(MPI_Info_free(&info));
   ARMCIX_MPI(MPI_Win_set_errhandler(g->shm_win, MPI_ERRORS_RETURN));
+  require_unified_model(call, g->shm_win, "the node's shared-memory window");
   if (mine > 0) *reinterpret_cast<uint32_t*>(seg) = 0;  // peers use it only after ARMCI_Malloc returns
   const int nn = static_cast<int>(nc.node_to_group.size());
   auto starts = std::make_shared<std::vector<char*>>(nn, nullptr);  // by node index = node-communicator rank

@@ -101,6 +101,7 @@ void add_pool_segment(const char* call, const Gmr* g, const ARMCI_Group* group, 
       ARMCIX_MPI_WINDOW(MPI_Win_create(reinterpret_cast<void*>(mine), slice_bytes, 1, info, win_comm, &win));
     });
     ARMCIX_MPI(MPI_Info_free(&info));
+    require_unified_model(call, win, "the pool segment's RMA window");
     ARMCIX_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
     ++g_windows_created;

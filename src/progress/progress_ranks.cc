@@ -83,6 +83,8 @@ void progress_ranks_start(Runtime& r, const MachineCount& machine_of_all) {
   r.node_color = roles.node_color;
   ARMCIX_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, r.all, &r.proxy_win));
   ARMCIX_MPI(MPI_Win_set_errhandler(r.proxy_win, MPI_ERRORS_RETURN));
+  // Program ranks load and store the segments that progress ranks serve through it.
+  require_unified_model("ARMCI_Init", r.proxy_win, "the progress ranks' proxy window");
   ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, r.proxy_win));
   // QUEUE mutexes need exclusive epochs at the progress ranks, which proxy_win's lock_all epoch forbids, so
   // they get a window of their own; it has to exist before the progress ranks leave the collectives.

@@ -4,6 +4,14 @@
 
 namespace armcix {
 
+LocalFenceHook g_local_fence_hook = nullptr;
+void* g_local_fence_hook_arg = nullptr;
+
+void set_local_fence_hook(LocalFenceHook hook, void* arg) {
+  g_local_fence_hook_arg = arg;
+  g_local_fence_hook = hook;
+}
+
 SliceLock::SliceLock(uint32_t* word) : word_(word) {
   int spins = 0;
   while (__atomic_exchange_n(word_, 1u, __ATOMIC_ACQUIRE) != 0u) {

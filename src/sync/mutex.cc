@@ -105,6 +105,11 @@ MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
     total += all[3 * p];
   }
   ARMCIX_REQUIRE(total <= INT_MAX, call, "%lld mutexes in one set: more than %d", total, INT_MAX);
+  // With threads, two threads of a process waiting for two mutexes must not share a hand-off tag.
+  ARMCIX_REQUIRE(!calls_serialized() || total <= mutex_handoff_tag_ids(), call,
+                 "%lld mutexes in one set (argument 'count' = %d here): with threads (MPI_THREAD_MULTIPLE) each "
+                 "needs a message tag of its own, and MPI_TAG_UB = %d leaves %d",
+                 total, count, rt().notify_tag, mutex_handoff_tag_ids());
   set->offsets[n] = static_cast<int>(total);
 
   MutexLayout layout{set->comm, set->me, n, count};
@@ -265,6 +270,11 @@ void unlock(const char* call, MutexSet* set, int mutex, int proc) {
 void mutex_set_queued_hook(MutexQueuedHook hook, void* arg) {
   g_hook = hook;
   g_hook_arg = arg;
+}
+
+int mutex_handoff_tag_ids() {
+  // MPI_TAG_UB itself is armci_notify's tag on the runtime's communicator, not on a set's: usable here.
+  return rt().notify_tag - kMutexTagHandoffFirst + 1;
 }
 
 void mutex_queued() {

@@ -17,14 +17,15 @@ namespace armcix {
 // Tags on a set's private communicator.  Nothing else is ever sent on it.
 constexpr int kMutexTagHandoff = 1;    // holder -> next holder: "the lock is yours"; payload = mutex id
 constexpr int kMutexTagSuccessor = 2;  // MCS: waiter -> predecessor: "I queue behind you"; payload = mutex id
-// Hand-offs of mutex ids below kMutexHandoffTagIds travel on a tag of their own (kMutexTagHandoffFirst + id),
-// so that several threads of one process, each waiting for a different mutex from the same holder (or, with
-// QUEUE, from any holder), each receive their own hand-off.  kLeastTagUb (base/state.h) is the least MPI_TAG_UB; ids
-// above the range share kMutexTagHandoff, where a mismatch is reported as an internal error.
+// Hand-offs travel on a tag per mutex id (kMutexTagHandoffFirst + id, up to MPI_TAG_UB), so that several
+// threads of one process, each waiting for a different mutex from the same holder (or, with QUEUE, from any
+// holder), each receive their own hand-off.  Sets with more ids than that (only single-threaded: creation
+// refuses them with threads) share kMutexTagHandoff, where one waiter per process cannot be confused.
 constexpr int kMutexTagHandoffFirst = 3;
-constexpr int kMutexHandoffTagIds = kLeastTagUb - kMutexTagHandoffFirst + 1;
+// How many ids have a hand-off tag of their own: MPI_TAG_UB (Runtime::notify_tag) - kMutexTagHandoffFirst + 1.
+int mutex_handoff_tag_ids();
 inline int mutex_handoff_tag(int id) {
-  return id >= 0 && id < kMutexHandoffTagIds ? kMutexTagHandoffFirst + id : kMutexTagHandoff;
+  return id >= 0 && id < mutex_handoff_tag_ids() ? kMutexTagHandoffFirst + id : kMutexTagHandoff;
 }
 
 struct MutexLayout {

@@ -1,14 +1,19 @@
 // MCS queue lock (Mellor-Crummey and Scott) on MPI-3 atomics.  The host of mutex m keeps only the queue's
 // tail: the rank that joined last, or -1 when the lock is free.  The queue nodes' "locked" flag and "next"
 // pointer become messages on the set's private communicator, so that nobody spins on memory:
-//   lock:   prev = swap(tail, me).  prev == -1: ours.  Otherwise tell prev "I am behind you" (SUCCESSOR)
+//   lock:   prev = swap(tail, me), as a compare-and-swap loop (see below).  prev == -1: ours.  Otherwise tell prev "I
+//   am behind you" (SUCCESSOR)
 //           and block in MPI_Recv until prev hands over (HANDOFF).
 //   unlock: compare_and_swap(tail, me -> -1).  Succeeds: nobody queued, the lock is free.  Fails: someone
 //           swapped himself in behind us and has sent (or is about to send) SUCCESSOR; receive it and
 //           send that rank HANDOFF.
 // The tail swap orders the waiters, so the hand-offs are FIFO.  Uncontended, lock and unlock cost one
-// atomic round trip each.  The windows come from MPI_Alloc_mem + MPI_Win_create: MPICH 4.0's atomics
-// on MPI_Win_allocate windows are wrong between ranks of one node (MPICH issue 6110).
+// atomic round trip each.  Every operation on a tail is MPI_Compare_and_swap: a swap as MPI_Fetch_and_op
+// (MPI_REPLACE) meeting a compare-and-swap on one location is outside what the windows' accumulate_ops
+// (same_op_no_op, MPI's default) lets concurrent atomics do, so the swap is a compare-and-swap loop that
+// starts from the last value seen (one round trip when the guess is right, as it is uncontended).  The windows come
+// from MPI_Alloc_mem + MPI_Win_create: MPICH 4.0's atomics on MPI_Win_allocate windows are wrong between ranks of one
+// node (MPICH issue 6110).
 //
 // With progress ranks (progress/progress_ranks.h) the tails live in a shared-memory segment that the host's
 // progress rank attaches to the runtime's proxy window, and every swap and compare-and-swap targets the
@@ -38,8 +43,7 @@ constexpr int kNobody = -1;
 class McsMutexes final : public MutexAlgorithm {
  public:
   explicit McsMutexes(const MutexLayout& layout) : l_(layout) {
-    // Swap and compare-and-swap meet on a tail.  MPICH's which_accumulate_ops hint is left at its default
-    // (every operation may meet every other), as for the Rmw windows, where sum and replace meet.
+    // Only compare-and-swap ever meets a tail (lock's swap is a compare-and-swap loop).
     // Every tail starts as kNobody (all bytes 0xff) before anyone can swap into it.
     static_assert(kNobody == -1, "tails are initialised bytewise to 0xff");
     if (progress_ranks_on()) {
@@ -64,9 +68,14 @@ class McsMutexes final : public MutexAlgorithm {
 
   void lock(const char* call, int mutex, int proc, int id) override {
     int mine = l_.me, prev = kNobody;
-    ARMCIX_MPI(MPI_Fetch_and_op(&mine, &prev, MPI_INT, target(proc), disp(proc, mutex), MPI_REPLACE, win_));
-    wake(proc);
-    ARMCIX_MPI(MPI_Win_flush_local(target(proc), win_));
+    for (int guess = kNobody;; guess = prev) {
+      ARMCIX_MPI(MPI_Compare_and_swap(&mine, &guess, &prev, MPI_INT, target(proc), disp(proc, mutex), win_));
+      wake(proc);
+      ARMCIX_MPI(MPI_Win_flush_local(target(proc), win_));
+      if (prev == guess) break;
+      ARMCIX_REQUIRE(prev != l_.me, call, "internal error: mutex %d of process %d has our rank as its tail", mutex,
+                     proc);
+    }
     mutex_queued();
     if (prev == kNobody) return;
     ARMCIX_REQUIRE(prev >= 0 && prev < l_.size && prev != l_.me, call,

@@ -54,6 +54,7 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   }
   prepare_op(r.gmr, r.win_rank, XferOp::Put, lo, hi);
   if (path == ContigPath::Local) {
+    before_local_store();
     std::memcpy(mapped(r), src, bytes);
     after_local_store();
     return;
@@ -84,6 +85,7 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     poke_progress(r.gmr);
     before_local_load();
     std::memcpy(dst, mapped(r), bytes);
+    after_local_load();
     return;
   }
   // A get from my own slice through MPI (ARMCI_SHM=0) may complete in place without MPI's progress engine
@@ -133,6 +135,7 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
   prepare_op(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
   const ContigPath path = contig_path(r, XferOp::Acc, bytes, proc, req);
   if (path == ContigPath::Local) {
+    before_local_store();
     local_accumulate(r, t, scale, src, bytes);
     after_local_store();
     return;

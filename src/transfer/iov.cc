@@ -246,6 +246,7 @@ void local_engine(XferOp op, const AccType* t, const void* scale, const Desc& d,
   const std::size_t bytes = static_cast<std::size_t>(d.bytes);
   switch (op) {
     case XferOp::Put:
+      before_local_store();
       for (int i = 0; i < d.n; ++i)
         std::memcpy(mapped_base + (static_cast<const char*>(d.remote[i]) - base), d.local[i], bytes);
       after_local_store();
@@ -255,8 +256,10 @@ void local_engine(XferOp op, const AccType* t, const void* scale, const Desc& d,
       before_local_load();
       for (int i = 0; i < d.n; ++i)
         std::memcpy(d.local[i], mapped_base + (static_cast<const char*>(d.remote[i]) - base), bytes);
+      after_local_load();
       break;
     case XferOp::Acc:
+      before_local_store();
       for (int i = 0; i < d.n; ++i)
         local_accumulate(GmrRef{g, wr, static_cast<const char*>(d.remote[i]) - base}, *t, scale, d.local[i], bytes);
       after_local_store();

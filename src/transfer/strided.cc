@@ -254,6 +254,7 @@ void local_engine(XferOp op, const AccType* t, const void* scale, const StridedS
   prepare_op(r.gmr, r.win_rank, op, r.disp, r.disp + static_cast<MPI_Aint>(s.rextent));
   switch (op) {
     case XferOp::Put:
+      before_local_store();
       for_each_segment(s, [&](long loff, long roff) { std::memcpy(remote + roff, sd.local + loff, seg); });
       after_local_store();
       break;
@@ -264,8 +265,10 @@ void local_engine(XferOp op, const AccType* t, const void* scale, const StridedS
       poke_progress(r.gmr);
       before_local_load();
       for_each_segment(s, [&](long loff, long roff) { std::memcpy(sd.local + loff, remote + roff, seg); });
+      after_local_load();
       break;
     case XferOp::Acc: {
+      before_local_store();
       SliceLock lock(r.gmr->slice_lock(r.win_rank));
       for_each_segment(s, [&](long loff, long roff) { scale_add(*t, scale, sd.local + loff, remote + roff, seg); });
       after_local_store();

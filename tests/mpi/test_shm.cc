@@ -3,6 +3,7 @@
 // Expectations never depend on which path was taken: the paths must be indistinguishable.
 #include <algorithm>
 #include <complex>
+#include <functional>
 #include <cstdlib>
 #include <limits>
 #include <numeric>
@@ -11,6 +12,7 @@
 #include "base/state.h"
 #include "gmr/gmr.h"          // gmr_windows_created: is a freed window reused
 #include "gmr/region_plan.h"  // is a world allocation pooled here
+#include "shm/access.h"           // the fence hook
 #include "shm/segment_cache.h"    // the pool's segments
 #include "progress/progress_ranks.h"
 #include "test_util.h"
@@ -151,6 +153,91 @@ TEST(NodePath, PutFlagOrdersDataBeforeFlag) {
   for (int i = 0; i < elems; ++i) bad += a.at<int>(r)[i] != from * elems + i;
   ARMCI_Access_end(a.at<int>(r));
   EXPECT_EQ(bad, 0);
+  ARMCI_Barrier();
+}
+
+// Where the node-local fences stand (shm/access.h).  A get's loads must be followed by an acquire fence
+// (a get that reads a flag orders the program's later loads after it), and a put's or accumulate's stores
+// preceded by a release fence (a put or accumulate that writes a flag orders the program's earlier stores
+// before it).  x86-64 does not reorder loads with loads or stores with stores, so no run there could show the
+// missing fence; the hook instead records, at each fence, the word the transfer writes: for a get it must
+// already hold the new value at some acquire fence, for a put or accumulate still the old one at some
+// release fence.  Transfers to the calling process's own slice take the node-local path.
+namespace {
+struct FenceProbe {
+  const volatile long* watch = nullptr;
+  std::vector<std::pair<std::memory_order, long>> seen;
+  bool saw(std::memory_order order, long value) const {
+    for (const auto& f : seen)
+      if (f.first == order && f.second == value) return true;
+    return false;
+  }
+};
+void record_fence(std::memory_order order, void* arg) {
+  auto* p = static_cast<FenceProbe*>(arg);
+  p->seen.emplace_back(order, *p->watch);
+}
+}  // namespace
+
+TEST(NodePath, LocalFencesOrderTheTransfersLoadsAndStores) {
+  if (!ARMCI_Uses_shm()) GTEST_SKIP() << "needs the node-local path (ARMCI_SHM=1)";
+  const int r = me();
+  Alloc a(16 * sizeof(long));
+  long* mine = a.at<long>(r);
+  for (int i = 0; i < 16; ++i) mine[i] = 0;
+  mine[0] = 11;
+  mine[1] = 12;
+  ARMCI_Barrier();
+  FenceProbe probe;
+  armcix::set_local_fence_hook(&record_fence, &probe);
+  const auto acq = std::memory_order_acquire, rel = std::memory_order_release;
+  auto run = [&](const volatile long* watch, const char* what, std::memory_order order, long value,
+                 const std::function<void()>& transfer) {
+    probe.watch = watch;
+    probe.seen.clear();
+    transfer();
+    EXPECT_TRUE(probe.saw(order, value))
+        << what << ": no " << (order == acq ? "acquire fence after the loads" : "release fence before the stores")
+        << " (" << probe.seen.size() << " fences seen)";
+  };
+  long dst[2] = {0, 0}, one = 1, five = 5;
+  int stride_src[1] = {2 * sizeof(long)}, stride_dst[1] = {sizeof(long)}, count[2] = {sizeof(long), 2};
+  run(&dst[0], "ARMCI_Get", acq, 11, [&] { ARMCI_Get(mine, dst, sizeof(long), r); });
+  run(&mine[2], "ARMCI_Put", rel, 0, [&] { ARMCI_Put(&five, &mine[2], sizeof(long), r); });
+  run(&mine[3], "ARMCI_Acc", rel, 0, [&] { ARMCI_Acc(ARMCI_ACC_LNG, &one, &five, &mine[3], sizeof(long), r); });
+  mine[4] = 21;
+  mine[6] = 22;
+  dst[0] = dst[1] = 0;
+  run(&dst[1], "ARMCI_GetS", acq, 22, [&] { ARMCI_GetS(&mine[4], stride_src, dst, stride_dst, count, 1, r); });
+  long two[2] = {7, 8};
+  run(&mine[8], "ARMCI_PutS", rel, 0, [&] { ARMCI_PutS(two, stride_dst, &mine[8], stride_src, count, 1, r); });
+  run(&mine[9], "ARMCI_AccS", rel, 0,
+      [&] { ARMCI_AccS(ARMCI_ACC_LNG, &one, two, stride_dst, &mine[9], stride_src, count, 1, r); });
+  // Vector calls: two single-word segments each.
+  void* src_v[2];
+  void* dst_v[2];
+  armci_giov_t v{src_v, dst_v, sizeof(long), 2};
+  dst[0] = dst[1] = 0;
+  src_v[0] = &mine[4];
+  src_v[1] = &mine[6];
+  dst_v[0] = &dst[0];
+  dst_v[1] = &dst[1];
+  run(&dst[1], "ARMCI_GetV", acq, 22, [&] { ARMCI_GetV(&v, 1, r); });
+  src_v[0] = &two[0];
+  src_v[1] = &two[1];
+  dst_v[0] = &mine[12];
+  dst_v[1] = &mine[13];
+  run(&mine[12], "ARMCI_PutV", rel, 0, [&] { ARMCI_PutV(&v, 1, r); });
+  dst_v[0] = &mine[14];
+  dst_v[1] = &mine[15];
+  run(&mine[14], "ARMCI_AccV", rel, 0, [&] { ARMCI_AccV(ARMCI_ACC_LNG, &one, &v, 1, r); });
+  armcix::set_local_fence_hook(nullptr, nullptr);
+  EXPECT_EQ(5, mine[2]);
+  EXPECT_EQ(5, mine[3]);
+  EXPECT_EQ(7, mine[8]);
+  EXPECT_EQ(8, mine[10]);
+  EXPECT_EQ(8, mine[13]);
+  EXPECT_EQ(7, mine[14]);
   ARMCI_Barrier();
 }
 

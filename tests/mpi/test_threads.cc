@@ -252,6 +252,66 @@ TEST(Threads, MutexesSerialiseThreadsAndProcesses) {
   ASSERT_EQ(0, ARMCI_Destroy_mutexes());
 }
 
+// Mutex ids past the least MPI_TAG_UB (32767): a set with more mutexes than that, two of the last rank's
+// highest mutexes X and Y, each wanted by its own thread of every rank.  First, deterministically: rank 1
+// holds X and Y, rank 0's thread 0 queues for X, then its thread 1 for Y, and rank 1 hands Y over first.
+// Each waiting thread must receive its own hand-off (once they shared one tag and thread 0 took Y's:
+// "internal error: waiting for mutex id ..."). Then both threads of every rank contend, get-increment-put
+// under the lock, and no update may be lost.
+TEST(Threads, MutexHandoffsOfHighIdsReachTheirOwnThread) {
+  const int n = nproc(), host = n - 1;
+  if (n < 2) GTEST_SKIP() << "needs 2 ranks";
+  const int count = 40000 / n + 1;  // ids up to n * count - 1 >= 40000
+  ASSERT_EQ(0, ARMCI_Create_mutexes(count));
+  const int mutex[2] = {count - 1, count - 2};
+  Region r(sizeof(long) * 2);
+  r.at<long>(me())[0] = r.at<long>(me())[1] = 0;
+  ARMCI_Barrier();
+  if (me() == 1) {
+    ARMCI_Lock(mutex[0], host);
+    ARMCI_Lock(mutex[1], host);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (me() == 0) {
+    std::vector<std::thread> waiters;
+    for (int t = 0; t < 2; ++t)
+      waiters.emplace_back([&, t] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300 * t));
+        ARMCI_Lock(mutex[t], host);
+        ARMCI_Unlock(mutex[t], host);
+      });
+    for (auto& w : waiters) w.join();
+  } else if (me() == 1) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(900));
+    ARMCI_Unlock(mutex[1], host);
+    ARMCI_Unlock(mutex[0], host);
+  }
+  ARMCI_Barrier();
+  constexpr int kRounds = 40;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < 2; ++t)
+    workers.emplace_back([&, t] {
+      long* slot = r.at<long>(0) + t;
+      for (int k = 0; k < kRounds; ++k) {
+        ARMCI_Lock(mutex[t], host);
+        long v = 0;
+        ARMCI_Get(slot, &v, sizeof v, 0);
+        std::this_thread::yield();
+        ++v;
+        ARMCI_Put(&v, slot, sizeof v, 0);
+        ARMCI_Fence(0);
+        ARMCI_Unlock(mutex[t], host);
+      }
+    });
+  for (auto& w : workers) w.join();
+  ARMCI_Barrier();
+  if (me() == 0) {
+    for (int t = 0; t < 2; ++t) EXPECT_EQ(static_cast<long>(n) * kRounds, r.at<long>(0)[t]) << "mutex " << mutex[t];
+  }
+  ARMCI_Barrier();
+  ASSERT_EQ(0, ARMCI_Destroy_mutexes());
+}
+
 // Trylock from several threads of one process on one mutex: at most one thread holds it at any time.
 TEST(Threads, TrylockAdmitsOneThread) {
   ARMCI_Group world;
