@@ -131,4 +131,34 @@ TEST(ThreadGroups, TwoThreadsAllocateOnTwoGroupsAtOnce) {
   ARMCI_Group_free(&groups[0]);
 }
 
+// Two groups with the same members at once (not supported: the program must order them, doc/design.md
+// "Threads"): while rank 0's thread A waits in ARMCI_Malloc_group on group X for rank 1, rank 0's thread B
+// calls ARMCI_Malloc_group on group Y, with X's members, and gets a named error at once (no collective
+// started); then rank 1 joins X.
+TEST(ThreadGroups, SameMembersAtOnceIsANamedError) {
+  const int n = nproc();
+  std::vector<int> list(n);
+  for (int i = 0; i < n; ++i) list[i] = i;
+  ARMCI_Group x, y;
+  ARMCI_Group_create(n, list.data(), &x);
+  ARMCI_Group_create(n, list.data(), &y);
+  std::vector<void*> px(n), py(n);
+  if (me() == 0) {
+    std::thread b([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));  // thread A waits in the collective on X
+      EXPECT_ARMCI_ERROR(ARMCI_Malloc_group(py.data(), 8, &y), "ARMCI_Malloc_group", "another thread", "same members");
+      for (int p = 1; p < n; ++p) MPI_Send(nullptr, 0, MPI_BYTE, p, 77, MPI_COMM_WORLD);
+    });
+    EXPECT_EQ(0, ARMCI_Malloc_group(px.data(), 8, &x));
+    b.join();
+  } else {
+    MPI_Recv(nullptr, 0, MPI_BYTE, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    EXPECT_EQ(0, ARMCI_Malloc_group(px.data(), 8, &x));
+  }
+  EXPECT_EQ(0, ARMCI_Free_group(px[me()], &x));
+  ARMCI_Group_free(&y);
+  ARMCI_Group_free(&x);
+  ARMCI_Barrier();
+}
+
 }  // namespace
