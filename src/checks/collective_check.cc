@@ -16,13 +16,14 @@ namespace armcix {
 namespace {
 
 // The private duplicate a communicator's agreements run on (an attribute of it), so that an agreement never
-// meets the application's collectives or armci_msg_*'s.  Communicators congruent to the world share one
-// duplicate of the runtime's communicator (ARMCI_Malloc on the world group and ARMCI_Barrier meet); any
-// other group gets its own, even one with the world's members in the world's order: its collectives form a
-// sequence of their own, which another thread may run beside the world's (doc/design.md, "Threads").  Made at the first
-// checked collective, not in ARMCI_Init, since on MPICH each communicator beyond the first few costs a pool allocation
-// (doc/performance.md, "Where the time went"); non-blocking, so that ARMCI_COLLECTIVE_TIMEOUT names a process that is
-// elsewhere.  Freed with the communicator (the world's in collective_check_finalize).
+// meets the application's collectives or armci_msg_*'s.  The world group's communicator (the runtime's)
+// has one, which ARMCI_Barrier and ARMCI_Finalize share (ARMCI_Malloc on the world group and ARMCI_Barrier
+// meet); every other group gets its own, even one with the world's members in the world's order: its
+// collectives form a sequence of their own, which another thread may run beside the world's
+// (doc/design.md, "Threads").  Made at the first checked collective, not in ARMCI_Init, since on MPICH each
+// communicator beyond the first few costs a pool allocation (doc/performance.md, "Where the time went");
+// non-blocking, so that ARMCI_COLLECTIVE_TIMEOUT names a process that is elsewhere.  Freed with the
+// communicator (the world's in collective_check_finalize).
 struct CheckComm {
   MPI_Comm comm;
   bool owned;  // false: the world's duplicate, shared
@@ -188,7 +189,7 @@ void collective_reduce(const char* call, Collective kind, MPI_Comm comm, const c
   const long k = static_cast<long>(kind);
   long rec[kAgreement] = {k, -k, object == kAnyObject ? kNone : object, object == kAnyObject ? kNone : -object};
   for (int i = 0; i < kReducePayload; ++i) rec[4 + i] = payload[i];
-  // Ranks of the check communicator are those of `comm` (a duplicate, or the world's for a congruent one).
+  // Ranks of the check communicator are those of `comm` (its duplicate).
   MPI_Comm cc = check_comm_of(call, comm);
   long all[kAgreement];
   std::copy(rec, rec + kAgreement, all);
