@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -132,32 +133,48 @@ TEST(ThreadGroups, TwoThreadsAllocateOnTwoGroupsAtOnce) {
 }
 
 // Two groups with the same members at once (not supported: the program must order them, doc/design.md
-// "Threads"): while rank 0's thread A waits in ARMCI_Malloc_group on group X for rank 1, rank 0's thread B
-// calls ARMCI_Malloc_group on group Y, with X's members, and gets a named error at once (no collective
-// started); then rank 1 joins X.
+// "Threads"): rank 0's threads call ARMCI_Malloc_group on groups X and Y, created from one list, the second
+// 200 ms after the first.  The first waits in its collective for rank 1; the second gets a named error at
+// once (no collective started) and tells rank 1 which group to join.  (If the machine delays the first
+// thread past the second, their roles swap.)
 TEST(ThreadGroups, SameMembersAtOnceIsANamedError) {
   const int n = nproc();
   std::vector<int> list(n);
   for (int i = 0; i < n; ++i) list[i] = i;
-  ARMCI_Group x, y;
-  ARMCI_Group_create(n, list.data(), &x);
-  ARMCI_Group_create(n, list.data(), &y);
-  std::vector<void*> px(n), py(n);
+  ARMCI_Group groups[2];
+  ARMCI_Group_create(n, list.data(), &groups[0]);
+  ARMCI_Group_create(n, list.data(), &groups[1]);
+  std::vector<void*> ptrs[2] = {std::vector<void*>(n), std::vector<void*>(n)};
+  int joined = -1;  // the group whose allocation went ahead
   if (me() == 0) {
-    std::thread b([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));  // thread A waits in the collective on X
-      EXPECT_ARMCI_ERROR(ARMCI_Malloc_group(py.data(), 8, &y), "ARMCI_Malloc_group", "another thread", "same members");
-      for (int p = 1; p < n; ++p) MPI_Send(nullptr, 0, MPI_BYTE, p, 77, MPI_COMM_WORLD);
-    });
-    EXPECT_EQ(0, ARMCI_Malloc_group(px.data(), 8, &x));
-    b.join();
+    ErrorCapture capture;
+    std::string messages[2];
+    auto body = [&](int t) {
+      if (t == 1) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      try {
+        ARMCI_Malloc_group(ptrs[t].data(), 8, &groups[t]);
+      } catch (const ArmciError& e) {
+        messages[t] = e.message;
+        int other = 1 - t;
+        for (int p = 1; p < n; ++p) MPI_Send(&other, 1, MPI_INT, p, 77, MPI_COMM_WORLD);
+      }
+    };
+    std::thread second(body, 1);
+    body(0);
+    second.join();
+    ASSERT_TRUE(messages[0].empty() != messages[1].empty()) << "exactly one of the two calls must fail";
+    const std::string& m = messages[0].empty() ? messages[1] : messages[0];
+    EXPECT_NE(m.find("ARMCI_Malloc_group"), std::string::npos) << m;
+    EXPECT_NE(m.find("another thread of this process"), std::string::npos) << m;
+    EXPECT_NE(m.find("same members"), std::string::npos) << m;
+    joined = messages[0].empty() ? 0 : 1;
   } else {
-    MPI_Recv(nullptr, 0, MPI_BYTE, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    EXPECT_EQ(0, ARMCI_Malloc_group(px.data(), 8, &x));
+    MPI_Recv(&joined, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    EXPECT_EQ(0, ARMCI_Malloc_group(ptrs[joined].data(), 8, &groups[joined]));
   }
-  EXPECT_EQ(0, ARMCI_Free_group(px[me()], &x));
-  ARMCI_Group_free(&y);
-  ARMCI_Group_free(&x);
+  EXPECT_EQ(0, ARMCI_Free_group(ptrs[joined][me()], &groups[joined]));
+  ARMCI_Group_free(&groups[1]);
+  ARMCI_Group_free(&groups[0]);
   ARMCI_Barrier();
 }
 
