@@ -57,6 +57,11 @@ tests_mpi_test_threads_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_threads.cc
 tests_mpi_test_threads_CPPFLAGS = $(AM_CPPFLAGS) -DARMCIX_TEST_THREAD_MULTIPLE
 tests_mpi_test_threads_LDADD = $(MPI_TEST_LDADD)
 
+check_PROGRAMS += tests/mpi/test_thread_groups
+tests_mpi_test_thread_groups_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_thread_groups.cc
+tests_mpi_test_thread_groups_CPPFLAGS = $(AM_CPPFLAGS) -DARMCIX_TEST_THREAD_MULTIPLE
+tests_mpi_test_thread_groups_LDADD = $(MPI_TEST_LDADD)
+
 check_PROGRAMS += tests/mpi/test_sync
 tests_mpi_test_sync_SOURCES = $(MPI_TEST_MAIN) tests/mpi/test_sync.cc
 tests_mpi_test_sync_LDADD = $(MPI_TEST_LDADD)

@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "base/state.h"
+#include "base/thread_lock.h"
 
 namespace armcix {
 
@@ -44,6 +45,7 @@ const GateRole& role_on(MPI_Comm comm) {
   // A communicator of every process in the job has a context id no other one shares, and one with a
   // single rank per node makes no node segment: neither needs the gate.
   if (size < job_size) {
+    ApiUnlocked unlocked;  // collectives: see run_window_collective; `role` is not yet anybody else's
     int rank = 0, here_rank = 0, here_size = 0;
     ARMCIX_MPI(MPI_Comm_rank(comm, &rank));
     MPI_Comm here;  // real shared memory, not ARMCI_NODE_SIZE's simulated nodes: the segment is real
@@ -100,8 +102,15 @@ int gate_fd() {
 }  // namespace
 
 void run_window_collective(MPI_Comm comm, const std::function<void()>& create) {
-  if (!rt().config.window_gate) return create();
+  // Window creation waits for every member; another thread of this process may be the one another member
+  // waits for first, in a collective on another group (base/thread_lock.h).  create() touches only the
+  // caller's own objects.
+  if (!rt().config.window_gate) {
+    ApiUnlocked unlocked;
+    return create();
+  }
   const GateRole& role = role_on(comm);
+  ApiUnlocked unlocked;
   if (!role.gated) return create();
   // All or nothing: each node leader tries the lock without blocking, and the creation goes ahead only if
   // every one of them got it.  Otherwise all let go and try again after a random pause, so that two groups
@@ -147,7 +156,10 @@ RmaWindow create_rma_window(MPI_Aint bytes, int disp_unit, MPI_Info info, MPI_Co
     run_window_collective(comm,
                           [&] { ARMCIX_MPI_WINDOW(MPI_Win_allocate(bytes, disp_unit, info, comm, &w.base, &w.win)); });
     if (bytes > 0) std::memset(w.base, fill, static_cast<std::size_t>(bytes));
-    if (size > 1) ARMCIX_MPI(MPI_Barrier(comm));
+    if (size > 1) {
+      ApiUnlocked unlocked;
+      ARMCIX_MPI(MPI_Barrier(comm));
+    }
   } else {
     if (bytes > 0) {
       w.base = alloc_mem_or_fail("MPI_Alloc_mem (RMA window)", bytes);
@@ -208,7 +220,10 @@ void* alloc_mem_or_fail(const char* call, MPI_Aint bytes) {
 }
 
 void free_rma_window(RmaWindow& w) {
-  if (w.win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&w.win));
+  if (w.win != MPI_WIN_NULL) {
+    ApiUnlocked unlocked;  // collective: see run_window_collective
+    ARMCIX_MPI(MPI_Win_free(&w.win));
+  }
   if (w.alloc_mem) ARMCIX_MPI(MPI_Free_mem(w.alloc_mem));
   w = RmaWindow{};
 }

@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "base/state.h"
+#include "base/thread_lock.h"
 #include "shm/node_sync.h"
 #include "wait/wait.h"
 
@@ -15,12 +16,14 @@ namespace armcix {
 namespace {
 
 // The private duplicate a communicator's agreements run on (an attribute of it), so that an agreement never
-// meets the application's collectives or armci_msg_*'s.  Communicators congruent to the world share one
-// duplicate of the runtime's communicator (ARMCI_Malloc on the world group and ARMCI_Barrier meet); a group
-// gets its own.  Made at the first checked collective, not in ARMCI_Init, since on MPICH each communicator
-// beyond the first few costs a pool allocation (doc/performance.md, "Where the time went"); non-blocking, so
-// that ARMCI_COLLECTIVE_TIMEOUT names a process that is elsewhere.  Freed with the communicator (the
-// world's in collective_check_finalize).
+// meets the application's collectives or armci_msg_*'s.  The world group's communicator (the runtime's)
+// has one, which ARMCI_Barrier and ARMCI_Finalize share (ARMCI_Malloc on the world group and ARMCI_Barrier
+// meet); every other group gets its own, even one with the world's members in the world's order: its
+// collectives form a sequence of their own, which another thread may run beside the world's
+// (doc/design.md, "Threads").  Made at the first checked collective, not in ARMCI_Init, since on MPICH each
+// communicator beyond the first few costs a pool allocation (doc/performance.md, "Where the time went");
+// non-blocking, so that ARMCI_COLLECTIVE_TIMEOUT names a process that is elsewhere.  Freed with the
+// communicator (the world's in collective_check_finalize).
 struct CheckComm {
   MPI_Comm comm;
   bool owned;  // false: the world's duplicate, shared
@@ -42,6 +45,8 @@ void wait_agreement(const char* call, MPI_Request* req, MPI_Comm cc) {
   if (timeout_s <= 0) return wait_for(call, req);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
   const int backoff_us = rt().resolved.wait_backoff_us > 0 ? rt().resolved.wait_backoff_us : 50;
+  // As wait_for: a process that has not arrived may wait for another thread of this one (thread_lock.h).
+  ApiUnlocked unlocked;
   poll_until(
       [&] {
         int done = 0;
@@ -76,10 +81,8 @@ MPI_Comm check_comm_of(const char* call, MPI_Comm comm) {
   int found = 0;
   ARMCIX_MPI(MPI_Comm_get_attr(comm, g_keyval, &attr, &found));
   if (found) return static_cast<CheckComm*>(attr)->comm;
-  int cmp = MPI_UNEQUAL;
-  ARMCIX_MPI(MPI_Comm_compare(comm, rt().world, &cmp));
   auto* c = new CheckComm{MPI_COMM_NULL, false};
-  if (cmp == MPI_IDENT || cmp == MPI_CONGRUENT) {
+  if (comm == rt().world) {
     if (g_world_check == MPI_COMM_NULL) g_world_check = duplicate_for_checks(call, rt().world);
     c->comm = g_world_check;
   } else {
@@ -88,14 +91,6 @@ MPI_Comm check_comm_of(const char* call, MPI_Comm comm) {
   }
   ARMCIX_MPI(MPI_Comm_set_attr(comm, g_keyval, c));
   return c->comm;
-}
-
-// True if `comm` has the world's processes in the world's order (ARMCI's world group, the runtime's world).
-bool congruent_with_world(MPI_Comm comm) {
-  if (comm == rt().world) return true;
-  int cmp = MPI_UNEQUAL;
-  ARMCIX_MPI(MPI_Comm_compare(comm, rt().world, &cmp));
-  return cmp == MPI_IDENT || cmp == MPI_CONGRUENT;
 }
 
 const char* kind_name(long kind) {
@@ -163,11 +158,13 @@ void verify_records(const char* call, const char* what, const std::vector<long>&
        abs[0], kind_name(rec[0]), what, rec[2 * a + 1], abs[1], what, rec[2 * b + 1]);
 }
 
-// On one oversubscribed node, a communicator with the world's processes in the world's order meets through
-// shared memory (shm/node_sync.h): one futex wake-up instead of MPI's rounds, each waiting for a sleeping
-// peer.  Not with ARMCI_COLLECTIVE_TIMEOUT, whose clock runs in MPI's path.
+// On one oversubscribed node, the world's collectives meet through shared memory (shm/node_sync.h): one
+// futex wake-up instead of MPI's rounds, each waiting for a sleeping peer.  Not with
+// ARMCI_COLLECTIVE_TIMEOUT, whose clock runs in MPI's path.  Only the world's own communicator: the page
+// holds one sequence of collectives, and another group's (even with the same members) may run beside the
+// world's on another thread.
 bool on_node_path(MPI_Comm comm) {
-  return node_sync_on() && rt().config.collective_timeout_s <= 0 && congruent_with_world(comm);
+  return node_sync_on() && rt().config.collective_timeout_s <= 0 && comm == rt().world;
 }
 
 // An agreement record: kind and object as maxima and negated minima (so that one MPI_MAX finds both), then
@@ -192,7 +189,7 @@ void collective_reduce(const char* call, Collective kind, MPI_Comm comm, const c
   const long k = static_cast<long>(kind);
   long rec[kAgreement] = {k, -k, object == kAnyObject ? kNone : object, object == kAnyObject ? kNone : -object};
   for (int i = 0; i < kReducePayload; ++i) rec[4 + i] = payload[i];
-  // Ranks of the check communicator are those of `comm` (a duplicate, or the world's for a congruent one).
+  // Ranks of the check communicator are those of `comm` (its duplicate).
   MPI_Comm cc = check_comm_of(call, comm);
   long all[kAgreement];
   std::copy(rec, rec + kAgreement, all);

@@ -1,11 +1,6 @@
 #include "gmr/gmr.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,15 +8,18 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "base/alloc_stats.h"
 #include "base/error.h"
 #include "shm/segment.h"
 #include "base/state.h"
+#include "base/thread_lock.h"
 #include "base/window.h"
 #include "checks/collective_check.h"
 #include "gmr/gmr_internal.h"
+#include "gmr/members_busy.h"
 #include "gmr/ordering.h"
 #include "gmr/region_plan.h"
 #include "shm/segment_cache.h"
@@ -134,6 +132,7 @@ void unindex_pool(const std::vector<char*>* owner_start) {
 // the rank translations go too unless a region on these members is still live (a region outliving its group
 // is the program's to free with ARMCI_Free_group, which then needs them).
 void members_released(const ARMCI_Group* group) {
+  MembersBusy busy("ARMCI_Group_free", group->grp_to_abs, group->size);
   const std::vector<int> members(group->grp_to_abs, group->grp_to_abs + group->size);
   shm_cache_release(members);
   if (std::any_of(g_regions.begin(), g_regions.end(), [&](const Gmr* g) { return g->members() == members; })) return;
@@ -153,10 +152,12 @@ void release_region(Gmr* g) {
     release_proxied(g);
   } else if (g->win != MPI_WIN_NULL) {
     ARMCIX_MPI(MPI_Win_unlock_all(g->win));
+    ApiUnlocked unlocked;  // collective: the region is out of the tables, nobody else reaches it
     ARMCIX_MPI(MPI_Win_free(&g->win));
   }
   if (g->shm_win != MPI_WIN_NULL) {
     ARMCIX_MPI(MPI_Win_unlock_all(g->shm_win));
+    ApiUnlocked unlocked;
     ARMCIX_MPI(MPI_Win_free(&g->shm_win));
   }
   if (g->alloc_mem) ARMCIX_MPI(MPI_Free_mem(g->alloc_mem));
@@ -241,13 +242,32 @@ AgreedSizes agree_on_sizes(const char* call, const ARMCI_Group* group, const Ran
   return a;
 }
 
-// The live region of this communicator with this serial, or nullptr.  Serials grow on every process, so a
-// communicator's are unique; two threads' allocations on two groups at once may agree on one serial, which
-// the communicator tells apart (MPI forbids concurrent collectives on one communicator).
-Gmr* region_by_serial(uint64_t serial, MPI_Comm comm) {
-  auto it = std::find_if(g_regions.rbegin(), g_regions.rend(),
-                         [&](const Gmr* g) { return g->serial == serial && g->comm == comm; });
+// The live region on these members with this serial, or nullptr.  Serials of one member list are unique
+// (MembersBusy); not the communicator: a group with the same members may free it, its own gone (group_freed).
+Gmr* region_by_serial(uint64_t serial, const ARMCI_Group* group) {
+  auto it = std::find_if(g_regions.rbegin(), g_regions.rend(), [&](const Gmr* g) {
+    return g->serial == serial && g->nranks == group->size &&
+           std::equal(g->members().begin(), g->members().end(), group->grp_to_abs);
+  });
   return it == g_regions.rend() ? nullptr : *it;
+}
+
+// ARMCI_Group_free of a group with live regions (collective over its members, all holding them): they take one
+// duplicate of its communicator, for their free or release's barriers (pool blocks, progress ranks).
+void group_freed(const ARMCI_Group* group) {
+  auto on_group = [&](const Gmr* g) { return g->comm == group->comm; };
+  if (std::none_of(g_regions.begin(), g_regions.end(), on_group)) return;
+  MembersBusy busy("ARMCI_Group_free", group->grp_to_abs, group->size);
+  MPI_Comm dup;
+  MPI_Request req;
+  ARMCIX_MPI(MPI_Comm_idup(group->comm, &dup, &req));
+  wait_for("ARMCI_Group_free", &req);
+  auto own = std::shared_ptr<MPI_Comm>(new MPI_Comm(dup), [](MPI_Comm* c) {
+    ARMCIX_MPI(MPI_Comm_free(c));
+    delete c;
+  });
+  for (Gmr* g : g_regions)
+    if (on_group(g)) std::tie(g->comm, g->own_comm) = std::tie(dup, own);
 }
 
 }  // namespace
@@ -302,6 +322,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
   ARMCIX_REQUIRE(base_ptrs != nullptr, call, "argument 'ptr_arr' is NULL");
   ARMCIX_REQUIRE(bytes >= 0, call, "argument 'bytes' = %ld is negative", static_cast<long>(bytes));
   const Config& cfg = rt().config;
+  MembersBusy busy(call, group->grp_to_abs, group->size);
 
   MPI_Aint mine = static_cast<MPI_Aint>(bytes);
   std::shared_ptr<const RankMap> ranks = rank_map_of(group);
@@ -406,6 +427,7 @@ void gmr_create(const char* call, void** base_ptrs, armci_size_t bytes, const AR
 
 void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
   check_group(call, group, true);
+  MembersBusy busy(call, group->grp_to_abs, group->size);
   Gmr* g = nullptr;
   if (ptr) {
     GmrRef ref = gmr_find(rt().me, ptr);
@@ -436,7 +458,7 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
                     {g ? serial : std::numeric_limits<long>::min(), 0, 0, 0}, agreed);
   if (agreed[0] == std::numeric_limits<long>::min()) return;  // every slice empty: nothing was allocated
   if (!g) {
-    g = region_by_serial(static_cast<uint64_t>(agreed[0]), group->comm);
+    g = region_by_serial(static_cast<uint64_t>(agreed[0]), group);
     ARMCIX_REQUIRE(g != nullptr && g->nranks == group->size &&
                        std::equal(g->members().begin(), g->members().end(), group->grp_to_abs),
                    call, "ptr = NULL here, but the allocation the other processes free is unknown to this process");
@@ -552,6 +574,7 @@ const std::vector<Gmr*>& gmr_all() {
 
 void gmr_initialize() {
   g_alloc_stats = AllocStats{};
+  on_group_freed(&group_freed);
   on_members_released(&members_released);
 }
 

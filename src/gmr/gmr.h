@@ -33,11 +33,14 @@ struct RankMap {
 struct Gmr {
   MPI_Win win = MPI_WIN_NULL;     // RMA window over the whole group (MPI_WIN_NULL if every member
                                   // is reachable by load/store: then no MPI operation is ever needed)
-  MPI_Comm comm = MPI_COMM_NULL;  // the allocating group's communicator (owned by the group)
+  MPI_Comm comm = MPI_COMM_NULL;  // the allocating group's communicator (owned by the group), or own_comm's
   int nranks = 0;                 // window group size
   int my_rank = -1;               // my rank in the window group
   std::shared_ptr<const RankMap> ranks;  // the member set's translations (shared)
   void* alloc_mem = nullptr;      // memory from MPI_Alloc_mem (window kind "create"), freed with the region
+  // Set when the group is freed before the region (ARMCI_Group_free): a duplicate of its communicator, shared
+  // by the group's live regions and freed with the last of them.
+  std::shared_ptr<MPI_Comm> own_comm;
 
   // Slices.  A region of its own keeps every slice's base (owner_base: in its owner's address space); a pool
   // block (below) derives it from the pool's table and its offset.  Sizes: one for all when every member

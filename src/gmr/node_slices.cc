@@ -15,14 +15,15 @@
 #include <vector>
 
 #include "base/error.h"
-#include "shm/segment.h"
 #include "base/state.h"
+#include "base/thread_lock.h"
 #include "base/window.h"
 #include "gmr/gmr.h"
 #include "gmr/gmr_internal.h"
-#include "shm/segment_cache.h"
 #include "groups/group.h"
 #include "progress/progress_ranks.h"
+#include "shm/segment.h"
+#include "shm/segment_cache.h"
 #include "topo/nodes.h"
 #include "wait/wait.h"
 
@@ -75,6 +76,7 @@ const NodeComm& node_comm_of(const ARMCI_Group* group) {
     nc->node_to_group = {group->rank};
     nc->owned = false;
   } else {
+    ApiUnlocked unlocked;  // collectives over the group (thread_lock.h); nc is not yet anybody else's
     ARMCIX_MPI(MPI_Comm_split(group->comm, r.node_of[r.me], group->rank, &nc->comm));
     int nn;
     ARMCIX_MPI(MPI_Comm_size(nc->comm, &nn));
@@ -135,8 +137,12 @@ void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Ai
   ARMCIX_MPI(MPI_Info_create(&info));
   ARMCIX_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));  // each slice on its owner's pages
   char* seg = nullptr;
-  check_allocation(call, MPI_Win_allocate_shared(mine > 0 ? mine + kSliceHeader : 0, 1, info, node, &seg, &g->shm_win),
-                   "MPI_Win_allocate_shared", mine);
+  {
+    ApiUnlocked unlocked;  // collective over the node's members; g is the caller's own
+    check_allocation(call,
+                     MPI_Win_allocate_shared(mine > 0 ? mine + kSliceHeader : 0, 1, info, node, &seg, &g->shm_win),
+                     "MPI_Win_allocate_shared", mine);
+  }
   ARMCIX_MPI(MPI_Info_free(&info));
   ARMCIX_MPI(MPI_Win_set_errhandler(g->shm_win, MPI_ERRORS_RETURN));
   require_unified_model(call, g->shm_win, "the node's shared-memory window");

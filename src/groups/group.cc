@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "base/fnv1a.h"
 #include "base/state.h"
+#include "base/thread_lock.h"
 #include "checks/collective_check.h"
 #include "runtime/modules.h"
 
@@ -24,6 +25,7 @@ std::map<const int*, int> g_live;  // grp_to_abs table of each live group -> the
 // take none), while another thread of the process creates or frees groups.
 std::mutex g_live_mutex;
 void (*g_members_released)(const ARMCI_Group*) = nullptr;
+void (*g_group_freed)(const ARMCI_Group*) = nullptr;
 
 // Whether another live group has the same members, in the same order (a duplicate, or a group created
 // again from the same list): what the library keeps per member set (shm/segment_cache.h) serves it too.
@@ -153,6 +155,9 @@ void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* 
     const uint64_t h = Fnv1a().add(list.data(), list.size() * sizeof list[0]).value();
     collective_check_lists(call, Collective::GroupCreate, parent->comm, list.data(), n, static_cast<long>(h >> 1));
   }
+  // The communicator's creation waits for the other processes without the API lock: one of them may first
+  // wait for another thread of this process, in a collective on another group (base/thread_lock.h).
+  ApiUnlocked unlocked;
   if (rt().config.noncollective_groups) {
     // Only the members take part; a non-member that calls anyway gets the same non-member handle as on
     // the collective path (as in ARMCI-MPI, and GA's pgroup_create calls on every process).
@@ -165,7 +170,7 @@ void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* 
     ARMCIX_MPI(MPI_Group_free(&pg));
     ARMCIX_MPI(MPI_Group_free(&ng));
   }
-  make_group(comm, out);
+  make_group(comm, out);                     // its table has a lock of its own
   if (comm == MPI_COMM_NULL) out->size = n;  // a non-member's handle: size known, no membership
 }
 
@@ -174,6 +179,7 @@ void free_group(const char* call, ARMCI_Group* group) {
   if (group->grp_to_abs == nullptr) return clear(group);  // non-member handle
   ARMCIX_REQUIRE(group->grp_to_abs != g_world.grp_to_abs, call, "the world group cannot be freed");
   collective_check(call, Collective::GroupFree, group->comm);
+  if (g_group_freed) g_group_freed(group);                                      // collective over the members
   if (g_members_released && !members_shared(group)) g_members_released(group);  // collective over the members
   {
     std::lock_guard<std::mutex> lock(g_live_mutex);
@@ -190,6 +196,7 @@ void split_group(const char* call, const ARMCI_Group* parent, int color, int key
   check_group(call, parent, true);
   ARMCIX_REQUIRE(out != nullptr, call, "argument 'new_group' is NULL");
   MPI_Comm comm;
+  ApiUnlocked unlocked;  // as in create_group
   ARMCIX_MPI(MPI_Comm_split(parent->comm, color, key, &comm));
   make_group(comm, out);
 }
@@ -198,6 +205,7 @@ void dup_group(const char* call, const ARMCI_Group* parent, ARMCI_Group* out) {
   check_group(call, parent, true);
   ARMCIX_REQUIRE(out != nullptr, call, "argument 'new_group' is NULL");
   MPI_Comm comm;
+  ApiUnlocked unlocked;  // as in create_group
   ARMCIX_MPI(MPI_Comm_dup(parent->comm, &comm));
   make_group(comm, out);
 }
@@ -210,6 +218,10 @@ void dup_group(const char* call, const ARMCI_Group* parent, ARMCI_Group* out) {
 void groups_initialize() {
   make_group(rt().world, &g_world);
   g_default = g_world;
+}
+
+void on_group_freed(void (*fn)(const ARMCI_Group*)) {
+  g_group_freed = fn;
 }
 
 void on_members_released(void (*fn)(const ARMCI_Group*)) {

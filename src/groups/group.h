@@ -25,10 +25,12 @@ void make_group(MPI_Comm comm, ARMCI_Group* out);
 // Creates the subgroup of `parent` with the given parent-relative ranks, collectively over `parent` or,
 // with ARMCI_NONCOLLECTIVE_GROUPS=1, only among the members.
 void create_group(const char* call, int n, const int* ranks, const ARMCI_Group* parent, ARMCI_Group* out);
-// Frees a group (collective over its members).  When no other live group has the same members, first calls
-// the on_members_released hook, with the group still valid.
+// Frees a group (collective over its members).  First calls the on_group_freed hook, then, when no other
+// live group has the same members, the on_members_released hook, with the group still valid.
 void free_group(const char* call, ARMCI_Group* group);
-// The hook: gmr/ frees what it keeps per member set for later allocations (its pool and cached segments).
+// The hooks: gmr/ gives the group's live regions a communicator of their own (a region may outlive its
+// group), and frees what it keeps per member set for later allocations (its pool and cached segments).
+void on_group_freed(void (*fn)(const ARMCI_Group*));
 void on_members_released(void (*fn)(const ARMCI_Group*));
 // ARMCIX_Group_split / ARMCIX_Group_dup: MPI_Comm_split / MPI_Comm_dup of the parent's communicator
 // (collective over the parent).

@@ -17,8 +17,9 @@
 #include <string>
 
 #include "base/error.h"
-#include "shm/segment.h"
 #include "base/state.h"
+#include "base/thread_lock.h"
+#include "shm/segment.h"
 #include "topo/machine.h"
 #include "wait/backoff.h"
 #include "wait/call_stats.h"
@@ -118,6 +119,10 @@ char* slot_data(uint64_t parity, int rank) {
 }
 
 void wait_generation_change(Control* c, uint32_t generation) {
+  // The other processes may wait for another thread of this one (a put they poll for) before they arrive:
+  // that thread must be able to take the API lock (base/thread_lock.h).  Nobody else touches the page's
+  // state meanwhile: the program orders its collectives on the world.
+  ApiUnlocked unlocked;
   for (int i = 0; i < kSpinPolls; ++i) {
     if (c->generation.load(std::memory_order_acquire) != generation) return;
     __builtin_ia32_pause();

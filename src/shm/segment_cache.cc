@@ -10,6 +10,7 @@
 #include "base/alloc_stats.h"
 #include "base/error.h"
 #include "base/state.h"
+#include "base/thread_lock.h"
 
 namespace armcix {
 
@@ -35,13 +36,16 @@ MPI_Aint total(const std::vector<MPI_Aint>& v) {
 }
 
 // Collective over the members: the spanning window over all of them, then the shared window over each node's.
+// Without the API lock (base/thread_lock.h): another thread of this process may be the one some member waits
+// for, in a collective on another group.  The handles are taken out of the caller's entry first.
 void release_windows(MPI_Win* win, MPI_Win* shm_win) {
-  if (*win != MPI_WIN_NULL) {
-    ARMCIX_MPI(MPI_Win_unlock_all(*win));
-    ARMCIX_MPI(MPI_Win_free(win));
-  }
-  ARMCIX_MPI(MPI_Win_unlock_all(*shm_win));
-  ARMCIX_MPI(MPI_Win_free(shm_win));
+  MPI_Win w = *win, s = *shm_win;
+  *win = *shm_win = MPI_WIN_NULL;
+  if (w != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_unlock_all(w));
+  ARMCIX_MPI(MPI_Win_unlock_all(s));
+  ApiUnlocked unlocked;
+  if (w != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_free(&w));
+  ARMCIX_MPI(MPI_Win_free(&s));
 }
 void release(CachedSlices& s) {
   release_windows(&s.win, &s.shm_win);
@@ -161,7 +165,10 @@ MPI_Comm shm_cache_window_comm(const std::vector<int>& members, MPI_Comm group_c
   auto it = g_window_comms.find(members);
   if (it != g_window_comms.end()) return it->second;
   MPI_Comm dup;
-  ARMCIX_MPI(MPI_Comm_dup(group_comm, &dup));
+  {
+    ApiUnlocked unlocked;  // collective (release_windows); these members' entries are this thread's meanwhile
+    ARMCIX_MPI(MPI_Comm_dup(group_comm, &dup));
+  }
   g_window_comms[members] = dup;
   return dup;
 }

@@ -85,10 +85,15 @@ MutexSet* create_set(const char* call, int count, const ARMCI_Group* group) {
   // Open MPI: two MPI_Comm_idup of one communicator in flight can hang (open-mpi/ompi issue 2025: its
   // context-id agreement for the second waits on the first's), so there the first completes before the
   // second starts.
-  if (mpi_is_open_mpi()) ARMCIX_MPI(MPI_Wait(&reqs[0], MPI_STATUS_IGNORE));
-  ARMCIX_MPI(MPI_Comm_idup(group->comm, &grp_comm, &reqs[1]));
-  ARMCIX_MPI(MPI_Iallgather(mine, 3, MPI_INT, all.data(), 3, MPI_INT, group->comm, &reqs[2]));
-  ARMCIX_MPI(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
+  {
+    // Waits for the members without the API lock: one of them may first wait for another thread of this
+    // process, in a collective on another group (base/thread_lock.h).  The set is not yet anybody else's.
+    ApiUnlocked unlocked;
+    if (mpi_is_open_mpi()) ARMCIX_MPI(MPI_Wait(&reqs[0], MPI_STATUS_IGNORE));
+    ARMCIX_MPI(MPI_Comm_idup(group->comm, &grp_comm, &reqs[1]));
+    ARMCIX_MPI(MPI_Iallgather(mine, 3, MPI_INT, all.data(), 3, MPI_INT, group->comm, &reqs[2]));
+    ARMCIX_MPI(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
+  }
   ARMCIX_MPI(MPI_Comm_set_errhandler(set->comm, MPI_ERRORS_RETURN));
   // Every rank sees the same gathered data, so every rank fails alike (no rank is left in a collective).
   set->counts.resize(n);

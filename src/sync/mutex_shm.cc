@@ -62,7 +62,10 @@ class ShmMcsMutexes final : public MutexAlgorithm {
       : l_(layout), total_ids_(total_ids) {
     // Slice of rank r: int32 tails[counts[r]], padded to 8 bytes, then QueueNode nodes[total_ids].
     const MPI_Aint bytes = slice_bytes(l_.my_count);
-    ARMCIX_MPI(MPI_Win_allocate_shared(std::max<MPI_Aint>(bytes, 8), 8, MPI_INFO_NULL, l_.comm, &base_, &win_));
+    {
+      ApiUnlocked unlocked;  // collective (mutex.cc, create_set)
+      ARMCIX_MPI(MPI_Win_allocate_shared(std::max<MPI_Aint>(bytes, 8), 8, MPI_INFO_NULL, l_.comm, &base_, &win_));
+    }
     ARMCIX_MPI(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN));
     tails_.resize(l_.size);
     nodes_.resize(l_.size);
@@ -81,7 +84,10 @@ class ShmMcsMutexes final : public MutexAlgorithm {
     // Every slice is initialised before anyone may lock.
     ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_));
     ARMCIX_MPI(MPI_Win_sync(win_));
-    ARMCIX_MPI(MPI_Barrier(l_.comm));
+    {
+      ApiUnlocked unlocked;
+      ARMCIX_MPI(MPI_Barrier(l_.comm));
+    }
     ARMCIX_MPI(MPI_Win_sync(win_));
   }
 
@@ -119,6 +125,7 @@ class ShmMcsMutexes final : public MutexAlgorithm {
 
   void destroy(const char*) override {
     ARMCIX_MPI(MPI_Win_unlock_all(win_));
+    ApiUnlocked unlocked;  // collective (mutex.cc, create_set)
     ARMCIX_MPI(MPI_Win_free(&win_));
     base_ = nullptr;
   }

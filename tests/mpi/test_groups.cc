@@ -1218,3 +1218,68 @@ TEST(SharedOrigin, SourceAndDestinationInTheSameSlice) {
   ARMCI_Barrier();
   ARMCI_Free(mine);
 }
+
+// A region that outlives its group: ARMCI_Group_free comes before ARMCI_Free_group, which another live group
+// with the same members (a second group from the same list, or the world group for a list in world order)
+// then calls; and the usual order, freed through such a group too.  The last member's slice is empty: it
+// passes NULL and learns the region from the others.  Small (a pool block) and large (a region of its own).
+TEST(GroupLifetime, RegionOutlivesItsGroup) {
+  const int n = nproc();
+  std::vector<int> list(n);
+  std::iota(list.begin(), list.end(), 0);
+  for (int group_first = 0; group_first < 2; ++group_first)
+    for (int by_world = 0; by_world < 2; ++by_world)
+      for (int big = 0; big < 2; ++big) {
+        ARMCI_Group g, other;
+        ARMCI_Group_create(n, list.data(), &g);
+        if (!by_world) ARMCI_Group_create(n, list.data(), &other);
+        ARMCI_Group* freer = by_world ? nullptr : &other;
+        const std::size_t words = big ? 64 * 1024 : 8;
+        const bool empty = me() == n - 1 && n > 1;
+        std::vector<void*> ptrs(n);
+        ASSERT_EQ(0, ARMCI_Malloc_group(ptrs.data(), empty ? 0 : static_cast<armci_size_t>(words * sizeof(long)), &g));
+        if (group_first) ARMCI_Group_free(&g);
+        // Every member with a slice puts its rank into the next one's (the empty last member skipped).
+        const int holders = n > 1 ? n - 1 : 1;
+        if (!empty) {
+          const int to = (me() + 1) % holders;
+          std::vector<long> src(words, me() + 1);
+          ASSERT_EQ(0, ARMCI_Put(src.data(), ptrs[to], static_cast<int>(words * sizeof(long)), to));
+        }
+        ARMCI_Barrier();
+        if (!empty) {
+          const long want = (me() + holders - 1) % holders + 1;
+          ARMCI_Access_begin(ptrs[me()]);
+          const long* mine = static_cast<const long*>(ptrs[me()]);
+          EXPECT_EQ(want, mine[0]);
+          EXPECT_EQ(want, mine[words - 1]);
+          ARMCI_Access_end(ptrs[me()]);
+        }
+        ARMCI_Barrier();
+        if (freer)
+          EXPECT_EQ(0, ARMCI_Free_group(ptrs[me()], freer));
+        else
+          EXPECT_EQ(0, ARMCI_Free(ptrs[me()]));
+        if (!group_first) ARMCI_Group_free(&g);
+        if (freer) ARMCI_Group_free(freer);
+        ARMCI_Barrier();
+      }
+}
+
+// Regions whose group was freed and that the program never frees: ARMCI_Finalize releases them (at the
+// end of this program, after every other test).
+TEST(GroupLifetime, RegionOfAFreedGroupIsLeftToFinalize) {
+  const int n = nproc();
+  std::vector<int> list(n);
+  std::iota(list.begin(), list.end(), 0);
+  for (int big = 0; big < 2; ++big) {
+    ARMCI_Group g;
+    ARMCI_Group_create(n, list.data(), &g);
+    std::vector<void*> ptrs(n);
+    ASSERT_EQ(0, ARMCI_Malloc_group(ptrs.data(), big ? 512 * 1024 : 64, &g));
+    ARMCI_Group_free(&g);
+    std::vector<int> src(16, me());
+    ASSERT_EQ(0, ARMCI_Put(src.data(), ptrs[(me() + 1) % n], sizeof(int) * 16, (me() + 1) % n));
+  }
+  ARMCI_Barrier();
+}
