@@ -59,7 +59,7 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   if [ "${ARMCIX_SKIP_CLIQUES:-0}" != 1 ]; then
   echo "== across nodes: MPICH cliques (4 ranks, nodes {0,2} {1,3})"
   "$repo/tests/check.sh" --manifest "$mn" --cliques 2 \
-    --filter '^mn-(core|core-nodes2|shm|shm-nodes2|shm-group-windows|shm-small-pool|groups|nb-waitproc-copy|threads-stress|classic-(mutex|groups|igop)|msg|ga-core|ga-core-window-each|gasuite-(mirror|pgtest|testf)|abort-cases)\.' | tee mn-cliques.out
+    --filter '^mn-(model|model-threads|core|core-nodes2|shm|shm-nodes2|shm-group-windows|shm-small-pool|groups|nb-waitproc-copy|threads-stress|classic-(mutex|groups|igop)|msg|ga-core|ga-core-window-each|gasuite-(mirror|pgtest|testf)|abort-cases)\.' | tee mn-cliques.out
   tally mn-cliques.out
   echo "== across nodes: MPICH odd/even cliques (4 ranks)"
   "$repo/tests/check.sh" --manifest "$mn" --cliques odd-even --filter '^mn-(core-nodes2|shm-nodes2|ga-core-nodes2|classic-igop)\.' | tee mn-oddeven.out
@@ -67,7 +67,7 @@ if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
   fi
   echo "== across nodes: 2 simulated hosts x 2 ranks"
   "$repo/tests/check.sh" --manifest "$mn" --hosts 2x2 \
-    --filter '^mn-(core|core-tcp|core-window-each|core-nodes-mpi|strided|strided-tcp|sync|sync-shm0|nb|nb-waitproc-copy|threads-stress|groups|msg|shm|shm-small-pool|classic-armci|ga-core|ga-core-window-each|gasuite-mirror|progress-ranks|progress-ga-core|progress-classic-armci|progress-handoff|progress-handoff-ga-core)\.' | tee mn-2x2.out
+    --filter '^mn-(model|model-tcp|model-threads|core|core-tcp|core-window-each|core-nodes-mpi|strided|strided-tcp|sync|sync-shm0|nb|nb-waitproc-copy|threads-stress|groups|msg|shm|shm-small-pool|classic-armci|ga-core|ga-core-window-each|gasuite-mirror|progress-ranks|progress-ga-core|progress-classic-armci|progress-handoff|progress-handoff-ga-core)\.' | tee mn-2x2.out
   tally mn-2x2.out
   echo "== across nodes: 3 simulated hosts x 1 rank"
   "$repo/tests/check.sh" --manifest "$mn" --hosts 3x1 --filter '^mn-(sync|msg|ga-core)\.' | tee mn-3x1.out
@@ -161,7 +161,7 @@ if [ "${ARMCIX_SKIP_OPENMPI:-0}" != 1 ]; then
   if [ -n "$ompi" ] && [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ] && [ "${ARMCIX_SKIP_OPENMPI_HOSTS:-0}" != 1 ]; then
     echo "== Open MPI across nodes: 2 simulated hosts x 2 ranks"
     (cd "$ompi" && "$repo/tests/check.sh" --manifest "$repo/tests/multinode/lines.txt" --hosts 2x2 \
-      --filter '^mn-(accv|core|strided|nb|sync|msg|groups|shm|shm-small-pool|classic-armci|classic-mutex|ga-core|ga-core-window-each|gasuite-mirror)\.') | tee openmpi-2x2.out
+      --filter '^mn-(model|accv|core|strided|nb|sync|msg|groups|shm|shm-small-pool|classic-armci|classic-mutex|ga-core|ga-core-window-each|gasuite-mirror)\.') | tee openmpi-2x2.out
     tally openmpi-2x2.out
   fi
   # Open MPI under Slurm: srun --mpi=pmix (Slurm's pmix_v4 plugin against Debian's PMIx 4.2, which Open

@@ -11,7 +11,7 @@
 // POWER they are barrier instructions, and only their position makes the flag idiom correct.
 // Visibility to *other* processes' plain loads needs their synchronisation: ARMCI_Barrier (MPI_Barrier +
 // MPI_Win_sync on the shared window), a flag read through ARMCI, or Access_begin (MPI_Win_sync).  See
-// doc/design.md, "Node-local memory ordering".
+// doc/design.md, "Ordering and memory model".
 #pragma once
 
 #include <atomic>

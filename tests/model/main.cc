@@ -64,6 +64,10 @@ Args parse(int argc, char** argv) {
       std::exit(2);
     }
   }
+  if (a.cfg.parallel_groups && a.cfg.nthreads > 2) {
+    std::fprintf(stderr, "model_tester: --parallel-groups takes --threads 2 (one group of its own per thread)\n");
+    std::exit(2);
+  }
   if (a.cfg.nthreads < 1 || a.cfg.phases < 1 || a.cfg.ops < 1 || a.cfg.max_bytes < 256) {
     std::fprintf(stderr, "model_tester: --threads, --phases, --ops must be >= 1 and --max-bytes >= 256\n");
     std::exit(2);

@@ -359,7 +359,7 @@ struct Gen {
     op.mode = m < 45 ? Mode::Blocking : m < 70 ? Mode::NbImplicit : Mode::NbExplicit;
     op.buf = rng.chance(10) ? Buf::MallocLocal : Buf::Private;
     // Origins in ARMCI memory: a get lands in a DST block of mine, a put reads an RO block of my slice.
-    if (kind != Kind::Acc && rng.chance(35)) {
+    if (kind != Kind::Acc && rng.chance(50)) {
       std::vector<Target> own = blocks(ph, me, t, kind == Kind::Get ? Role::DST : Role::RO, true);
       std::vector<Target> fit;
       for (const Target& o : own)
@@ -402,7 +402,12 @@ struct Gen {
     std::vector<Op>& ops = f.ops[static_cast<std::size_t>(me)][static_cast<std::size_t>(t)];
     const int n = static_cast<int>(rng.range(cfg.ops / 3, cfg.ops));
     std::vector<int> explicit_open;  // explicit handles not waited yet
-    std::vector<int> touched, dst_used;
+    std::vector<int> touched;
+    struct DstUse {
+      int slot;
+      long lo, hi;
+    };
+    std::vector<DstUse> dst_used;
     struct Written {
       int slot, rank, block;
       bool local;
@@ -476,9 +481,13 @@ struct Gen {
       }
       if (!made) continue;
       if (op.kind == Kind::Get && op.buf == Buf::OwnArmci) {
-        // One get per DST block and phase: two gets in flight into one place would land in either order.
-        if (std::count(dst_used.begin(), dst_used.end(), op.own_slot * 16 + op.own_block)) op.buf = Buf::Private;
-        else dst_used.push_back(op.own_slot * 16 + op.own_block);
+        // Gets into a DST block land in disjoint places within a phase: two gets in flight into one place
+        // would land in either order.
+        const long lo = op.own_base, hi = op.own_base + op.local_extent;
+        bool clash = false;
+        for (const DstUse& u : dst_used) clash |= u.slot == op.own_slot && lo < u.hi && u.lo < hi;
+        if (clash) op.buf = Buf::Private;
+        else dst_used.push_back({op.own_slot, lo, hi});
       }
       if (op.kind == Kind::Put || op.kind == Kind::PutVal || op.kind == Kind::Swap) written.push_back({op.slot, op.target, op.block, false});
       if (op.kind == Kind::LocalWrite) written.push_back({op.slot, op.target, op.block, true});
@@ -505,8 +514,14 @@ Program generate(const Config& cfg) {
   for (int r = 0; r < cfg.nranks; r += 2) even.members.push_back(r);
   for (int r = 0; r < (cfg.nranks + 1) / 2; ++r) half.members.push_back(r);
   p.groups = {rev, even, half};
+  // Threads allocate concurrently only on groups whose member lists differ (armci-x refuses the same list,
+  // doc/user-guide.md "Threads"): every rank, rotated by t + 1.
   if (cfg.parallel_groups && cfg.nthreads > 1)
-    for (int t = 0; t < cfg.nthreads; ++t) p.groups.push_back(rev);
+    for (int t = 0; t < cfg.nthreads; ++t) {
+      GroupSpec g;
+      for (int k = 0; k < cfg.nranks; ++k) g.members.push_back((k + t + 1) % cfg.nranks);
+      p.groups.push_back(g);
+    }
   p.phases.resize(static_cast<std::size_t>(cfg.phases));
   for (int ph = 0; ph < cfg.phases; ++ph) {
     g.events(ph);
