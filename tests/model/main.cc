@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "emit.h"
@@ -31,7 +32,7 @@ namespace {
 struct Args {
   Config cfg;
   long seeds = 4;
-  double time_budget = 0, shrink_budget = 120;
+  double time_budget = 0, shrink_budget = 120, hang_seconds = 90;
   std::string repro_dir = ".", layout = "";
 };
 
@@ -54,6 +55,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--max-bytes") a.cfg.max_bytes = std::atol(val());
     else if (k == "--time-budget") a.time_budget = std::atof(val());
     else if (k == "--shrink-budget") a.shrink_budget = std::atof(val());
+    else if (k == "--hang-seconds") a.hang_seconds = std::atof(val());
     else if (k == "--repro-dir") a.repro_dir = val();
     else if (k == "--layout") a.layout = val();
     else if (k == "--compat-barrier") a.cfg.compat_barrier = true;
@@ -188,6 +190,25 @@ int main(int argc, char** argv) {
   ARMCI_Init();
   MPI_Comm_rank(MPI_COMM_WORLD, &g_me);
   for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE}) std::signal(sig, on_crash);
+  // A phase that takes longer than --hang-seconds is a hang (a deadlock in the library, a wait that never
+  // ends): name its seed and phase, then end the job (it cannot be shrunk).
+  std::thread([&a] {
+    long seen = -1;
+    auto since = std::chrono::steady_clock::now();
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      const long now = heartbeat.load();
+      if (now != seen) {
+        seen = now;
+        since = std::chrono::steady_clock::now();
+      } else if (std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count() > a.hang_seconds) {
+        std::fprintf(stdout, "MODEL HANG on rank %d: phase %d of %s has run for %.0f s\n", g_me, crash_phase, g_crash_note,
+                     a.hang_seconds);
+        std::fflush(stdout);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+      }
+    }
+  }).detach();
   MPI_Comm_size(MPI_COMM_WORLD, &a.cfg.nranks);
   const auto t0 = std::chrono::steady_clock::now();
   long passed = 0, failed = 0, checked = 0, issued = 0;

@@ -221,7 +221,9 @@ struct Gen {
     }
     if (static_cast<int>(live(ph).size()) < cfg.max_slots && rng.chance(40)) {
       const int ng = static_cast<int>(p.groups.size()) - (cfg.parallel_groups && nth() > 1 ? nth() : 0);
-      const int group = ng > 0 && rng.chance(30) ? static_cast<int>(rng.range(0, ng - 1)) : -1;
+      int group = ng > 0 && rng.chance(30) ? static_cast<int>(rng.range(0, ng - 1)) : -1;
+      for (const Phase& q : p.phases)
+        if (std::count(q.group_frees.begin(), q.group_frees.end(), group)) group = -1;  // freed: the world
       f.allocs.push_back(new_slot(ph, group, 0));
     }
   }
@@ -543,6 +545,7 @@ Program generate(const Config& cfg) {
     f.ops.assign(static_cast<std::size_t>(cfg.nranks), std::vector<std::vector<Op>>(static_cast<std::size_t>(cfg.nthreads)));
     for (int r = 0; r < cfg.nranks; ++r)
       for (int t = 0; t < cfg.nthreads; ++t) g.thread_ops(ph, r, t);
+    f.signal = cfg.nthreads > 1 && cfg.nranks > 1 && g.rng.chance(50);
     f.end = static_cast<int>(g.rng.range(0, cfg.compat_barrier ? 4 : 2));
     f.collective = static_cast<int>(g.rng.range(0, 4));
     f.coll_root = static_cast<int>(g.rng.range(0, cfg.nranks - 1));

@@ -118,6 +118,10 @@ struct Phase {
                         // 3, 4 (compatibility only): WaitAll + armci_msg_barrier / MPI_Barrier, no fence
   int collective = 0;   // 0: none; 1: igop; 2: lgop; 3: dgop; 4: bcast
   int coll_root = 0;
+  // Threaded programs: the last thread of each rank puts a flag to the next rank and polls its own until the
+  // previous rank's arrives, while thread 0 calls ARMCI_Barrier -- at once on even ranks, after its own rank's
+  // flag arrived on odd ones (a barrier that stops the other threads of its process deadlocks here).
+  bool signal = false;
 };
 
 struct Config {

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
 #include <mutex>
 #include <thread>
 
@@ -75,6 +76,8 @@ struct Runner {
   std::mutex fail_mu;
   Outcome out;
   long inject = -1;  // self-test: corrupt the inject-th checked get
+  std::vector<char*> flags;          // one int per rank (signal phases)
+  std::atomic<bool> received{false};
   std::mutex inject_mu;
 
   explicit Runner(const Program& prog) : p(prog) {
@@ -114,6 +117,7 @@ struct Runner {
   void release(int s) {
     const Slot& sl = slot(s);
     if (!sl.member(me)) return;
+    if (sl.group_freed_early) return;  // its group is gone: left to ARMCI_Finalize (doc/design.md, "Groups")
     char* mine = bases[static_cast<std::size_t>(s)][static_cast<std::size_t>(me)];
     if (sl.group < 0) ARMCI_Free(mine);
     else ARMCI_Free_group(mine, group_of(s));
@@ -442,6 +446,32 @@ void ThreadRun::issue(std::size_t i) {
 void ThreadRun::execute() {
   for (std::size_t i = 0; i < ops.size(); ++i)
     if (ops[i].keep) issue(i);
+  if (!R.p.phases[static_cast<std::size_t>(ph)].signal) return;
+  const int tag = ph + 1;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  auto late = [&](const char* what) {
+    if (std::chrono::steady_clock::now() < deadline) return false;
+    R.record(ph, t, -1, -1, -1, -1, "rank " + std::to_string(R.me) + " thread " + std::to_string(t) + " phase " +
+             std::to_string(ph) + ": " + what + " within 60 s", "", "");
+    return true;
+  };
+  if (t == R.p.cfg.nthreads - 1) {
+    const int next = (R.me + 1) % R.np;
+    ARMCI_PutValueInt(tag, R.flags[static_cast<std::size_t>(next)], next);
+    ARMCI_Fence(next);
+    while (ARMCI_GetValueInt(R.flags[static_cast<std::size_t>(R.me)], R.me) != tag)
+      if (late("the previous rank's flag (ARMCI_PutValueInt + ARMCI_Fence) did not arrive")) break;
+    R.received = true;
+  }
+  if (t == 0) {
+    if (R.me % 2 == 1) {
+      while (!R.received.load()) {
+        if (late("this rank's flag did not arrive before its barrier")) break;
+        std::this_thread::yield();
+      }
+    }
+    ARMCI_Barrier();
+  }
 }
 
 void Runner::phase_start(int ph) {
@@ -541,6 +571,7 @@ void Runner::verify(int ph) {
 }  // namespace
 
 volatile int crash_phase = -1;
+std::atomic<long> heartbeat{0};
 
 Outcome run_program(const Program& p, int last_phase) {
   Runner R(p);
@@ -551,11 +582,21 @@ Outcome run_program(const Program& p, int last_phase) {
     R.groups.push_back(grp);
   }
   ARMCI_Create_mutexes(p.cfg.nmutex);
+  {
+    std::vector<void*> ptrs(static_cast<std::size_t>(R.np));
+    ARMCI_Malloc(ptrs.data(), sizeof(int));
+    for (void* q : ptrs) R.flags.push_back(static_cast<char*>(q));
+    ARMCI_Access_begin(R.flags[static_cast<std::size_t>(R.me)]);
+    std::memset(R.flags[static_cast<std::size_t>(R.me)], 0, sizeof(int));
+    ARMCI_Access_end(R.flags[static_cast<std::size_t>(R.me)]);
+  }
   std::vector<std::unique_ptr<ThreadRun>> previous;  // the last phase's threads, their buffers still held
   int ph = 0;
   for (; ph <= last_phase && ph < static_cast<int>(p.phases.size()); ++ph) {
     crash_phase = ph;
     R.phase_start(ph);
+    R.received = false;
+    heartbeat.fetch_add(1);
     std::vector<std::vector<Expect>> ex = simulate_phase(p, ph, R.shadow, R.me);
     std::vector<std::unique_ptr<ThreadRun>> runs;
     const auto& mine = p.phases[static_cast<std::size_t>(ph)].ops[static_cast<std::size_t>(R.me)];
@@ -590,6 +631,7 @@ Outcome run_program(const Program& p, int last_phase) {
     const Slot& sl = p.slots[s];
     if (sl.alloc_phase < ph && sl.free_phase >= ph) R.release(static_cast<int>(s));
   }
+  ARMCI_Free(R.flags[static_cast<std::size_t>(R.me)]);
   ARMCI_Destroy_mutexes();
   for (std::size_t g = 0; g < R.groups.size(); ++g) {
     bool freed = false;

@@ -1,6 +1,7 @@
 // Runs a model program on ARMCI and checks every value read against the model (program.h).
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "program.h"
@@ -22,7 +23,8 @@ struct Outcome {
   bool late = false;                     // a get's buffer changed after its completion call
 };
 
-extern volatile int crash_phase;  // the phase running (for a crash report)
+extern volatile int crash_phase;   // the phase running (for a crash report)
+extern std::atomic<long> heartbeat;  // counts phases started (main.cc's hang watchdog)
 
 // Runs p (ops with keep == false are skipped; phases after last_phase are not run), collectively.
 Outcome run_program(const Program& p, int last_phase);
