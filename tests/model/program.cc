@@ -535,7 +535,9 @@ Program generate(const Config& cfg) {
       for (const Slot& s : p.slots) used |= s.group == 2 && s.free_phase > ph && s.alloc_phase < ph;
       bool freed = false;
       for (const Phase& q : p.phases) freed |= std::count(q.group_frees.begin(), q.group_frees.end(), 2) > 0;
-      if (used && !freed) {
+      bool fresh = false;  // allocated on it at this phase's start, after the group would be freed
+      for (const Slot& s : p.slots) fresh |= s.group == 2 && s.alloc_phase == ph;
+      if (used && !freed && !fresh) {
         f.group_frees.push_back(2);
         for (Slot& s : p.slots)
           if (s.group == 2 && s.free_phase > ph) s.group_freed_early = true;
