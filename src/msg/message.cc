@@ -27,6 +27,7 @@
 #include "msg/msg_internal.h"
 #include "wait/call_stats.h"
 #include "shm/node_sync.h"
+#include "sync/fence.h"
 #include "wait/wait.h"
 
 namespace {
@@ -162,8 +163,13 @@ int armci_msg_rcvany(int tag, void* buffer, int buflen, int* msglen) {
 // full fences on both sides of the barrier order node-local (load/store) updates made before it by any
 // process against loads made after it, as MPI_Win_sync would.  The profiled twin is the implementation,
 // the armci_msg_ names are weak aliases (PARMCI convention).
+// It also completes, first, what this process has issued (as ARMCI_AllFence): programs written for ARMCI-MPI,
+// whose puts complete at the target before they return, expect a blocking put to be visible after an
+// armci_msg_barrier alone (doc/user-guide.md, "What programs written for ARMCI-MPI see"); with nothing
+// pending this costs a scan of the regions.
 void parmci_msg_barrier(void) {
   armcix::require_initialized("armci_msg_barrier");
+  armcix::all_fence("armci_msg_barrier");
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (armcix::node_sync_on()) {
     armcix::ScopeTimer timer(armcix::call_stats_slot_if_on(armcix::CallKind::Wait, "armci_msg_barrier (node)"));

@@ -5,7 +5,7 @@
 //
 //   model_tester [--seeds N] [--seed S] [--phases P] [--ops K] [--threads T] [--max-bytes B]
 //                [--time-budget SEC] [--shrink-budget SEC] [--repro-dir DIR] [--compat-barrier]
-//                [--group-free-early] [--parallel-groups] [--layout NAME]
+//                [--compat-mpi-barrier] [--group-free-early] [--parallel-groups] [--hang-seconds S] [--layout NAME]
 // Seeds S, S+1, ... (N of them, or as many as fit in --time-budget) run one after the other in one job.
 // Closing line: "N passed, N failed" (seeds).
 #include <armci.h>
@@ -59,6 +59,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--repro-dir") a.repro_dir = val();
     else if (k == "--layout") a.layout = val();
     else if (k == "--compat-barrier") a.cfg.compat_barrier = true;
+    else if (k == "--compat-mpi-barrier") a.cfg.compat_mpi_barrier = true;
     else if (k == "--group-free-early") a.cfg.group_free_early = true;
     else if (k == "--parallel-groups") a.cfg.parallel_groups = true;
     else {

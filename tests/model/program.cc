@@ -548,7 +548,7 @@ Program generate(const Config& cfg) {
     for (int r = 0; r < cfg.nranks; ++r)
       for (int t = 0; t < cfg.nthreads; ++t) g.thread_ops(ph, r, t);
     f.signal = cfg.nthreads > 1 && cfg.nranks > 1 && g.rng.chance(50);
-    f.end = static_cast<int>(g.rng.range(0, cfg.compat_barrier ? 4 : 2));
+    f.end = static_cast<int>(g.rng.range(0, cfg.compat_mpi_barrier ? 4 : cfg.compat_barrier ? 3 : 2));
     f.collective = static_cast<int>(g.rng.range(0, 4));
     f.coll_root = static_cast<int>(g.rng.range(0, cfg.nranks - 1));
   }

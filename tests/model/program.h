@@ -133,7 +133,8 @@ struct Config {
   int max_slots = 4;
   int nmutex = 4;
   long max_bytes = 1 << 20;  // largest slice
-  bool compat_barrier = false;   // ends 3 and 4: ARMCI-MPI's "a blocking put is visible after any barrier"
+  bool compat_barrier = false;      // end 3: ARMCI-MPI's "a blocking put is visible after armci_msg_barrier"
+  bool compat_mpi_barrier = false;  // end 4: the same after MPI_Barrier (not promised: doc/user-guide.md)
   bool group_free_early = false;  // free a group while allocations on it live (ARMCI_Group_free first)
   bool parallel_groups = false;   // threads allocate on their own groups concurrently (nthreads > 1)
 };

@@ -151,6 +151,9 @@ struct Runner {
   void verify(int ph);
 };
 
+const char* const kEndNames[] = {"WaitAll + ARMCI_Barrier", "AllFence + armci_msg_barrier", "AllFence + MPI_Barrier",
+                                 "WaitAll + armci_msg_barrier, no fence", "WaitAll + MPI_Barrier, no fence"};
+
 bool all_pred(const Issued&, int) { return true; }
 bool proc_pred(const Issued& is, int p) { return is.target == p; }
 bool index_pred(const Issued& is, int i) { return is.index == i; }
@@ -561,7 +564,8 @@ void Runner::verify(int ph) {
     const auto& roles = p.phases[static_cast<std::size_t>(ph)].roles[s][static_cast<std::size_t>(me)];
     const char* role = blk >= 0 && blk < static_cast<int>(roles.size()) ? role_name(roles[static_cast<std::size_t>(blk)]) : "tail";
     record(ph, -1, -1, -1, el, static_cast<int>(s),
-           "rank " + std::to_string(me) + " phase " + std::to_string(ph) + ": after the phase's end its slice of slot " +
+           "rank " + std::to_string(me) + " phase " + std::to_string(ph) + ": after the phase's end (" +
+               kEndNames[p.phases[static_cast<std::size_t>(ph)].end] + ") its slice of slot " +
                std::to_string(s) + " (" + elem_name(sl.elem) + ", " + std::to_string(n) + " B) differs at byte " + std::to_string(el) +
                " (block " + std::to_string(blk) + ", " + role + "): expected " + hex(want + el, eb) + ", seen " + hex(got, eb),
            hex(want + el, eb), hex(got, eb));
