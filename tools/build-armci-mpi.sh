@@ -3,7 +3,7 @@
 # side-by-side comparisons (benchmarks/compare.sh --theirs). Contains none of ARMCI-MPI's code; it only
 # runs that project's own autotools build.
 #
-#   tools/build-armci-mpi.sh SRC_DIR PREFIX        e.g. /work/armci-mpi-head-src /work/armci-mpi-head
+#   tools/build-armci-mpi.sh SRC_DIR PREFIX        e.g. ../armci-mpi ../armci-mpi-head
 #
 # A bare git directory (such as a mirror) as SRC_DIR is exported first (git archive HEAD) into
 # PREFIX/src. Result: PREFIX/lib/libarmci.{a,so} and PREFIX/include/armci.h; compare with

@@ -10,7 +10,7 @@
 #     --name NAME     names this build (default: armcix for a directory, the file's name otherwise)
 #     --tag TAG       GA's git tag (default v5.9.2)
 #     --git SOURCE    a GA git repository (URL or directory) to clone from when WORK/src-TAG is missing
-#                     (default https://github.com/GlobalArrays/ga.git)
+#                     (default $GA_GIT; no default address: without either, a missing WORK/src-TAG stops the run)
 #     --work DIR      where everything goes (default <repo>/_ga, which .gitignore ignores); GA's code never
 #                     enters our repository
 #     --np "2 4"      rank counts for GA's parallel tests (its serial tests run once, at 1 rank)
@@ -40,7 +40,7 @@
 # != 0), TIMEOUT, NOBUILD (the program did not build), XFAIL (failed and listed in GA's XFAIL_TESTS) or XPASS.  XFAIL counts as passed, XPASS as failed, as in automake.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-armci="" name="" tag=v5.9.2 git_src=https://github.com/GlobalArrays/ga.git work="$repo/_ga"
+armci="" name="" tag=v5.9.2 git_src="${GA_GIT:-}" work="$repo/_ga"
 nps="2 4" tmo=300 filter="" skip="" build=1 run=1 jobs=2 cache_from="" label="" parallel_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -88,6 +88,7 @@ logged() {
 
 if [ "$build" = 1 ]; then
   if [ ! -d "$src" ]; then
+    [ -n "$git_src" ] || { echo "ga-from-source: no GA source in $src: give --git SOURCE (a clone of GlobalArrays/ga, or its address) or set GA_GIT" >&2; exit 2; }
     step "cloning GA $tag from $git_src into $src"
     logged "$work/clone-$tag.out" git clone -q "$git_src" "$src"
     logged "$work/clone-$tag.out" git -C "$src" checkout -q "$tag"

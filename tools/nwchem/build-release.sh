@@ -31,12 +31,14 @@
 #
 # Sources (all under $NWX_DIR/cache; put them there by hand for an offline build):
 #   nwchem_7.2.3.orig.tar.bz2  Debian's upstream tarball of the release (sha256 checked); downloaded
-#                              from $DEBIAN_POOL if missing.
+#                              from $DEBIAN_POOL if missing and DEBIAN_POOL is set (no default: the
+#                              address of a Debian mirror is yours to give), else the build stops.
 #   ga-5.9.2.tar.gz            made here from GlobalArrays/ga's v5.9.2 tag (git archive + autoreconf
 #                              -vif with the system autotools + the two edits GA's autogen.sh makes),
 #                              i.e. what get-tools-github would download; needs a bare or normal git
 #                              clone of GlobalArrays/ga in $GA_GIT (only if the tarball is missing).
-#   armci-mpi                  a git clone of pmodels/armci-mpi in $ARMCI_MPI_GIT (--armci armci-mpi).
+#   armci-mpi                  a bare or normal git clone of pmodels/armci-mpi in $ARMCI_MPI_GIT
+#                              (--armci armci-mpi).
 #
 # Environment:
 #   NWX_DIR          work and cache directory, outside the repository (default /var/tmp/nwx)
@@ -45,10 +47,11 @@
 #   NWCHEM_MODULES   module set (default above)
 #   NWX_GA_VERSION   5.9.2 (default) or 5.8.2 (the release's bundled GA)
 #   ARMCIX_REV       armci-x commit to build (default HEAD of this repository)
-#   GA_GIT           GlobalArrays/ga clone (default /work/.mirror/GlobalArrays+ga/repo)
-#   ARMCI_MPI_GIT    pmodels/armci-mpi clone (default /work/.mirror/pmodels+armci-mpi/repo)
+#   GA_GIT           GlobalArrays/ga clone (default $NWX_DIR/cache/ga.git)
+#   ARMCI_MPI_GIT    pmodels/armci-mpi clone (default $NWX_DIR/cache/armci-mpi.git)
 #   ARMCI_MPI_REV    armci-mpi commit (default master)
-#   DEBIAN_POOL      default http://deb.debian.org/debian/pool/main/n/nwchem
+#   DEBIAN_POOL      URL of the nwchem directory of a Debian mirror's pool, i.e. <mirror>/pool/main/n/nwchem
+#                    (no default; only needed when the orig tarball is not in the cache yet)
 #   NWX_NO_APT=1     never call apt-get (fail if a package is missing)
 #
 # Every step logs to $NWX_DIR/logs/<armci>-<step>.log and leaves a stamp in $NWX_DIR/stamps, so a
@@ -79,11 +82,14 @@ J=${NWX_MAKE_J:-2}
 read -r -a NICE <<<"${NWX_NICE:-nice -n 19 ionice -c3}"
 modules=${NWCHEM_MODULES:-nwdft ccsd mp2_grad hessian vib driver property}
 ga_version=${NWX_GA_VERSION:-5.9.2}
-GA_GIT=${GA_GIT:-/work/.mirror/GlobalArrays+ga/repo}
-ARMCI_MPI_GIT=${ARMCI_MPI_GIT:-/work/.mirror/pmodels+armci-mpi/repo}
+GA_GIT=${GA_GIT:-$NWX_DIR/cache/ga.git}
+ARMCI_MPI_GIT=${ARMCI_MPI_GIT:-$NWX_DIR/cache/armci-mpi.git}
 ARMCI_MPI_REV=${ARMCI_MPI_REV:-master}
 ARMCIX_REV=${ARMCIX_REV:-HEAD}
-DEBIAN_POOL=${DEBIAN_POOL:-http://deb.debian.org/debian/pool/main/n/nwchem}
+DEBIAN_POOL=${DEBIAN_POOL:-}
+# A normal clone's git directory is its .git.
+[ -d "$GA_GIT/.git" ] && GA_GIT=$GA_GIT/.git
+[ -d "$ARMCI_MPI_GIT/.git" ] && ARMCI_MPI_GIT=$ARMCI_MPI_GIT/.git
 NWCHEM_VERSION=7.2.3
 # sha256 of Debian's nwchem_7.2.3.orig.tar.bz2, as trixie's main/source/Sources lists it for nwchem
 # 7.2.3-10 (checked 2026-12-06).
@@ -136,6 +142,7 @@ export PATH=$mpibin:$PATH
 # ----------------------------------------------------------------- sources ---
 orig=$cache/nwchem_${NWCHEM_VERSION}.orig.tar.bz2
 if [ ! -f "$orig" ]; then
+    [ -n "$DEBIAN_POOL" ] || die "no $(basename "$orig") in $cache: put it there, or set DEBIAN_POOL to <a Debian mirror>/pool/main/n/nwchem to download it"
     say "downloading $DEBIAN_POOL/$(basename "$orig")"
     curl -fsSL -o "$orig.part" "$DEBIAN_POOL/$(basename "$orig")" || die "download failed; put $(basename "$orig") in $cache"
     mv "$orig.part" "$orig"
@@ -146,6 +153,7 @@ fi
 
 gatar=$cache/ga-$ga_version.tar.gz
 if [ "$ga_version" != 5.8.2 ] && [ ! -f "$gatar" ]; then
+    [ -d "$GA_GIT" ] || die "no $(basename "$gatar") in $cache and no GlobalArrays/ga clone at $GA_GIT: set GA_GIT to one"
     say "making $gatar from $GA_GIT tag v$ga_version"
     git --git-dir="$GA_GIT" rev-parse -q --verify "v$ga_version^{commit}" >/dev/null ||
         die "no tag v$ga_version in $GA_GIT (fetch GlobalArrays/ga)"
@@ -195,6 +203,7 @@ if [ "$armci" = armcix ]; then
     armci_desc="armci-x $(git -C "$top" describe --always --tags "$rev" 2>/dev/null || echo "$rev")"
 else
     prefix=$NWX_DIR/armci-mpi-prefix
+    [ -d "$ARMCI_MPI_GIT" ] || die "no pmodels/armci-mpi clone at $ARMCI_MPI_GIT: set ARMCI_MPI_GIT to one"
     rev=$(git --git-dir="$ARMCI_MPI_GIT" rev-parse "$ARMCI_MPI_REV^{commit}") || die "no $ARMCI_MPI_REV in $ARMCI_MPI_GIT"
     if [ "$(cat "$stamps/armci-mpi-installed" 2>/dev/null)" != "$rev" ]; then
         say "ARMCI-MPI $rev as src/tools/install-armci-mpi builds it"

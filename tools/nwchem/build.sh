@@ -32,6 +32,10 @@
 #                      build-mpich-ccsd-tce/ and nwchem-ccsd-tce.armcix, so a
 #                      TCE build leaves the ccsd build alone.
 #   ARMCIX_NO_APT=1    never call apt-get (fail if something is missing)
+#   ARMCIX_DEBIAN_MIRROR  a Debian archive's address (e.g. the one in your
+#                      apt sources), used for the source package only when
+#                      apt's sources name no archive for the release; there
+#                      is no default address
 #
 # The slow steps (source download ~2 min, 64_to_32 conversion 10-20 min for
 # 7.0.2 (7.2.3's tarball comes converted: src/64_to_32 exists and make says
@@ -187,9 +191,10 @@ if [ ! -f "$srcstamp" ]; then
     added_src=0
     if ! apt-cache showsrc "nwchem=$DEB_VERSION" 2>/dev/null | grep -q "^Version: $DEB_VERSION"; then
         # The archive the system already uses for $codename (deb822 .sources or one-line .list
-        # entries), else Debian's own.
+        # entries), else the one the user gives.
         uris=$(apt_uris)
-        [ -n "$uris" ] || uris=http://deb.debian.org/debian
+        [ -n "$uris" ] || uris=${ARMCIX_DEBIAN_MIRROR:-}
+        [ -n "$uris" ] || die "apt's sources name no archive for $codename: set ARMCIX_DEBIAN_MIRROR to a Debian archive's address"
         say "adding a temporary deb-src entry: $uris $codename main"
         cat >"$srclist" <<EOF
 Types: deb-src
