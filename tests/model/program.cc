@@ -365,7 +365,9 @@ struct Gen {
       std::vector<Target> own = blocks(ph, me, t, kind == Kind::Get ? Role::DST : Role::RO, true);
       std::vector<Target> fit;
       for (const Target& o : own)
-        if (p.block_bytes(o.slot, o.rank) >= op.local_extent && elem_bytes(p.slots[static_cast<std::size_t>(o.slot)].elem) == eb) fit.push_back(o);
+        // The same element type: another type's bit patterns (an int's in a float slot) would make values
+        // that later accumulates round, in an order the model cannot know.
+        if (p.block_bytes(o.slot, o.rank) >= op.local_extent && p.slots[static_cast<std::size_t>(o.slot)].elem == sl.elem) fit.push_back(o);
       if (!fit.empty()) {
         const Target& o = rng.pick(fit);
         op.buf = Buf::OwnArmci;
