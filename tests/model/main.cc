@@ -5,11 +5,10 @@
 //
 //   model_tester [--seeds N] [--seed S] [--phases P] [--ops K] [--threads T] [--max-bytes B]
 //                [--time-budget SEC] [--shrink-budget SEC] [--repro-dir DIR] [--compat-barrier]
-//                [--compat-mpi-barrier] [--group-free-early] [--parallel-groups] [--hang-seconds S] [--layout NAME]
+//                [--compat-mpi-barrier] [--group-free-early] [--parallel-groups] [--hang-seconds S] [--ga-strides] [--no-groups] [--layout NAME]
 // Seeds S, S+1, ... (N of them, or as many as fit in --time-budget) run one after the other in one job.
 // Closing line: "N passed, N failed" (seeds).
-#include <armci.h>
-#include <mpi.h>
+#include "armci_c.h"
 
 #include <unistd.h>
 
@@ -62,6 +61,8 @@ Args parse(int argc, char** argv) {
     else if (k == "--compat-mpi-barrier") a.cfg.compat_mpi_barrier = true;
     else if (k == "--group-free-early") a.cfg.group_free_early = true;
     else if (k == "--parallel-groups") a.cfg.parallel_groups = true;
+    else if (k == "--ga-strides") a.cfg.ga_strides = true;
+    else if (k == "--no-groups") a.cfg.no_groups = true;
     else {
       std::fprintf(stderr, "model_tester: unknown argument %s (see tests/model/main.cc)\n", k.c_str());
       std::exit(2);

@@ -194,7 +194,7 @@ struct Gen {
   void events(int ph) {
     Phase& f = p.phases[static_cast<std::size_t>(ph)];
     if (ph == 0) {
-      for (int i = 0; i < 3; ++i) f.allocs.push_back(new_slot(0, i == 2 && !p.groups.empty() ? 0 : -1, 0));
+      for (int i = 0; i < 3; ++i) f.allocs.push_back(new_slot(0, i == 2 && !cfg.no_groups ? 0 : -1, 0));
       return;
     }
     if (cfg.parallel_groups && nth() > 1 && rng.chance(25)) {
@@ -221,7 +221,7 @@ struct Gen {
     }
     if (static_cast<int>(live(ph).size()) < cfg.max_slots && rng.chance(40)) {
       const int ng = static_cast<int>(p.groups.size()) - (cfg.parallel_groups && nth() > 1 ? nth() : 0);
-      int group = ng > 0 && rng.chance(30) ? static_cast<int>(rng.range(0, ng - 1)) : -1;
+      int group = ng > 0 && !cfg.no_groups && rng.chance(30) ? static_cast<int>(rng.range(0, ng - 1)) : -1;
       for (const Phase& q : p.phases)
         if (std::count(q.group_frees.begin(), q.group_frees.end(), group)) group = -1;  // freed: the world
       f.allocs.push_back(new_slot(ph, group, 0));
@@ -305,11 +305,19 @@ struct Gen {
         op.shape = Shape::Strided;
         op.levels = static_cast<int>(rng.range(1, 3));
         op.count[0] = static_cast<int>(rng.range(1, 16) * eb);
+        // Strides as GA makes them (each a multiple of the one below: an array's leading dimensions), or,
+        // unless --ga-strides, any that do not overlap (ARMCI allows them; ARMCI-MPI assumes GA's).
+        const bool ga = cfg.ga_strides || rng.chance(60);
         long rs = op.count[0], ls = op.count[0];
         for (int k = 1; k <= op.levels; ++k) {
           op.count[k] = static_cast<int>(rng.range(1, k == 1 ? 8 : 3));
-          op.rstride[k - 1] = static_cast<int>(rs + rng.range(0, 3) * eb);
-          op.lstride[k - 1] = static_cast<int>(ls + rng.range(0, 2) * eb);
+          if (ga && k > 1) {
+            op.rstride[k - 1] = static_cast<int>(op.rstride[k - 2] * (op.count[k - 1] + rng.range(0, 2)));
+            op.lstride[k - 1] = static_cast<int>(op.lstride[k - 2] * (op.count[k - 1] + rng.range(0, 1)));
+          } else {
+            op.rstride[k - 1] = static_cast<int>(rs + rng.range(0, 3) * eb);
+            op.lstride[k - 1] = static_cast<int>(ls + rng.range(0, 2) * eb);
+          }
           rs = static_cast<long>(op.rstride[k - 1]) * op.count[k];
           ls = static_cast<long>(op.lstride[k - 1]) * op.count[k];
         }

@@ -137,6 +137,9 @@ struct Config {
   bool compat_mpi_barrier = false;  // end 4: the same after MPI_Barrier (not promised: doc/user-guide.md)
   bool group_free_early = false;  // free a group while allocations on it live (ARMCI_Group_free first)
   bool parallel_groups = false;   // threads allocate on their own groups concurrently (nthreads > 1)
+  bool no_groups = false;         // allocations on the world only (ARMCI-MPI 0.3.1's ARMCI_Fence(p) asserts
+                                  // that p is in every allocation's group)
+  bool ga_strides = false;        // every stride a multiple of the one below (as GA's; ARMCI-MPI needs it)
 };
 
 struct Program {

@@ -5,9 +5,7 @@
 // operation to p; WaitAll, AllFence and the phase's end everything.
 #include "run.h"
 
-#include <armci.h>
-#include <message.h>
-#include <mpi.h>
+#include "armci_c.h"
 
 #include <algorithm>
 #include <chrono>
@@ -493,7 +491,10 @@ void Runner::phase_start(int ph) {
     for (auto& x : th) x.join();
   } else {
     for (int s : f.frees) release(s);
-    for (int g : f.group_frees) ARMCI_Group_free(&groups[static_cast<std::size_t>(g)]);
+    for (int g : f.group_frees) {
+      const auto& m = p.groups[static_cast<std::size_t>(g)].members;
+      if (std::count(m.begin(), m.end(), me)) ARMCI_Group_free(&groups[static_cast<std::size_t>(g)]);
+    }
     for (int s : f.allocs) allocate(s);
   }
   ARMCI_Barrier();
@@ -581,6 +582,7 @@ Outcome run_program(const Program& p, int last_phase) {
   Runner R(p);
   for (const GroupSpec& g : p.groups) {
     ARMCI_Group grp;
+    std::memset(&grp, 0, sizeof grp);  // a non-member's stays as the library leaves it
     std::vector<int> m = g.members;
     ARMCI_Group_create(static_cast<int>(m.size()), m.data(), &grp);
     R.groups.push_back(grp);
@@ -641,7 +643,8 @@ Outcome run_program(const Program& p, int last_phase) {
     bool freed = false;
     for (int q = 0; q < ph; ++q)
       for (int x : p.phases[static_cast<std::size_t>(q)].group_frees) freed |= x == static_cast<int>(g);
-    if (!freed) ARMCI_Group_free(&R.groups[g]);
+    const auto& m = p.groups[g].members;
+    if (!freed && std::count(m.begin(), m.end(), R.me)) ARMCI_Group_free(&R.groups[g]);  // members free it
   }
   ARMCI_Barrier();
   return R.out;
