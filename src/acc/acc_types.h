@@ -1,10 +1,30 @@
 // Accumulate element types (ARMCI_ACC_INT..DCP) and the scaling ARMCI applies before adding:
 // dst += scale * src.  MPI accumulates only sums the scaled data, so scaling happens at the origin.
+//
+// The types are one list, ARMCIX_ACC_TYPES: the table, the range check, the kernel dispatch and
+// scale_is_one are all expanded from it (acc_types.cc), and so is AccTraits, which sync/rmw.cc uses for its
+// int and long operands.  Before, those were four hand-kept lists, and a type missing from the dispatch
+// switch silently skipped the scaling: a staged accumulate went out uninitialised.
 #pragma once
 
+#include <armci.h>
 #include <mpi.h>
 
+#include <complex>
 #include <cstddef>
+
+// X(ENUM, C type, component C type, MPI datatype of a component), in the order of the values of enum
+// ARMCI_Acc_e (include/armci.h, ARMCI-MPI's ABI: ARMCI_ACC_INT..ARMCI_ACC_DCP = 0..5).  The component is
+// what MPI_Accumulate sums: a complex element is two of them, and their componentwise sum is the complex
+// sum (MPI_Accumulate with MPI_SUM needs no complex MPI type).  An armci-x extension type would
+// be declared in include/armcix.h with the next value and get a row here; there is none today.
+#define ARMCIX_ACC_TYPES(X)                               \
+  X(ARMCI_ACC_INT, int, int, MPI_INT)                     \
+  X(ARMCI_ACC_LNG, long, long, MPI_LONG)                  \
+  X(ARMCI_ACC_FLT, float, float, MPI_FLOAT)               \
+  X(ARMCI_ACC_DBL, double, double, MPI_DOUBLE)            \
+  X(ARMCI_ACC_CPL, std::complex<float>, float, MPI_FLOAT) \
+  X(ARMCI_ACC_DCP, std::complex<double>, double, MPI_DOUBLE)
 
 namespace armcix {
 
@@ -16,7 +36,29 @@ struct AccType {
   int mpi_per_elem;       // MPI elements per ARMCI element (2 for complex)
 };
 
-// Validates `datatype` for `call` and returns its description.
+// Number of accumulate types: the rows of ARMCIX_ACC_TYPES.
+#define ARMCIX_ACC_COUNT_ROW(e, T, C, M) +1
+inline constexpr int kAccTypeCount = 0 ARMCIX_ACC_TYPES(ARMCIX_ACC_COUNT_ROW);
+#undef ARMCIX_ACC_COUNT_ROW
+
+// The compile-time view of one row, for code that is written per C type (sync/rmw.cc).
+template <int ArmciType>
+struct AccTraits;
+#define ARMCIX_ACC_TRAITS_ROW(e, T, C, M)                                             \
+  template <>                                                                         \
+  struct AccTraits<e> {                                                               \
+    using type = T;                                                                   \
+    using component = C;                                                              \
+    static constexpr int elem_bytes = static_cast<int>(sizeof(T));                    \
+    static constexpr int mpi_per_elem = static_cast<int>(sizeof(T) / sizeof(C));      \
+    static MPI_Datatype mpi_elem() { return M; }                                      \
+    static_assert(sizeof(T) % sizeof(C) == 0, #e ": C type is not whole components"); \
+  };
+ARMCIX_ACC_TYPES(ARMCIX_ACC_TRAITS_ROW)
+#undef ARMCIX_ACC_TRAITS_ROW
+
+// Validates `datatype` for `call` and returns its description; a bad type ends in ARMCI_Error naming the
+// call and the argument.
 const AccType& acc_type(const char* call, int datatype);
 
 // True if `scale` is the multiplicative identity for the type, so the source can be used unscaled.

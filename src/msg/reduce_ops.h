@@ -7,6 +7,8 @@
 // The one user-defined operation is the record selection of armci_msg_sel (sel_combine below).
 #pragma once
 
+#include <message.h>  // enum armci_type_e: the numbers of the list below
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -17,8 +19,43 @@ namespace msg {
 
 enum class Op { kSum, kProd, kMax, kMin, kAbsMax, kAbsMin, kBitOr, kBitAnd, kLogOr, kLogAnd };
 
-// Element types, numbered as enum armci_type_e in message.h (ARMCI_INT .. ARMCI_DOUBLE).
-enum class ElemType { kInt = 0, kLong = 1, kLongLong = 2, kFloat = 3, kDouble = 4 };
+// The element types of the collectives, one list: X(ENUM, C type, MPI datatype, integer?), in
+// the order of enum armci_type_e (include/message.h, ARMCI-MPI's ABI: ARMCI_INT..ARMCI_DOUBLE = 0..4).
+// valid_type, is_integer_type, type_name, type_size, with_type and scopes.cc's mpi_type all expand
+// it.  It is not made of rows of acc/acc_types.h's ARMCIX_ACC_TYPES, although int, long, float and double
+// are in both: the numbers differ (ARMCI_FLOAT is 3, ARMCI_ACC_FLT 2), so no row could be shared by value;
+// the sets differ (long long here; no complex, for which max, min, absmax and the bit operations mean
+// nothing); and the columns differ (integer-ness here, scaling there).  The MPI column is expanded only in
+// scopes.cc: this header stays free of MPI calls for the unit tests.
+#define ARMCIX_MSG_TYPES(X)                          \
+  X(ARMCI_INT, int, MPI_INT, true)                   \
+  X(ARMCI_LONG, long, MPI_LONG, true)                \
+  X(ARMCI_LONG_LONG, long long, MPI_LONG_LONG, true) \
+  X(ARMCI_FLOAT, float, MPI_FLOAT, false)            \
+  X(ARMCI_DOUBLE, double, MPI_DOUBLE, false)
+
+static_assert(ARMCI_INT == 0 && ARMCI_LONG == 1 && ARMCI_LONG_LONG == 2 && ARMCI_FLOAT == 3 && ARMCI_DOUBLE == 4,
+              "enum armci_type_e differs from ARMCI-MPI's ABI");
+
+// The list in value order without gaps, so that "0..kElemTypeCount-1" in check_type's message is the truth.
+#define ARMCIX_MSG_VALUE(e, T, M, integer) e,
+inline constexpr int kElemTypeValues[] = {ARMCIX_MSG_TYPES(ARMCIX_MSG_VALUE)};
+#undef ARMCIX_MSG_VALUE
+constexpr bool elem_types_in_value_order() {
+  for (std::size_t i = 0; i < sizeof kElemTypeValues / sizeof kElemTypeValues[0]; ++i)
+    if (kElemTypeValues[i] != static_cast<int>(i)) return false;
+  return true;
+}
+static_assert(elem_types_in_value_order(), "ARMCIX_MSG_TYPES must list ARMCI_INT (0) upwards without gaps");
+
+#define ARMCIX_MSG_COUNT(e, T, M, integer) +1
+inline constexpr int kElemTypeCount = 0 ARMCIX_MSG_TYPES(ARMCIX_MSG_COUNT);
+#undef ARMCIX_MSG_COUNT
+
+// The names, for check_type's message: " ARMCI_INT ARMCI_LONG ...".
+#define ARMCIX_MSG_NAME(e, T, M, integer) " " #e
+inline constexpr const char kElemTypeNames[] = ARMCIX_MSG_TYPES(ARMCIX_MSG_NAME);
+#undef ARMCIX_MSG_NAME
 
 struct OpSpelling {
   const char* text;
@@ -73,26 +110,35 @@ inline Op reduction_of(Op op) {
 }
 
 inline bool valid_type(int type) {
-  return type >= 0 && type <= static_cast<int>(ElemType::kDouble);
+  switch (type) {
+#define ARMCIX_MSG_CASE(e, T, M, integer) case e:
+    ARMCIX_MSG_TYPES(ARMCIX_MSG_CASE)
+#undef ARMCIX_MSG_CASE
+    return true;
+    default:
+      return false;
+  }
 }
 
 inline bool is_integer_type(int type) {
-  return type == static_cast<int>(ElemType::kInt) || type == static_cast<int>(ElemType::kLong) ||
-         type == static_cast<int>(ElemType::kLongLong);
+  switch (type) {
+#define ARMCIX_MSG_CASE(e, T, M, integer) \
+  case e:                                 \
+    return integer;
+    ARMCIX_MSG_TYPES(ARMCIX_MSG_CASE)
+#undef ARMCIX_MSG_CASE
+    default:
+      return false;
+  }
 }
 
 inline const char* type_name(int type) {
   switch (type) {
-    case 0:
-      return "ARMCI_INT";
-    case 1:
-      return "ARMCI_LONG";
-    case 2:
-      return "ARMCI_LONG_LONG";
-    case 3:
-      return "ARMCI_FLOAT";
-    case 4:
-      return "ARMCI_DOUBLE";
+#define ARMCIX_MSG_CASE(e, T, M, integer) \
+  case e:                                 \
+    return #e;
+    ARMCIX_MSG_TYPES(ARMCIX_MSG_CASE)
+#undef ARMCIX_MSG_CASE
     default:
       return "unknown type";
   }
@@ -100,40 +146,27 @@ inline const char* type_name(int type) {
 
 inline std::size_t type_size(int type) {
   switch (type) {
-    case 0:
-      return sizeof(int);
-    case 1:
-      return sizeof(long);
-    case 2:
-      return sizeof(long long);
-    case 3:
-      return sizeof(float);
-    case 4:
-      return sizeof(double);
+#define ARMCIX_MSG_CASE(e, T, M, integer) \
+  case e:                                 \
+    return sizeof(T);
+    ARMCIX_MSG_TYPES(ARMCIX_MSG_CASE)
+#undef ARMCIX_MSG_CASE
     default:
       return 0;
   }
 }
 
-// Calls f(T{}) with T the C type of `type` (which must be valid_type()).
+// Calls f(T{}) with T the C type of `type` (which must be valid_type(): callers check it first, with the
+// call's name for the error, so an invalid type does nothing here).
 template <typename F>
 inline void with_type(int type, F&& f) {
   switch (type) {
-    case 0:
-      f(int{});
-      break;
-    case 1:
-      f(long{});
-      break;
-    case 2:
-      f(static_cast<long long>(0));
-      break;
-    case 3:
-      f(float{});
-      break;
-    case 4:
-      f(double{});
-      break;
+#define ARMCIX_MSG_CASE(e, T, M, integer) \
+  case e:                                 \
+    f(static_cast<T>(0));                 \
+    break;
+    ARMCIX_MSG_TYPES(ARMCIX_MSG_CASE)
+#undef ARMCIX_MSG_CASE
     default:
       break;
   }

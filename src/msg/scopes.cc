@@ -157,10 +157,8 @@ void check_buffer(const char* call, const char* buf_arg, const void* buf, const 
 }
 
 void check_type(const char* call, int type) {
-  ARMCIX_REQUIRE(armcix::msg::valid_type(type), call,
-                 "argument 'type' = %d is not one of ARMCI_INT, ARMCI_LONG, ARMCI_LONG_LONG, ARMCI_FLOAT, "
-                 "ARMCI_DOUBLE (0..4)",
-                 type);
+  ARMCIX_REQUIRE(armcix::msg::valid_type(type), call, "argument 'type' = %d is not one of%s (0..%d)", type,
+                 armcix::msg::kElemTypeNames, armcix::msg::kElemTypeCount - 1);
 }
 
 Op check_op(const char* call, const char* op, int type) {
@@ -198,19 +196,15 @@ void check_group_rank(const char* call, const char* arg, int rank, const ARMCI_G
 // --- MPI mappings ------------------------------------------------------------------------------------------
 
 MPI_Datatype mpi_type(int type) {
-  switch (static_cast<ElemType>(type)) {
-    case ElemType::kInt:
-      return MPI_INT;
-    case ElemType::kLong:
-      return MPI_LONG;
-    case ElemType::kLongLong:
-      return MPI_LONG_LONG;
-    case ElemType::kFloat:
-      return MPI_FLOAT;
-    case ElemType::kDouble:
-      return MPI_DOUBLE;
+  switch (type) {
+#define ARMCIX_MSG_CASE(e, T, M, integer) \
+  case e:                                 \
+    return M;
+    ARMCIX_MSG_TYPES(ARMCIX_MSG_CASE)
+#undef ARMCIX_MSG_CASE
+    default:
+      return MPI_DATATYPE_NULL;  // check_type() stops a bad type first
   }
-  return MPI_DATATYPE_NULL;
 }
 
 MPI_Op mpi_op(Op op) {

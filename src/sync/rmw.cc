@@ -9,12 +9,13 @@
 
 #include <cstdint>
 
+#include "acc/acc_types.h"
 #include "base/error.h"
 #include "base/state.h"
 #include "gmr/gmr.h"
 #include "gmr/ordering.h"
-#include "transfer/node_local.h"
 #include "topo/nodes.h"
+#include "transfer/node_local.h"
 #include "wait/wait.h"
 
 namespace armcix {
@@ -49,50 +50,64 @@ T mpi_rmw(const char* call, const GmrRef& r, MPI_Datatype type, T operand, bool 
   return old;
 }
 
-}  // namespace
+// The four operations: X(ENUM, element type as its accumulate type, swap?).  The operand types int and long
+// are ARMCI_ACC_INT and ARMCI_ACC_LNG exactly -- the same C type and MPI datatype an accumulate of that type
+// uses, which is what makes an Rmw atomic with accumulates on the same word (see above) -- so they come from
+// acc/acc_types.h's list rather than from a list of their own.
+#define ARMCIX_RMW_OPS(X)                           \
+  X(ARMCI_FETCH_AND_ADD, ARMCI_ACC_INT, false)      \
+  X(ARMCI_FETCH_AND_ADD_LONG, ARMCI_ACC_LNG, false) \
+  X(ARMCI_SWAP, ARMCI_ACC_INT, true)                \
+  X(ARMCI_SWAP_LONG, ARMCI_ACC_LNG, true)
+static_assert(ARMCI_FETCH_AND_ADD == 0 && ARMCI_FETCH_AND_ADD_LONG == 1 && ARMCI_SWAP == 2 && ARMCI_SWAP_LONG == 3,
+              "ARMCI_Rmw operations differ from ARMCI-MPI's ABI (include/armci.h)");
 
-int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
-  require_initialized(call);
-  check_rank(call, "proc", proc);
-  ARMCIX_REQUIRE(op >= ARMCI_FETCH_AND_ADD && op <= ARMCI_SWAP_LONG, call,
-                 "argument 'op' = %d is not an ARMCI_Rmw operation (ARMCI_FETCH_AND_ADD, ARMCI_FETCH_AND_ADD_LONG, "
-                 "ARMCI_SWAP, ARMCI_SWAP_LONG)",
-                 op);
+// One Rmw on an operand of accumulate type AccT; `op` already validated.
+template <int AccT>
+int rmw_typed(const char* call, bool is_swap, void* ploc, void* prem, int value, int proc) {
+  using T = typename AccTraits<AccT>::type;
+  static_assert(AccTraits<AccT>::mpi_per_elem == 1, "MPI atomics act on one MPI element");
   ARMCIX_REQUIRE(ploc != nullptr, call, "argument 'ploc' is NULL");
   ARMCIX_REQUIRE(prem != nullptr, call, "argument 'prem' is NULL");
-  const bool is_long = op == ARMCI_FETCH_AND_ADD_LONG || op == ARMCI_SWAP_LONG;
-  const bool is_swap = op == ARMCI_SWAP || op == ARMCI_SWAP_LONG;
-  const int size = is_long ? static_cast<int>(sizeof(long)) : static_cast<int>(sizeof(int));
+  const int size = AccTraits<AccT>::elem_bytes;
   ARMCIX_REQUIRE(reinterpret_cast<uintptr_t>(prem) % size == 0, call,
                  "argument 'prem' = %p is not aligned to the %d-byte operand", prem, size);
   GmrRef r = gmr_resolve(call, "prem", proc, prem, size);
   prepare_op(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + size);
+  T* const out = static_cast<T*>(ploc);
+  // Fetch-and-add adds the int `value` (converted to long for the long operations); swap stores *ploc.
+  const T operand = is_swap ? *out : static_cast<T>(value);
   if (char* p = mapped(r); p && local_atomics(r)) {
     // Hardware atomics: every Rmw on this allocation comes from this node, so they all meet here.  The
     // slice lock makes them atomic with node-local accumulates too, as MPI's atomics are with MPI
     // accumulates on the other path (an uncontended lock is two more atomic operations).
     SliceLock lock(r.gmr->slice_lock(r.win_rank));
-    if (is_long) {
-      long* loc = reinterpret_cast<long*>(p);
-      long v = is_swap ? __atomic_exchange_n(loc, *static_cast<long*>(ploc), __ATOMIC_SEQ_CST)
-                       : __atomic_fetch_add(loc, static_cast<long>(value), __ATOMIC_SEQ_CST);
-      *static_cast<long*>(ploc) = v;
-    } else {
-      int* loc = reinterpret_cast<int*>(p);
-      int v = is_swap ? __atomic_exchange_n(loc, *static_cast<int*>(ploc), __ATOMIC_SEQ_CST)
-                      : __atomic_fetch_add(loc, value, __ATOMIC_SEQ_CST);
-      *static_cast<int*>(ploc) = v;
-    }
+    T* loc = reinterpret_cast<T*>(p);
+    *out = is_swap ? __atomic_exchange_n(loc, operand, __ATOMIC_SEQ_CST)
+                   : __atomic_fetch_add(loc, operand, __ATOMIC_SEQ_CST);
     return 0;
   }
-  if (is_long)
-    *static_cast<long*>(ploc) =
-        mpi_rmw<long>(call, r, MPI_LONG, is_swap ? *static_cast<long*>(ploc) : static_cast<long>(value), is_swap, proc);
-  else
-    *static_cast<int*>(ploc) =
-        mpi_rmw<int>(call, r, MPI_INT, is_swap ? *static_cast<int*>(ploc) : value, is_swap, proc);
+  *out = mpi_rmw<T>(call, r, AccTraits<AccT>::mpi_elem(), operand, is_swap, proc);
   // The fetched value proves the operation happened at the target: nothing is left pending.
   return 0;
+}
+
+}  // namespace
+
+int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc) {
+  require_initialized(call);
+  check_rank(call, "proc", proc);
+  switch (op) {
+#define ARMCIX_RMW_CASE(e, acc, swap) \
+  case e:                             \
+    return rmw_typed<acc>(call, swap, ploc, prem, value, proc);
+    ARMCIX_RMW_OPS(ARMCIX_RMW_CASE)
+#undef ARMCIX_RMW_CASE
+    default:
+#define ARMCIX_RMW_NAME(e, acc, swap) " " #e
+      fail(call, "argument 'op' = %d is not an ARMCI_Rmw operation (one of" ARMCIX_RMW_OPS(ARMCIX_RMW_NAME) ")", op);
+#undef ARMCIX_RMW_NAME
+  }
 }
 
 }  // namespace armcix

@@ -3,6 +3,7 @@
 // associative, since MPI applies it in any order and every rank must end up with the same record.
 
 #include <gtest/gtest.h>
+#include <message.h>
 
 #include <algorithm>
 #include <climits>
@@ -11,6 +12,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "msg/reduce_ops.h"
@@ -82,6 +84,34 @@ TEST(ReduceOps, Types) {
   EXPECT_STREQ(type_name(2), "ARMCI_LONG_LONG");
   EXPECT_STREQ(type_name(4), "ARMCI_DOUBLE");
   EXPECT_STREQ(type_name(9), "unknown type");
+}
+
+// Every row of ARMCIX_MSG_TYPES, against a table written out here by hand.
+TEST(ReduceOps, EveryTypeRow) {
+  struct Row {
+    int type;
+    const char* name;
+    std::size_t size;
+    bool integer;
+  } rows[] = {{ARMCI_INT, "ARMCI_INT", sizeof(int), true},
+              {ARMCI_LONG, "ARMCI_LONG", sizeof(long), true},
+              {ARMCI_LONG_LONG, "ARMCI_LONG_LONG", sizeof(long long), true},
+              {ARMCI_FLOAT, "ARMCI_FLOAT", sizeof(float), false},
+              {ARMCI_DOUBLE, "ARMCI_DOUBLE", sizeof(double), false}};
+  ASSERT_EQ(kElemTypeCount, 5);
+  for (const Row& r : rows) {
+    EXPECT_TRUE(valid_type(r.type)) << r.name;
+    EXPECT_STREQ(type_name(r.type), r.name);
+    EXPECT_EQ(type_size(r.type), r.size) << r.name;
+    EXPECT_EQ(is_integer_type(r.type), r.integer) << r.name;
+    bool integral = false;
+    with_type(r.type, [&](auto tag) { integral = std::is_integral_v<decltype(tag)>; });
+    EXPECT_EQ(integral, r.integer) << r.name;
+  }
+  EXPECT_STREQ(kElemTypeNames, " ARMCI_INT ARMCI_LONG ARMCI_LONG_LONG ARMCI_FLOAT ARMCI_DOUBLE");
+  bool called = false;
+  with_type(kElemTypeCount, [&](auto) { called = true; });
+  EXPECT_FALSE(called) << "with_type ran a kernel for a type outside the list";
 }
 
 TEST(ReduceOps, WithTypeDispatchesTheCType) {
