@@ -1,6 +1,6 @@
 /*
  * init_parts.c -- what the parts of ARMCI_Init cost when a process runs them for the first time (issue 30:
- * ARMCI_Init at 2 ranks against ARMCI-MPI's, doc/performance.md "ARMCI_Init at 2 ranks, part by part").
+ * ARMCI_Init at 2 ranks against ARMCI-MPI's, benchmarks/results/2026-12-01-init-parts.md).
  * No ARMCI library: raw MPI and system calls, so that both libraries' start-up can be read off it.
  *
  *   mpicc.mpich -O2 benchmarks/init_parts.c -o /tmp/init_parts

@@ -133,7 +133,7 @@ while read -r name np tmo rest; do
   if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q '^\[verdict\] all ranks passed' "$log" &&
      grep -q 'MPI_Finalize did not return' "$log"; then
     # Every rank passed and ARMCI_Finalize returned; then MPI_Finalize hung (MPICH 4.0.2 + UCX tcp, not
-    # armci-x: tools/mpi-finalize-hang.c) and the test main's watchdog ended the ranks, which Hydra may
+    # armci-x: tools/repro/mpi-finalize-hang.c) and the test main's watchdog ended the ranks, which Hydra may
     # report as a bad termination.
     printf 'PASS  %-40s %6ss  (MPI_Finalize hung after the verdict; see doc/user-guide.md)\n' "$id" "$secs"
     passed=$((passed + 1))

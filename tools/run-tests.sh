@@ -39,7 +39,7 @@ echo "== test suite"
 "$repo/tests/check.sh" ${ARMCIX_CHECK_ARGS:-} | tee suite.out
 tally suite.out
 if [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ]; then
-  # MPI itself sees several nodes (issue 12; tests/multinode/lines.txt, doc/user-guide.md "Several nodes").
+  # MPI itself sees several nodes (issue 12; tests/multinode/lines.txt, doc/contributing.md "Several nodes").
   # Picked to cover each layout once at small cost: round-robin nodes (MPICH cliques) broke GA's start-up
   # and ARMCI_NODE_SIZE, so that stage runs the GA programs that build groups from the topology (core,
   # mirrored arrays, pgtest, test.F), the core and node-path programs with and without the contradicting

@@ -171,7 +171,7 @@ GT_API void gt_check_err(double err, double tol, const char* fmt, ...) {
 }
 
 /* Debian's MPICH 4.0.2 over UCX 1.13's tcp transport (simulated hosts, UCX_TLS=tcp,self) sometimes hangs in
- * MPI_Finalize after everything else is done (tools/mpi-finalize-hang.c, doc/user-guide.md).  gt_finish
+ * MPI_Finalize after everything else is done (tools/repro/mpi-finalize-hang.c, doc/user-guide.md).  gt_finish
  * arms this alarm: if the process is still alive GT_FINALIZE_GRACE seconds later (GA_Terminate and
  * MPI_Finalize take well under a second otherwise), it says so and exits with the verdict, as
  * tests/mpi/mpi_test_main.cc does; tests/check.sh accepts that only after a "[verdict] all ranks passed". */

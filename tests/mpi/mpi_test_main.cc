@@ -32,7 +32,7 @@ class FailureOnlyPrinter : public ::testing::EmptyTestEventListener {
 // Debian's MPICH 4.0.2 over UCX 1.13's tcp transport (UCX_TLS=tcp,self, which the suite uses to send MPI
 // traffic over TCP as between nodes) sometimes hangs inside MPI_Finalize: one rank waits in UCX endpoint
 // disconnect for peers that already sit in the PMI barrier.  A plain MPI program that only calls
-// MPI_Barrier shows it (tools/mpi-finalize-hang.c; doc/user-guide.md).  By then ARMCI_Finalize has freed
+// MPI_Barrier shows it (tools/repro/mpi-finalize-hang.c; doc/user-guide.md).  By then ARMCI_Finalize has freed
 // every window and the verdict is known, so a hang here says nothing about armci-x: after
 // kFinalizeGraceSeconds the rank reports it and exits with the verdict instead of eating the timeout.
 constexpr int kFinalizeGraceSeconds = 15;

@@ -21,14 +21,14 @@ WATCHDOG_S=10   # ARMCI_WATCHDOG_S for the link case
 LINK_BOUND=30   # the watchdog's 10 s + its 1 s polling + Hydra ending the job
 # Hydra 4.2 (Debian 13) sometimes never ends a job whose process was killed across hosts: the victim's
 # proxy reports the exit as a normal one and the ranks on the other host wait forever (2 of 12 runs of
-# tools/hydra-kill-race.sh, plain MPI, no ARMCI; 0 of 12 on Hydra 4.0.2).  No process can tell that peer from
+# tools/repro/hydra-kill-race.sh, plain MPI, no ARMCI; 0 of 12 on Hydra 4.0.2).  No process can tell that peer from
 # a slow one, so the remedy a user has is ARMCI_WATCHDOG_S; with Hydra 4.2 the kill cases run with it, and
 # the bound stays KILL_BOUND (when Hydra does end the job, it still does so in about a second).
 hydra="$(mpiexec.mpich --version 2>/dev/null | sed -n 's/^ *Version: *\([0-9]*\.[0-9]*\).*/\1/p')"
 kill_opt=()
 case "$hydra" in
   4.[2-9]*|[5-9].*) kill_opt=(--env "ARMCI_WATCHDOG_S=$WATCHDOG_S")
-    echo "faults.sh: Hydra $hydra: the kill cases run with ARMCI_WATCHDOG_S=$WATCHDOG_S (tools/hydra-kill-race.c)" ;;
+    echo "faults.sh: Hydra $hydra: the kill cases run with ARMCI_WATCHDOG_S=$WATCHDOG_S (tools/repro/hydra-kill-race.c)" ;;
 esac
 logdir="$builddir/tests/logs"
 mkdir -p "$logdir"

@@ -2,7 +2,7 @@
  * that spans hosts while another polls MPI_Iprobe, as armci-x's progress thread does (and GA's threaded tests
  * make one-sided calls from OpenMP threads).  Seen on Open MPI 5.0.7 + UCX 1.18 across simulated hosts
  * (2026-11-29): UCX aborts with "Assertion `ucs_async_check_owner_thread(&(worker)->async)' failed".
- *   mpicc.openmpi -O1 -pthread tools/ompi-ucx-threads.c -o /tmp/ouct
+ *   mpicc.openmpi -O1 -pthread tools/repro/ompi-ucx-threads.c -o /tmp/ouct
  *   tools/simhosts.sh --mpi openmpi --hosts 2 -n 4 /tmp/ouct          # "ouct: ok" or UCX's abort
  */
 #include <mpi.h>

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Runs tools/hydra-kill-race.c RUNS times (default 12) on 2 simulated hosts x 2 ranks (tools/simhosts.sh,
+# Runs tools/repro/hydra-kill-race.c RUNS times (default 12) on 2 simulated hosts x 2 ranks (tools/simhosts.sh,
 # needs root), kills the last rank 2 s after it is ready, and says how many jobs did not end within 30 s.
 # Plain MPI: it tells Hydra's own behaviour from armci-x's (see the comment in hydra-kill-race.c).
-#   tools/hydra-kill-race.sh [RUNS]
+#   tools/repro/hydra-kill-race.sh [RUNS]
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 runs="${1:-12}"
@@ -13,7 +13,7 @@ echo "hydra-kill-race: $(mpiexec.mpich --version | sed -n 's/^ *Version: *\([0-9
 hung=0
 for i in $(seq "$runs"); do
   log="$work/log.$i"
-  "$here/simhosts.sh" --hosts 2 --prefix "hk$$$i" --timeout 40 -n 4 "$work/hk" >"$log" 2>&1 &
+  "$here/../simhosts.sh" --hosts 2 --prefix "hk$$$i" --timeout 40 -n 4 "$work/hk" >"$log" 2>&1 &
   job=$!
   victim=""
   for _ in $(seq 300); do

@@ -1,6 +1,6 @@
 /* Reproducer for the MPI_Finalize hang of Debian's MPICH 4.0.2 (ch4:ucx) over UCX 1.13's tcp transport.
  * No ARMCI involved.  Build and run it 30 times:
- *   mpicc.mpich tools/mpi-finalize-hang.c -o /tmp/fh
+ *   mpicc.mpich tools/repro/mpi-finalize-hang.c -o /tmp/fh
  *   for i in $(seq 30); do timeout 15 env UCX_TLS=tcp,self mpiexec.mpich -n 3 /tmp/fh 0 || echo hung; done
  * Measured on 2026-11-22 (2 cores): with pause 0, 8 of 30 runs hung (one rank in ucp_worker_progress
  * inside MPI_Finalize, the others in the PMI barrier); with a 20 ms or 1 s pause after the barrier, 0 of

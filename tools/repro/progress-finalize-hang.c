@@ -2,7 +2,7 @@
  * hang"): MPI_Init, ARMCI_Init, puts, gets and accumulates between the hosts, ARMCI_Finalize, an optional
  * tail (TAIL_MS, the program's code after ARMCI_Finalize), MPI_Finalize -- NWChem's order.  Build against a
  * build's static library and run it in a loop on 2 simulated hosts x (1 program + 1 progress rank) over TCP:
- *   mpicc.mpich -Iinclude tools/progress-finalize-hang.c build/src/.libs/libarmci.a -lstdc++ -o /tmp/pfh
+ *   mpicc.mpich -Iinclude tools/repro/progress-finalize-hang.c build/src/.libs/libarmci.a -lstdc++ -o /tmp/pfh
  *   for i in $(seq 30); do tools/simhosts.sh --hosts 2 --timeout 30 --env ARMCI_PROGRESS_RANKS=1 \
  *       --env UCX_TLS=tcp,self -n 4 /tmp/pfh > /tmp/pfh.$i 2>&1 || echo "run $i: exit $? (124: hung)"; done
  * A hung job prints "before MPI_Finalize" and nothing after; attach gdb to its processes (pgrep -x pfh) for

@@ -1,6 +1,6 @@
 /* Reproducer for Hydra 4.2.1 (Debian 13's mpiexec.mpich) not ending a job whose process was killed, across
  * hosts.  No ARMCI involved: the last rank prints its pid and sleeps, the others wait in MPI_Barrier for it;
- * tools/hydra-kill-race.sh kills the last rank with SIGKILL and times how long the job takes to end.
+ * tools/repro/hydra-kill-race.sh kills the last rank with SIGKILL and times how long the job takes to end.
  *
  * Measured on 2026-11-27 (2 simulated hosts x 2 ranks, tools/simhosts.sh): Hydra 4.0.2 (Debian 12) ended
  * the job within 1 s in 12 of 12 runs, printing "BAD TERMINATION"; Hydra 4.2.1 (Debian 13) in 10 of 12,
