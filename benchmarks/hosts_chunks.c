@@ -1,8 +1,8 @@
 /*
  * hosts_chunks.c -- raw MPI-3 (no ARMCI): how a strided transfer and a large accumulate are best issued to
  * another node.  The evidence behind PACK_STREAM (src/transfer/engine_choice.h) and the 32 KiB accumulate
- * pieces (kAccPieceBytes, src/transfer/rma.h); doc/performance.md, "Strided and large accumulates between
- * hosts".
+ * pieces (kContigAuto.acc_piece_bytes, src/base/path_tuning.h); doc/performance.md, "Strided and large
+ * accumulates between hosts".
  *
  * Rank 0 issues to the last rank (which waits in MPI_Barrier) on an MPI_Win_create window over
  * MPI_Alloc_mem memory, under one MPI_Win_lock_all, each variant K times per repetition; variants alternate
@@ -15,7 +15,8 @@
  *   packed-32K-stream   origin packed (get: landed packed, copied out), one operation per 32 KiB chunk with
  *                       an hvector target, all in flight, one completion (armci-x PACK_STREAM)
  * acc+fence: one contiguous accumulate of doubles + MPI_Win_flush_local + MPI_Win_flush (ARMCI_Acc +
- * ARMCI_Fence), whole, as 32 KiB pieces, or as equal pieces of at most 56 KiB (armci-x, kAccPieceBytes).
+ * ARMCI_Fence), whole, as 32 KiB pieces, or as equal pieces of at most 56 KiB (armci-x,
+ * kContigAuto.acc_piece_bytes).
  *
  *   mpicc.mpich -O2 benchmarks/hosts_chunks.c -o hosts_chunks
  *   UCX_TLS=tcp,self tools/simhosts.sh --hosts 2 -n 2 ./hosts_chunks

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/path_tuning.h"
 #include "base/state.h"
 #include "base/window.h"
 #include "topo/nodes.h"
@@ -20,7 +21,7 @@ namespace {
 // a copy and no allocation.  Freed when the pair is flushed.
 constexpr std::size_t kCopyBlockBytes = 64 * 1024;
 constexpr std::size_t kSpareBlocks = 4;  // blocks kept for reuse after a flush
-static_assert(kOrderedPutMaxBytes <= static_cast<MPI_Aint>(kCopyBlockBytes), "an ordered put's copy fits a block");
+static_assert(kContigAuto.small_max_bytes <= kCopyBlockBytes, "an ordered put's copy fits a block");
 
 struct PairCopies {
   MPI_Win win = MPI_WIN_NULL;
@@ -137,13 +138,13 @@ void attach_pending(Gmr* g) {
 
 void* hold_copy_space(Gmr* g, int wr, std::size_t bytes) {
   const std::size_t need = (bytes + 15) & ~std::size_t{15};
-  if (g_copy_bytes + need > kOrderedPutCopyBytes)
+  if (g_copy_bytes + need > kContigAuto.held_copy_bytes)
     while (!g_copies.empty()) {
       const PairCopies& pc = g_copies.back();
       flush_target(pc.win, pc.pt, pc.target, pc.proxied);
     }
   const int target = mpi_target(g, wr);
-  if (copies_of(g, target).count >= kOrderedPutCopiesPerTarget) flush_pair(g, wr);
+  if (copies_of(g, target).count >= kContigAuto.held_copies_per_target) flush_pair(g, wr);
   PairCopies& pc = copies_of(g, target);
   if (pc.blocks.empty() || pc.used + need > kCopyBlockBytes) {
     pc.blocks.push_back(new_copy_block());

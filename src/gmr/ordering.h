@@ -24,6 +24,7 @@
 
 #include <cstddef>
 
+#include "base/path_tuning.h"  // kContigAuto: the bounds of held copies
 #include "base/state.h"
 #include "gmr/gmr.h"
 
@@ -77,12 +78,9 @@ inline void prepare_ordered_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi) {
 // completion, which implies local completion), so that the put returns without waiting for MPI's local
 // completion: that is the accumulate's round trip through the target's CPU (MPICH's active-message path over
 // UCX), where a blocking ARMCI put only promises that the caller may reuse its buffer.  Returns the copy to
-// hand to MPI.  Bounded: when the pair holds kOrderedPutCopiesPerTarget copies, or all pairs together more
-// than kOrderedPutCopyBytes, the pairs concerned are flushed first (the state of (g, wr) may be reset then).
-// The flush waits for the target's CPU to work through the accumulates, so the count bound is far above
-// ARMCI_MAX_OUTSTANDING_PER_TARGET (doc/performance.md, "Ordered puts: the size limit").
-constexpr int kOrderedPutCopiesPerTarget = 4096;
-constexpr std::size_t kOrderedPutCopyBytes = 1 << 20;
+// hand to MPI.  Bounded: when the pair holds kContigAuto.held_copies_per_target copies, or all pairs together
+// more than kContigAuto.held_copy_bytes (base/path_tuning.h), the pairs concerned are flushed first (the
+// state of (g, wr) may be reset then).
 void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes);
 // The same space, uninitialised, for the caller to fill (a scaled or packed accumulate origin).
 void* hold_copy_space(Gmr* g, int wr, std::size_t bytes);

@@ -139,15 +139,11 @@ inline bool ordered_put_conflicts(const Pending& p, MPI_Aint lo, MPI_Aint hi) {
 // (ARMCI-MPI leaves the overlapping MPI_Puts unordered in one epoch, which MPI makes undefined).  Large
 // puts stay plain: MPI implementations move big accumulates through the target's CPU, and next to the
 // transfer time a round trip no longer counts (the limit's measurements: doc/performance.md,
-// "Ordered puts: the size limit").
-constexpr MPI_Aint kOrderedPutMaxBytes = 65536;
+// "Ordered puts: the size limit"; the limit is kContigAuto.small_max_bytes, base/path_tuning.h).  The rule is
+// transfer/engine_choice.h's choose_contig; this is the fact about the pair it needs.
 // A put on [lo, hi) overlaps a put or ordered put pending on the pair.
 inline bool overlaps_pending_put(const Pending& p, MPI_Aint lo, MPI_Aint hi) {
   return p.put.overlaps(lo, hi) || p.rep.overlaps(lo, hi);
-}
-// The rule alone (transfer/engine_choice.h's choose_contig applies it with the MPI library's side).
-inline bool put_goes_ordered(const Pending& p, MPI_Aint lo, MPI_Aint hi) {
-  return hi - lo <= kOrderedPutMaxBytes && overlaps_pending_put(p, lo, hi);
 }
 
 }  // namespace armcix

@@ -47,6 +47,15 @@ constexpr int kDoubles = sizeof(Counters) / sizeof(double);
 Counters g_counters;
 double g_start_time = 0;
 
+// Paths taken (prof_count_path), per family and enumerator; the names are engine_name's.
+constexpr int kFamilies = static_cast<int>(PathFamily::Count);
+const char* const kFamilyNames[kFamilies] = {"contig", "strided", "iov"};
+struct PathSlot {
+  const char* name = nullptr;
+  uint64_t calls = 0;
+};
+PathSlot g_paths[kFamilies][kPathsPerFamily];
+
 int bin_of(std::size_t bytes) {
   if (bytes == 0) return 0;
   int b = 64 - __builtin_clzll(static_cast<unsigned long long>(bytes));  // bytes in [2^(b-1), 2^b)
@@ -90,6 +99,8 @@ void print_table(FILE* out, const char* title, const Counters& c, double wall) {
 //   hist  <rank|all>  <op>  <bin_lo_bytes>  <bin_hi_bytes>  <calls>
 //   wall  <rank>  <seconds>
 //   call  <rank|all>  <mpi|wait>  <name>  <calls>  <pauses>  <seconds>   (write_call_stats, after these)
+//   mem   ...                                                          (write_alloc_stats, after those)
+//   path  <rank|all>  <contig|strided|iov>  <name>  <calls>            (write_paths, last)
 void write_file(FILE* f, const std::vector<Counters>& all, const Counters& sum, const std::vector<double>& walls) {
   std::fprintf(f, "# armci-x profile v1: op/hist/wall records, tab-separated (doc/user-guide.md)\n");
   auto emit = [f](const std::string& who, const Counters& c) {
@@ -148,6 +159,83 @@ void write_alloc_stats(FILE* f, const std::vector<AllocStats>& all) {
   }
 }
 
+// Every rank's `mine` on rank 0 (empty elsewhere).  Collective over the runtime's world.
+std::vector<std::string> gather_text(const Runtime& r, const std::string& mine) {
+  int len = static_cast<int>(mine.size());
+  std::vector<int> lens(r.me == 0 ? r.nproc : 0), displs(r.me == 0 ? r.nproc : 0);
+  ARMCIX_MPI(MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, r.world));
+  std::string all;
+  if (r.me == 0) {
+    int total = 0;
+    for (int p = 0; p < r.nproc; ++p) {
+      displs[p] = total;
+      total += lens[p];
+    }
+    all.resize(static_cast<std::size_t>(total));
+  }
+  ARMCIX_MPI(MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, r.world));
+  std::vector<std::string> out;
+  for (int p = 0; p < (r.me == 0 ? r.nproc : 0); ++p)
+    out.push_back(all.substr(static_cast<std::size_t>(displs[p]), static_cast<std::size_t>(lens[p])));
+  return out;
+}
+
+// ---- Paths taken (prof_count_path) ----------------------------------------------------------------------
+// A rank names only the paths it took, so the counts travel as text lines "family<TAB>path<TAB>name<TAB>calls"
+// and are summed by (family, path).
+//   path  <rank|all>  <contig|strided|iov>  <name>  <calls>
+
+struct PathRow {
+  std::string name;
+  uint64_t calls = 0;
+};
+using PathRows = std::map<std::pair<int, int>, PathRow>;  // (family, path)
+
+std::string serialize_paths() {
+  std::string out;
+  for (int f = 0; f < kFamilies; ++f)
+    for (int p = 0; p < kPathsPerFamily; ++p) {
+      const PathSlot& s = g_paths[f][p];
+      if (s.calls == 0) continue;
+      out += std::to_string(f) + "\t" + std::to_string(p) + "\t" + s.name + "\t" + std::to_string(s.calls) + "\n";
+    }
+  return out;
+}
+
+PathRows parse_paths(const std::string& text) {
+  PathRows rows;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::string family, path, name, calls;
+    if (!std::getline(f, family, '\t') || !std::getline(f, path, '\t') || !std::getline(f, name, '\t') ||
+        !std::getline(f, calls))
+      continue;
+    PathRow& r = rows[{std::stoi(family), std::stoi(path)}];
+    r.name = name;
+    r.calls += std::stoull(calls);
+  }
+  return rows;
+}
+
+void print_paths(FILE* out, const PathRows& sum) {
+  if (sum.empty()) return;
+  std::fprintf(out,
+               "paths taken, all ranks (contig: each contiguous put/get/acc by its path; strided: each call by "
+               "engine; iov: each descriptor by engine):\n");
+  std::fprintf(out, "  %-8s %-17s %12s\n", "kind", "path", "calls");
+  for (const auto& [key, row] : sum)
+    std::fprintf(out, "  %-8s %-17s %12llu\n", kFamilyNames[key.first], row.name.c_str(),
+                 static_cast<unsigned long long>(row.calls));
+}
+
+void write_paths(FILE* f, const std::string& who, const PathRows& rows) {
+  for (const auto& [key, row] : rows)
+    std::fprintf(f, "path\t%s\t%s\t%s\t%llu\n", who.c_str(), kFamilyNames[key.first], row.name.c_str(),
+                 static_cast<unsigned long long>(row.calls));
+}
+
 // ---- MPI calls and waits (wait/call_stats.h) ----------------------------------------------------------
 // Each rank's slots are registered in the order its calls first happened, which differs between ranks, so
 // they travel as text lines "kind<TAB>name<TAB>calls<TAB>pauses<TAB>seconds" and are matched by name.
@@ -192,23 +280,8 @@ std::map<CallKey, CallRow> parse_call_stats(const std::string& text) {
 
 // Rank 0 gets every rank's call statistics (empty elsewhere).  Collective over the runtime's world.
 std::vector<std::map<CallKey, CallRow>> gather_call_stats(const Runtime& r) {
-  const std::string mine = serialize_call_stats();
-  int len = static_cast<int>(mine.size());
-  std::vector<int> lens(r.me == 0 ? r.nproc : 0), displs(r.me == 0 ? r.nproc : 0);
-  ARMCIX_MPI(MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, r.world));
-  std::string all;
-  if (r.me == 0) {
-    int total = 0;
-    for (int p = 0; p < r.nproc; ++p) {
-      displs[p] = total;
-      total += lens[p];
-    }
-    all.resize(static_cast<std::size_t>(total));
-  }
-  ARMCIX_MPI(MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, r.world));
   std::vector<std::map<CallKey, CallRow>> out;
-  for (int p = 0; p < (r.me == 0 ? r.nproc : 0); ++p)
-    out.push_back(parse_call_stats(all.substr(static_cast<std::size_t>(displs[p]), static_cast<std::size_t>(lens[p]))));
+  for (const std::string& text : gather_text(r, serialize_call_stats())) out.push_back(parse_call_stats(text));
   return out;
 }
 
@@ -272,6 +345,14 @@ bool prof_is_sync(ProfKind k) {
   }
 }
 
+void prof_count_path(PathFamily family, int path, const char* name) {
+  const int f = static_cast<int>(family);
+  if (f < 0 || f >= kFamilies || path < 0 || path >= kPathsPerFamily) return;
+  PathSlot& s = g_paths[f][path];
+  s.name = name;
+  ++s.calls;
+}
+
 void prof_record(int kind, double seconds, uint64_t /*pauses*/, uint64_t bytes) {
   const int i = kind;
   g_counters.calls[i] += 1;
@@ -300,7 +381,11 @@ void profiler_initialize() {
   g_profiling = rt().config.profile;
   // Zero from the start (static storage); cleared again only for a later ARMCI_Init that profiles: the
   // table is 13 KiB (32 kinds x 51 doubles), whose first write is page faults in every ARMCI_Init otherwise.
-  if (g_profiling) g_counters = Counters{};
+  if (g_profiling) {
+    g_counters = Counters{};
+    for (auto& family : g_paths)
+      for (PathSlot& s : family) s = PathSlot{};
+  }
   g_start_time = MPI_Wtime();
   call_stats_enable(g_profiling);
 }
@@ -313,6 +398,8 @@ void profiler_finalize() {
   double wall = MPI_Wtime() - g_start_time;
   const std::vector<std::map<CallKey, CallRow>> calls = gather_call_stats(r);
   const std::vector<AllocStats> memory = gather_alloc_stats(r);
+  std::vector<PathRows> paths;
+  for (const std::string& text : gather_text(r, serialize_paths())) paths.push_back(parse_paths(text));
   std::vector<Counters> all(r.me == 0 ? r.nproc : 0);
   std::vector<double> walls(r.me == 0 ? r.nproc : 0);
   ARMCIX_MPI(MPI_Gather(&g_counters, kDoubles, MPI_DOUBLE, all.data(), kDoubles, MPI_DOUBLE, 0, r.world));
@@ -331,7 +418,15 @@ void profiler_finalize() {
   print_table(stdout, "all ranks", sum, max_wall * r.nproc);
   const std::map<CallKey, CallRow> call_sum = sum_call_stats(calls);
   print_call_stats(stdout, call_sum, r.nproc);
+  PathRows path_sum;
+  for (const PathRows& rows : paths)
+    for (const auto& [key, row] : rows) {
+      PathRow& s = path_sum[key];
+      s.name = row.name;
+      s.calls += row.calls;
+    }
   print_alloc_stats(stdout, memory);
+  print_paths(stdout, path_sum);
   std::fflush(stdout);
   if (!r.config.profile_file.empty()) {
     // A profile that cannot be written does not fail a computation that has finished: it is said on
@@ -347,6 +442,8 @@ void profiler_finalize() {
     for (std::size_t p = 0; p < calls.size(); ++p) write_call_stats(f, std::to_string(p), calls[p]);
     write_call_stats(f, "all", call_sum);
     write_alloc_stats(f, memory);
+    for (std::size_t p = 0; p < paths.size(); ++p) write_paths(f, std::to_string(p), paths[p]);
+    write_paths(f, "all", path_sum);
     errno = 0;
     const bool written = std::fflush(f) == 0 && !std::ferror(f);
     const int write_errno = errno;

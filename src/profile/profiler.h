@@ -74,6 +74,18 @@ class ProfScope {
   ScopeTimer timer_;
 };
 
+// Paths taken: how many transfers each path or engine moved, so that the report says why one was slow.  The
+// transfer layer counts them (transfer/paths.h, profile_path: one predictable branch when profiling is off)
+// under the names of transfer/engine_choice.h's engine_name, indexed by the enumerator: contiguous
+// operations by their choose_contig path (every put/get/acc that moves bytes: also the value calls, both of a
+// Put_flag's, a strided call the CONTIGUOUS engine takes and each segment of IOV CONSRV), strided calls by
+// engine, I/O-vector descriptors by engine.
+enum class PathFamily : int { Contig, Strided, Iov, Count };
+constexpr int kPathsPerFamily = 8;  // enumerators of one family at most (checked in transfer/paths.h)
+// One transfer of `family` took path `path` (0 <= path < kPathsPerFamily), called `name`; only while
+// g_profiling.
+void prof_count_path(PathFamily family, int path, const char* name);
+
 // Bytes of a strided transfer / an I/O vector, for the profile (0 on malformed input: validation
 // reports that separately).
 std::size_t strided_bytes(const int* count, int levels);

@@ -44,6 +44,7 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
   const MPI_Aint lo = r.disp, hi = r.disp + bytes;
   const ContigPath path = contig_path(r, XferOp::Put, bytes, proc, req);
+  profile_path(path);
   if (path == ContigPath::OrderedPut) {
     prepare_ordered_put(r.gmr, r.win_rank, lo, hi);
     void* copy = hold_put_copy(r.gmr, r.win_rank, src, static_cast<std::size_t>(bytes));
@@ -81,6 +82,7 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   const MPI_Aint lo = r.disp, hi = r.disp + bytes;
   prepare_op(r.gmr, r.win_rank, XferOp::Get, lo, hi);
   const ContigPath path = contig_path(r, XferOp::Get, bytes, proc, req);
+  profile_path(path);
   if (path == ContigPath::Local) {
     poke_progress(r.gmr);
     before_local_load();
@@ -134,6 +136,7 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
   GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
   prepare_op(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
   const ContigPath path = contig_path(r, XferOp::Acc, bytes, proc, req);
+  profile_path(path);
   if (path == ContigPath::Local) {
     before_local_store();
     local_accumulate(r, t, scale, src, bytes);
@@ -151,7 +154,7 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
   } else {
     origin = stage_scaled(t, scale, src, bytes);
   }
-  // Equal pieces of at most kAccPieceBytes to another node (transfer/rma.h).
+  // Equal pieces of at most kContigAuto.acc_piece_bytes to another node (transfer/rma.h).
   auto for_each_piece = [&](auto&& issue) {
     for_each_acc_piece(t, bytes, !on_my_node(proc), [&](MPI_Aint at, int len) {
       issue(static_cast<char*>(origin.ptr) + at, len, mpi_disp(r.gmr, r.win_rank, r.disp + at));

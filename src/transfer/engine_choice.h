@@ -1,7 +1,8 @@
 // Which path moves a contiguous transfer and which engine a strided or I/O-vector one: pure functions of the
 // transfer's shape, the operation, the configuration and what the caller found out about the target, with no
-// MPI and no global state, so that every rule is unit-tested (tests/unit/test_engine_choice.cc).  Re-tuning AUTO
-// for another machine changes the thresholds in kStridedAuto, not control flow.
+// MPI and no global state, so that every rule is unit-tested (tests/unit/test_engine_choice.cc).  Re-tuning
+// for another machine changes the thresholds in kContigAuto and kStridedAuto (base/path_tuning.h, the one
+// table of them), not control flow.  ARMCI_PROFILE counts the outcomes by engine_name (transfer/paths.h).
 //
 // Two engines complete a non-blocking call before it returns, which ARMCI allows (a handle may complete
 // early) but which takes away the overlap the caller asked for (doc/user-guide.md, "Engines and
@@ -14,6 +15,7 @@
 #include <cstddef>
 
 #include "base/config.h"
+#include "base/path_tuning.h"
 #include "gmr/pending.h"  // XferOp
 #include "transfer/strided_shape.h"
 
@@ -60,13 +62,13 @@ struct ContigMpi {
 
 // To another node a get or accumulate completes by its own request rather than MPI_Win_flush_local, which
 // over UCX costs one more round trip (doc/performance.md, "Cost model to another node").  Puts and
-// accumulates of at most kOrderedPutMaxBytes to a target whose CPU a local completion would wait for go from
-// held copies; a put overlapping a pending one goes ordered rather than flushing first.  Large transfers and
-// everything within a node go plain and are flushed.
+// accumulates of at most kContigAuto.small_max_bytes to a target whose CPU a local completion would wait
+// for go from held copies; a put overlapping a pending one goes ordered rather than flushing first.  Large
+// transfers and everything within a node go plain and are flushed.
 [[gnu::always_inline]] inline ContigPath choose_contig(const ContigFacts& f, const ContigMpi& m) {
   if (f.path == TargetPath::NodeLocal) return ContigPath::Local;
   const bool other_node = f.path == TargetPath::OtherNode;
-  const bool small = f.bytes <= static_cast<std::size_t>(kOrderedPutMaxBytes);
+  const bool small = f.bytes <= kContigAuto.small_max_bytes;
   switch (f.op) {
     case XferOp::Put:
       if (other_node && small && f.overlaps_pending_put && m.ordered_puts_by_accumulate) return ContigPath::OrderedPut;
@@ -108,17 +110,9 @@ enum class StridedEngine {
 // operation as active messages through both CPUs, and packs a non-contiguous origin itself more slowly than
 // a memcpy loop; the same operation split into 32 KiB chunks from a packed buffer, all in flight before one
 // completion, pipelines the packing, the network and the target's unpacking; 64 KiB chunks fall into
-// MPICH's slow large-accumulate mode (kAccPieceBytes in transfer/rma.h).  The measurements:
+// MPICH's slow large-accumulate mode (kContigAuto.acc_piece_bytes, transfer/rma.h).  The measurements:
 // doc/performance.md, "Strided and large accumulates between hosts".
-struct StridedAutoTuning {
-  int per_segment_min_run;                // bytes per run from which IOV / PACK beat DIRECT ...
-  std::size_t per_segment_min_segments;   // ... given at least this many runs
-  std::size_t pack_acc_min_bytes;         // accumulates of such runs: PACK from this total, DIRECT below
-  std::size_t node_chunk_bytes;           // ARMCI_PACK_CHUNK=auto within a node (PACK)
-  std::size_t other_node_chunk_bytes;     // ARMCI_PACK_CHUNK=auto to another node (PACK_STREAM)
-  std::size_t pack_stream_window_chunks;  // PACK_STREAM's buffer, in chunks: completes locally and reuses it beyond
-};
-constexpr StridedAutoTuning kStridedAuto{1024, 16, std::size_t{1} << 20, 64 * 1024, 32 * 1024, 128};
+// The thresholds: kStridedAuto (base/path_tuning.h).
 
 // Between nodes one operation per short segment (IOV) is never right: each MPI operation is a message of its
 // own there (doc/performance.md, "Strided and large accumulates between hosts").  The per-segment rule
@@ -166,6 +160,7 @@ IovChecks iov_checks_needed(XferOp op, const Config& c, bool one_region, bool no
 // MPI), and an accumulate whose remote segments overlap goes BATCHED instead of DIRECT.
 IovEngine choose_iov(XferOp op, const Config& c, const IovFacts& f);
 
+// The names ARMCI_PROFILE reports the paths taken by (transfer/paths.h, profile_path).
 const char* engine_name(ContigPath p);
 const char* engine_name(StridedEngine e);
 const char* engine_name(IovEngine e);

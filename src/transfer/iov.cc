@@ -349,6 +349,7 @@ void issue_descriptor(const char* call, XferOp op, const AccArgs* a, const AccTy
   const Desc& d = p.d;
   const GmrRef& r = p.r;
   const void* scale = a ? a->scale : nullptr;
+  profile_path(p.engine);
   // A vector get from my own slice through MPI pokes MPI's progress, as get() does (transfer/contig.cc; the
   // conservative engine goes through get(), the local engine pokes itself).
   if (op == XferOp::Get && proc == rt().me && r.gmr != nullptr &&

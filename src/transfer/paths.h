@@ -8,6 +8,7 @@
 #include "gmr/gmr.h"
 #include "gmr/ordering.h"
 #include "nb/request.h"
+#include "profile/profiler.h"
 #include "topo/nodes.h"
 #include "transfer/engine_choice.h"
 #include "transfer/node_local.h"
@@ -47,6 +48,20 @@ inline ContigMpi contig_mpi() {
   const ContigFacts f = contig_facts(r, op, bytes, proc, req);
   const bool mpi_matters = f.path == TargetPath::OtherNode || f.served_by_progress_rank;
   return choose_contig(f, mpi_matters ? contig_mpi() : ContigMpi{});
+}
+
+// ARMCI_PROFILE's count of the path a transfer took (profile/profiler.h, "Paths taken"), under its
+// engine_name.  When profiling is off, one predictable branch, as ProfScope's.
+inline PathFamily path_family(ContigPath) { return PathFamily::Contig; }
+inline PathFamily path_family(StridedEngine) { return PathFamily::Strided; }
+inline PathFamily path_family(IovEngine) { return PathFamily::Iov; }
+static_assert(static_cast<int>(ContigPath::Flushed) < kPathsPerFamily &&
+                  static_cast<int>(StridedEngine::PackStream) < kPathsPerFamily &&
+                  static_cast<int>(IovEngine::RejectSeveralRegions) < kPathsPerFamily,
+              "every path has a profile slot (the last enumerator of each)");
+template <typename Path>
+[[gnu::always_inline]] inline void profile_path(Path p) {
+  if (g_profiling) prof_count_path(path_family(p), static_cast<int>(p), engine_name(p));
 }
 
 // Whether a blocking accumulate of `bytes` through MPI to r's slice goes from a held copy: exactly when a

@@ -6,6 +6,7 @@
 #include <armci.h>
 
 #include "acc/acc_types.h"
+#include "base/path_tuning.h"
 #include "gmr/pending.h"  // XferOp
 
 namespace armcix {
@@ -16,16 +17,13 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
 void get(const char* call, const void* src, void* dst, int bytes, int proc, Request* req);
 void acc(const char* call, int datatype, const void* scale, const void* src, void* dst, int bytes, int proc,
          Request* req);
-// A contiguous accumulate to another node larger than this moves as equal MPI accumulates of at most this
-// many bytes, all in flight before one completion: MPICH (ch4:ucx) over TCP switches an accumulate above
-// ~56 KiB to a slower protocol (doc/performance.md, "Strided and large accumulates between hosts").
-constexpr int kAccPieceBytes = 56 * 1024;
 // MPI elements of type t per accumulate piece for a run of `bytes`: the whole run within a node or up to
-// kAccPieceBytes, otherwise equal pieces of at most kAccPieceBytes in whole ARMCI elements (complex: two MPI
-// ones).
+// kContigAuto.acc_piece_bytes (base/path_tuning.h: MPICH over TCP slows down above it), otherwise equal
+// pieces of at most that in whole ARMCI elements (complex: two MPI ones).
 inline int acc_piece_mpi_elems(const AccType& t, int bytes, bool other_node) {
+  constexpr int kPiece = kContigAuto.acc_piece_bytes;
   const int elems = bytes / t.elem_bytes;
-  const int pieces = other_node && bytes > kAccPieceBytes ? (bytes + kAccPieceBytes - 1) / kAccPieceBytes : 1;
+  const int pieces = other_node && bytes > kPiece ? (bytes + kPiece - 1) / kPiece : 1;
   return (elems + pieces - 1) / pieces * t.mpi_per_elem;
 }
 // Calls issue(at, len) for each accumulate piece of a run of `bytes`: `at` its byte offset into the run, `len`

@@ -228,7 +228,7 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
       case XferOp::Get:
         ARMCIX_MPI(MPI_Get(local, n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, disp), n, elem, g->win));
         break;
-      case XferOp::Acc:  // to another node a run above kAccPieceBytes goes in pieces (transfer/rma.h)
+      case XferOp::Acc:  // to another node a run above kContigAuto.acc_piece_bytes goes in pieces (transfer/rma.h)
         for_each_acc_piece(*t, seg, other_node, [&](MPI_Aint at, int len) {
           ARMCIX_MPI(MPI_Accumulate(local + at, len, elem, mpi_target(g, r.win_rank),
                                     mpi_disp(g, r.win_rank, disp + at), len, elem, MPI_SUM, g->win));
@@ -344,7 +344,7 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
   MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
   const int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
   const bool unit_scale = op == XferOp::Acc && scale_is_one(*t, scale);
-  // A blocking accumulate of at most kOrderedPutMaxBytes packs into a held copy and waits for nothing.
+  // A blocking accumulate of at most kContigAuto.small_max_bytes packs into a held copy and waits for nothing.
   const bool held = op == XferOp::Acc && req == nullptr && acc_from_held_copy(r, s.total_bytes(), g->abs_rank_of(wr));
   std::unique_ptr<char[]> owned = held ? nullptr : new_buffer(in_buffer * seg);
   char* const buf = held ? static_cast<char*>(hold_copy_space(g, wr, in_buffer * seg)) : owned.get();
@@ -455,6 +455,7 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   GmrRef r = gmr_resolve(call, remote_is_dst ? "dst_ptr" : "src_ptr", proc, sd.remote, s.rextent);
   const TargetPath path = target_path(r, op, proc);
   const StridedEngine engine = choose_strided(s, op, rt().config, path);
+  profile_path(engine);
   // A strided get from my own slice through MPI pokes MPI's progress, as get() does (transfer/contig.cc):
   // Open MPI's osc ucx completes it in place, and a process polling its memory this way never served a put
   // from another node (ARMCI_SHM=0, 2 simulated hosts: hung at once).  local_engine and get() poke

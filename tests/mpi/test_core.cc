@@ -214,7 +214,8 @@ template <typename T>
 void acc_type_suite() {
   const std::size_t big = (std::size_t{1} << 20) / sizeof(T);  // 1 MiB
   int tag = 0;
-  // 12345 elements: to another node several 32 KiB pieces and a partial one (transfer/rma.h, kAccPieceBytes).
+  // 12345 elements: to another node several 32 KiB pieces and a partial one (transfer/rma.h,
+  // kContigAuto.acc_piece_bytes).
   for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{1000}, std::size_t{12345}, big})
     acc_all_to_all<T>(n, AccInfo<T>::scale(), ++tag);
   // Unit scale: the library may skip its scaling copy; the result must not change.
@@ -1024,8 +1025,8 @@ TEST(Consistency, OwnOperationsAreOrderedWithoutFence) {
 // a copy the library keeps until the pair's next flush, gmr/ordering.h): the origin buffer is reusable at
 // once, a get in between returns the last value, an accumulate or a partly overlapping put after them
 // applies on top of the last one, and after the barrier the target holds the last value.  4200 rounds of 8
-// bytes pass the per-target bound of held copies (kOrderedPutCopiesPerTarget = 4096), 300 x 8 KiB and
-// 40000 bytes the 1 MiB bound over all targets; 70000 bytes is above the ordered size (64 KiB: plain puts
+// bytes pass the per-target bound of held copies (kContigAuto.held_copies_per_target = 4096), 300 x 8 KiB
+// and 40000 bytes the 1 MiB bound over all targets; 70000 bytes is above the ordered size (64 KiB: plain puts
 // with a flush between them).
 TEST(Consistency, RepeatedPutsToTheSameBytesKeepTheLastValue) {
   const int np = nproc(), r = me();
@@ -1079,7 +1080,7 @@ TEST(Consistency, RepeatedPutsToTheSameBytesKeepTheLastValue) {
         }
       }
     }
-    EXPECT_LE(armcix::held_put_copy_bytes(), armcix::kOrderedPutCopyBytes) << "origin copies of ordered puts";
+    EXPECT_LE(armcix::held_put_copy_bytes(), armcix::kContigAuto.held_copy_bytes) << "origin copies of ordered puts";
     EXPECT_EQ(wrong_gets, 0) << "gets after repeated puts of " << size << " bytes that missed the last value";
     EXPECT_EQ(wrong_accs, 0) << "accumulates after repeated puts of " << size << " bytes applied to a wrong value";
     EXPECT_EQ(wrong_overlaps, 0) << "partly overlapping puts after repeated puts of " << size << " bytes";
@@ -1221,7 +1222,7 @@ TEST(Consistency, BlockingAccumulatesToOtherNodesFromHeldCopies) {
         wrong_gets += !std::equal(back.begin(), back.end(), want.begin());
       }
     }
-    EXPECT_LE(armcix::held_put_copy_bytes(), armcix::kOrderedPutCopyBytes) << "held copies are bounded";
+    EXPECT_LE(armcix::held_put_copy_bytes(), armcix::kContigAuto.held_copy_bytes) << "held copies are bounded";
   }
   EXPECT_EQ(wrong_gets, 0) << "gets after blocking accumulates that missed some of them";
   ARMCI_Barrier();

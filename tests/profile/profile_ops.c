@@ -2,7 +2,8 @@
  * A fixed set of profiled ARMCI calls for tests/profile/run_profile.sh, which runs it on 2 ranks with
  * ARMCI_PROFILE=1 and checks the profile file record by record.  Per rank r:
  *   Malloc 1 x 8192 B, Barrier 2, Put 7 x 100 B, Fence 1, Get 3 x 4096 B,
- *   AccS 2 x (count {128 B, 8} = 1024 B), Rmw 5 (ARMCI_FETCH_AND_ADD: 4 B), PutValue r+1 x 4 B, Free 1.
+ *   AccS 2 x (count {128 B, 8} = 1024 B), Rmw 5 (ARMCI_FETCH_AND_ADD: 4 B), PutValue r+1 x 4 B,
+ *   PutV 1 (one descriptor, 2 x 16 B), Free 1.
  * Nothing else that the profiler counts (the checks below read memory with Access_begin/end, which is
  * not profiled).  Keep run_profile.sh in step with this list.
  */
@@ -11,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { kSlice = 8192, kAccOff = 4096, kRmwOff = 8000, kValOff = 8100 };
+enum { kSlice = 8192, kAccOff = 4096, kVecOff = 6000, kRmwOff = 8000, kValOff = 8100 };
 
 int main(int argc, char** argv) {
   int me, nproc, right, left, i, j, failed = 0, any_failed = 0;
@@ -48,6 +49,12 @@ int main(int argc, char** argv) {
     if (old != i) ++failed, fprintf(stderr, "[%d] Rmw fetched %d, expected %d\n", me, old, i);
   }
   for (i = 0; i <= me; ++i) ARMCI_PutValueInt(100 + i, (char*)ptrs[right] + kValOff, right);
+  {
+    void* vsrc[2] = {buf, buf + 16};
+    void* vdst[2] = {(char*)ptrs[right] + kVecOff, (char*)ptrs[right] + kVecOff + 100};
+    armci_giov_t v = {vsrc, vdst, 16, 2}; /* 2 segments of 16 bytes */
+    ARMCI_PutV(&v, 1, right);
+  }
   ARMCI_Barrier();
 
   /* The operations did what they say (so that the profile describes real work). */
@@ -57,6 +64,8 @@ int main(int argc, char** argv) {
   for (i = 0; i < 8; ++i)
     for (j = 0; j < 16; ++j)
       if (((double*)(mine + kAccOff))[i * 16 + j] != 2.0 * (left * 1000 + i * 16 + j)) ++failed;
+  for (i = 0; i < 16; ++i)
+    if (mine[kVecOff + i] != (char)(left + i) || mine[kVecOff + 100 + i] != (char)(left + 16 + i)) ++failed;
   if (*(int*)(mine + kRmwOff) != 5) ++failed;
   if (*(int*)(mine + kValOff) != 100 + left) ++failed;
   ARMCI_Access_end(mine);

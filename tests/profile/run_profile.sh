@@ -2,8 +2,8 @@
 # Profiler output check.  Runs tests/profile/profile_ops on 2 ranks with ARMCI_PROFILE=1 and
 # ARMCI_PROFILE_FILE, and compares the machine-readable file (format: doc/user-guide.md) record by record
 # with the calls the program makes: every op and hist record per rank and for "all", nothing more; one
-# wall record per rank; call records (MPI calls and waits) well-formed, with the barriers' waits; the human
-# report on stdout.  Then: no file and no report without ARMCI_PROFILE, an unwritable file (or one whose
+# wall record per rank; call records (MPI calls and waits) well-formed, with the barriers' waits; path
+# records (paths taken) adding up to the calls, node-local and with ARMCI_SHM=0; the human report on stdout.  Then: no file and no report without ARMCI_PROFILE, an unwritable file (or one whose
 # writes fail) is reported without failing the job, and a program that overrides ARMCI_Put and calls
 # PARMCI_Put (tests/parmci) is still profiled.
 # Run by tests/check.sh (manifest np = 0: this script starts the MPI jobs itself with $MPIEXEC).
@@ -27,10 +27,12 @@ expected_rank() {
   local r=$1 pv=$(( $1 + 1 ))
   printf 'op\t%s\t%s\t%s\t%s\n' \
     "$r" Malloc 1 8192  "$r" Free 1 0  "$r" Barrier 2 0  "$r" Fence 1 0 \
-    "$r" Put 7 700  "$r" Get 3 12288  "$r" AccS 2 2048  "$r" Rmw 5 20  "$r" PutValue "$pv" $(( 4 * pv ))
+    "$r" Put 7 700  "$r" Get 3 12288  "$r" AccS 2 2048  "$r" Rmw 5 20  "$r" PutValue "$pv" $(( 4 * pv )) \
+    "$r" PutV 1 32
   printf 'hist\t%s\t%s\t%s\t%s\t%s\n' \
     "$r" Malloc 8192 16383 1  "$r" Free 0 0 1  "$r" Barrier 0 0 2  "$r" Fence 0 0 1 \
-    "$r" Put 64 127 7  "$r" Get 4096 8191 3  "$r" AccS 1024 2047 2  "$r" Rmw 4 7 5  "$r" PutValue 4 7 "$pv"
+    "$r" Put 64 127 7  "$r" Get 4096 8191 3  "$r" AccS 1024 2047 2  "$r" Rmw 4 7 5  "$r" PutValue 4 7 "$pv" \
+    "$r" PutV 32 63 1
 }
 expected_all() {  # the per-rank records summed, under the name "all"
   local r
@@ -60,6 +62,8 @@ malformed="$(awk -F'\t' '/^#/ { next }
   $1 == "call" && NF == 7 && ($2 ~ /^[0-9]+$/ || $2 == "all") && ($3 == "mpi" || $3 == "wait") && $5 ~ /^[0-9]+$/ &&
     $6 ~ /^[0-9]+$/ && $7 ~ /^[0-9]+(\.[0-9]+)?$/ { next }
   $1 == "mem" && NF == 8 && $2 ~ /^[0-9]+$/ && $3$4$5$6$7$8 ~ /^[0-9]+$/ { next }
+  $1 == "path" && NF == 5 && ($2 ~ /^[0-9]+$/ || $2 == "all") && $3 ~ /^(contig|strided|iov)$/ && $4 != "" &&
+    $5 ~ /^[1-9][0-9]*$/ { next }
   { print NR ": " $0 }' "$prof")"
 if [ -z "$malformed" ]; then pass "every record is well-formed"; else fail "malformed records" "$malformed"; fi
 
@@ -114,6 +118,47 @@ grep -qE '^  Put +14 +1400 ' "$tmp/out" || { report_ok=0; echo "    missing: the
 grep -qE '^  1 +8256 +524288 +63.50 +1 +1 +0 +0$' "$tmp/out" ||
   { report_ok=0; echo "    missing: the region memory row of rank 1"; }
 if [ $report_ok = 1 ]; then pass "human report on stdout"; else fail "human report" "$(cat "$tmp/out")"; fi
+
+# Paths taken (path records): per rank and for all, the contiguous paths add up to the contiguous calls
+# (Put, Get, Acc, their Nb forms and the value calls) plus the strided calls the contiguous engine took,
+# the strided engines to the strided calls, the vector engines to the vector calls (one descriptor each in
+# profile_ops.c).  Prints what does not add up.
+path_sums() {
+  awk -F'\t' '
+    $1 == "op" && $3 ~ /^(Nb)?(Put|Get|Acc)$|^(Put|Get)Value$/ { want[$2 " contig"] += $4 }
+    $1 == "op" && $3 ~ /^(Nb)?(Put|Get|Acc)S$/ { want[$2 " strided"] += $4 }
+    $1 == "op" && $3 ~ /^(Nb)?(Put|Get|Acc)V$/ { want[$2 " iov"] += $4 }
+    $1 == "path" { got[$2 " " $3] += $5; n++ }
+    $1 == "path" && $3 == "strided" && $4 == "contiguous" { want[$2 " contig"] += $5 }
+    END {
+      if (n == 0) print "no path records"
+      for (k in want) if (want[k] != got[k]) print k ": " want[k] " calls, the paths add up to " got[k] + 0
+      for (k in got) if (!(k in want)) print k ": paths without calls (" got[k] ")"
+    }' "$1"
+}
+bad_paths="$(path_sums "$prof")"
+if [ -z "$bad_paths" ]; then pass "path records add up to the calls per rank and for all ($(grep -c '^path' "$prof") records)"
+else fail "path records do not add up to the calls" "$bad_paths"$'\n'"$(grep '^path' "$prof")"; fi
+# Node-local targets (ARMCI_SHM on, one node): every contiguous and vector transfer went by load/store.
+local_paths="$(awk -F'\t' '$1 == "path" && $2 == "all" && $3 != "strided" { print $3 "=" $4 }' "$prof" | sort | tr '\n' ' ')"
+if [ "$local_paths" = "contig=local iov=local " ]; then pass "node-local paths: $local_paths"
+else fail "node-local paths: got '$local_paths', want 'contig=local iov=local '" "$(grep '^path' "$prof")"; fi
+if grep -qF "paths taken, all ranks" "$tmp/out" && grep -qE '^  iov +local +2$' "$tmp/out"; then
+  pass "paths taken on stdout"
+else
+  fail "paths taken on stdout (want the 'iov local 2' row)" "$(cat "$tmp/out")"
+fi
+
+# ---- 1a. paths through MPI (ARMCI_SHM=0): they add up the same way -----------------------------------------
+run "$tmp/out-mpi" "$builddir/tests/profile/profile_ops" ARMCI_PROFILE=1 "ARMCI_PROFILE_FILE=$tmp/mpi.tsv" ARMCI_SHM=0
+rc=$?
+bad_paths="$( [ -s "$tmp/mpi.tsv" ] && path_sums "$tmp/mpi.tsv" || echo "no profile file (exit $rc)")"
+mpi_local="$(awk -F'\t' '$1 == "path" && $4 == "local"' "$tmp/mpi.tsv" 2>/dev/null)"
+if [ $rc -eq 0 ] && [ -z "$bad_paths" ] && [ -z "$mpi_local" ]; then
+  pass "ARMCI_SHM=0: path records add up to the calls, none local ($(grep -c '^path' "$tmp/mpi.tsv") records)"
+else
+  fail "ARMCI_SHM=0 path records (exit $rc)" "$bad_paths"$'\n'"$mpi_local"$'\n'"$(grep '^path' "$tmp/mpi.tsv" 2>/dev/null)"
+fi
 
 # ---- 1b. a region outside the pool (ARMCI_POOL_BLOCK_KB=4: 8 KiB is beyond it) ---------------------------
 run "$tmp/out-own" "$builddir/tests/profile/profile_ops" ARMCI_PROFILE=1 "ARMCI_PROFILE_FILE=$tmp/own.tsv" \

@@ -17,7 +17,7 @@ using armcix::engine_name;
 using armcix::IovEngine;
 using armcix::IovFacts;
 using armcix::IovMethod;
-using armcix::kOrderedPutMaxBytes;
+using armcix::kContigAuto;
 using armcix::kStridedAuto;
 using armcix::StridedEngine;
 using armcix::StridedMethod;
@@ -84,7 +84,7 @@ ContigFacts served(ContigFacts f) {
   f.served_by_progress_rank = true;
   return f;
 }
-const std::size_t kSmall = static_cast<std::size_t>(kOrderedPutMaxBytes);
+const std::size_t kSmall = kContigAuto.small_max_bytes;
 
 }  // namespace
 

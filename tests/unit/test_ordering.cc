@@ -1,10 +1,17 @@
-// The ordering rule (gmr/pending.h): when an operation must flush the pending ones first.  No MPI.
+// The ordering rule (gmr/pending.h): when an operation must flush the pending ones first; and when a put goes
+// ordered (transfer/engine_choice.h, choose_contig).  No MPI.
 #include <gtest/gtest.h>
 
 #include "gmr/pending.h"
+#include "transfer/engine_choice.h"
 
+using armcix::choose_contig;
 using armcix::conflicts;
+using armcix::ContigFacts;
+using armcix::ContigMpi;
+using armcix::ContigPath;
 using armcix::Pending;
+using armcix::TargetPath;
 using armcix::XferOp;
 
 TEST(OrderingRule, NothingPendingNeverConflicts) {
@@ -58,21 +65,33 @@ TEST(OrderingRule, RangesGrowToTheirBoundingRange) {
   EXPECT_FALSE(conflicts(p, XferOp::Put, 108, 200));
 }
 
+// The ordered-put rule itself is choose_contig's (transfer/engine_choice.h); its input about the pair is
+// overlaps_pending_put, given as transfer/paths.h's contig_facts gives it: a blocking put to another node.
+static ContigPath put_path(const Pending& p, MPI_Aint lo, MPI_Aint hi) {
+  ContigFacts f;
+  f.op = XferOp::Put;
+  f.bytes = static_cast<std::size_t>(hi - lo);
+  f.path = TargetPath::OtherNode;
+  f.blocking = true;
+  f.overlaps_pending_put = armcix::overlaps_pending_put(p, lo, hi);
+  return choose_contig(f, ContigMpi{});  // MPICH: ordered puts by accumulate
+}
+
 TEST(OrderingRule, OnlyAPutOverlappingAnEarlierPutGoesOrdered) {
-  using armcix::kOrderedPutMaxBytes;
-  using armcix::put_goes_ordered;
+  const auto big = static_cast<MPI_Aint>(armcix::kContigAuto.small_max_bytes);
   Pending p;
-  EXPECT_FALSE(put_goes_ordered(p, 0, 8));
+  EXPECT_EQ(put_path(p, 0, 8), ContigPath::Flushed);
   p.put.add(0, 8);
-  EXPECT_TRUE(put_goes_ordered(p, 4, 12));
-  EXPECT_FALSE(put_goes_ordered(p, 8, 16));                       // disjoint puts stream as plain puts
-  EXPECT_FALSE(put_goes_ordered(p, 0, kOrderedPutMaxBytes + 1));  // large: a plain put after a flush
+  EXPECT_EQ(put_path(p, 4, 12), ContigPath::OrderedPut);
+  EXPECT_EQ(put_path(p, 8, 16), ContigPath::Flushed);       // disjoint puts stream as plain puts
+  EXPECT_EQ(put_path(p, 0, big), ContigPath::OrderedPut);   // up to the limit
+  EXPECT_EQ(put_path(p, 0, big + 1), ContigPath::Flushed);  // large: a plain put after a flush
   Pending q;
   q.rep.add(0, 8);
-  EXPECT_TRUE(put_goes_ordered(q, 0, 8));
+  EXPECT_EQ(put_path(q, 0, 8), ContigPath::OrderedPut);
   Pending a;
   a.acc.add(0, 8);
-  EXPECT_FALSE(put_goes_ordered(a, 0, 8));  // after an accumulate of another op: flush, plain put
+  EXPECT_EQ(put_path(a, 0, 8), ContigPath::Flushed);  // after an accumulate of another op: flush, plain put
 }
 
 TEST(OrderingRule, OrderedPutsAreOrderedAmongThemselvesOnly) {
