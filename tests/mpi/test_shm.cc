@@ -3,6 +3,7 @@
 // Expectations never depend on which path was taken: the paths must be indistinguishable.
 #include <algorithm>
 #include <complex>
+#include <cstring>
 #include <functional>
 #include <cstdlib>
 #include <limits>
@@ -191,11 +192,15 @@ TEST(NodePath, LocalFencesOrderTheTransfersLoadsAndStores) {
   FenceProbe probe;
   armcix::set_local_fence_hook(&record_fence, &probe);
   const auto acq = std::memory_order_acquire, rel = std::memory_order_release;
+  // Where the job spans nodes, every accumulate goes through MPI, its own node's included (doc/design.md,
+  // "Atomicity between the two paths"): no node-local fences to look for then.
+  const bool accs_local = armci_domain_count(ARMCI_DOMAIN_SMP) == 1;
   auto run = [&](const volatile long* watch, const char* what, std::memory_order order, long value,
                  const std::function<void()>& transfer) {
     probe.watch = watch;
     probe.seen.clear();
     transfer();
+    if (!accs_local && std::strstr(what, "Acc")) return;
     EXPECT_TRUE(probe.saw(order, value))
         << what << ": no " << (order == acq ? "acquire fence after the loads" : "release fence before the stores")
         << " (" << probe.seen.size() << " fences seen)";
