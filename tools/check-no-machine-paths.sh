@@ -42,7 +42,8 @@ allow=(
 # of /tmp (scratch files of example commands and of the scripts), /armcix (the repository inside the root).
 
 # The files: git's list in a clone; else (an unpacked tarball) the files of the source folders and the
-# top-level documents, less what configure and make write there (which names the build's own paths).
+# top-level documents, less what autogen.sh (libtoolize's m4/libtool.m4 and m4/lt*.m4), configure and make
+# write there (which name other projects' addresses and the build's own paths).
 if files="$(git -c safe.directory="$repo" ls-files 2>/dev/null)" && [ -n "$files" ]; then
   :
 else
@@ -53,7 +54,8 @@ else
   files="$(find "${dirs[@]}" -type f ! -path '*/logs/*' ! -path '*/.libs/*' ! -path '*/.deps/*' \
              ! -path 'benchmarks/build/*' ! -path 'tests/ga/bin/*' ! -name results-latest.txt \
              ! -name Makefile ! -name Makefile.in ! -name env.sh ! -name armciconf.h ! -name '*.o' \
-             ! -name '*.lo' ! -name '*.la' ! -name '*.a' ! -name '*.so*' ! -name '*.log' ! -name '*.trs')"
+             ! -name '*.lo' ! -name '*.la' ! -name '*.a' ! -name '*.so*' ! -name '*.log' ! -name '*.trs' \
+             ! -path 'm4/libtool.m4' ! -path 'm4/lt*.m4' ! -name 'config.h.in')"
 fi
 
 passed=0 failed=0
