@@ -24,10 +24,10 @@ src_libarmci_la_SOURCES = \
 	src/runtime/mpi_hooks.cc src/runtime/mpi_hooks.h \
 	src/api/armci_api.cc src/api/armci_api_transfers.cc src/api/api_internal.h \
 	src/groups/group.cc src/groups/group.h \
-	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/gmr_internal.h src/gmr/members_busy.h src/gmr/node_slices.cc src/gmr/pool.cc src/gmr/pending.h \
-	src/gmr/region_plan.cc src/gmr/region_plan.h \
+	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/gmr_internal.h src/gmr/members_busy.h src/gmr/local_access.cc \
+	src/gmr/node_slices.cc src/gmr/pool.cc src/gmr/region_plan.cc src/gmr/region_plan.h \
 	src/acc/acc_types.cc src/acc/acc_types.h \
-	src/gmr/ordering.cc src/gmr/ordering.h \
+	src/completion/pending.h src/completion/ordering.cc src/completion/ordering.h \
 	src/transfer/staging.cc src/transfer/staging.h \
 	src/transfer/contig.cc src/transfer/rma.h src/transfer/paths.cc src/transfer/paths.h \
 	src/transfer/node_local.cc src/transfer/node_local.h \

@@ -13,7 +13,7 @@
 #include "base/error.h"
 #include "base/state.h"
 #include "gmr/gmr.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "topo/nodes.h"
 #include "transfer/node_local.h"
 #include "wait/wait.h"

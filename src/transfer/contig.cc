@@ -5,7 +5,7 @@
 #include "acc/acc_types.h"
 #include "base/error.h"
 #include "base/state.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "nb/request.h"
 #include "topo/nodes.h"
 #include "transfer/engine_choice.h"

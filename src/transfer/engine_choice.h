@@ -16,7 +16,7 @@
 
 #include "base/config.h"
 #include "base/path_tuning.h"
-#include "gmr/pending.h"  // XferOp
+#include "completion/pending.h"  // XferOp
 #include "transfer/strided_shape.h"
 
 namespace armcix {
@@ -40,7 +40,7 @@ enum class ContigPath {
   Flushed,        // MPI_Put / MPI_Get / MPI_Accumulate, completed locally by MPI_Win_flush_local (now or at the
                   // request's completion)
 };
-// A held copy (gmr/ordering.h, hold_put_copy) lives until the pair's next flush, which completes the operation
+// A held copy (completion/ordering.h, hold_put_copy) lives until the pair's next flush, which completes the operation
 // remotely and so locally: the call costs a copy instead of MPI's local completion.
 
 struct ContigFacts {
@@ -54,7 +54,7 @@ struct ContigFacts {
   bool served_by_progress_rank = false;    // a progress rank serves the target's slice (it may be asleep)
 };
 
-// What the MPI library in use makes cheapest (gmr/ordering.h).
+// What the MPI library in use makes cheapest (completion/ordering.h).
 struct ContigMpi {
   bool ordered_puts_by_accumulate = true;  // false on Open MPI: its accumulates are dearer than a flush + put
   bool accs_from_held_copies = true;       // ARMCI_ACC_HELD_COPY, resolved

@@ -13,7 +13,7 @@
 #include "acc/acc_types.h"
 #include "base/error.h"
 #include "base/state.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "nb/request.h"
 #include "transfer/conflict_tree.h"
 #include "transfer/datatypes.h"

@@ -7,7 +7,7 @@
 
 #include "acc/acc_types.h"
 #include "base/path_tuning.h"
-#include "gmr/pending.h"  // XferOp
+#include "completion/pending.h"  // XferOp
 
 namespace armcix {
 

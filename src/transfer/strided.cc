@@ -15,7 +15,7 @@
 #include "acc/acc_types.h"
 #include "base/error.h"
 #include "base/state.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "nb/request.h"
 #include "topo/nodes.h"
 #include "transfer/datatypes.h"
@@ -108,7 +108,7 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     OwnedType ltype;
     int lcount = 1;
     MPI_Datatype lt;
-    // A held copy (gmr/ordering.h) is taken after prepare_op, whose flush would free the pair's held copies.
+    // A held copy (completion/ordering.h) is taken after prepare_op, whose flush would free the pair's held copies.
     prepare_op(g, r.win_rank, XferOp::Acc, lo, hi);
     const bool held = req == nullptr && acc_from_held_copy(r, s.total_bytes(), g->abs_rank_of(r.win_rank));
     if (!held && scale_is_one(*t, scale) && !must_stage(sd.local)) {

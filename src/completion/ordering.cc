@@ -1,4 +1,4 @@
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 
 #include <algorithm>
 #include <cstring>
@@ -188,15 +188,6 @@ void fence_all() {
     if (!g_copies.empty()) release_window_copies(g->pending.get());
     g->pending->complete_all();
   }
-}
-
-void sync_region(Gmr* g) {
-  if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->win));
-  if (g->shm_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->shm_win));
-}
-
-void sync_all_windows() {
-  for (Gmr* g : gmr_all()) sync_region(g);
 }
 
 }  // namespace armcix
