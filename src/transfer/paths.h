@@ -17,7 +17,7 @@ namespace armcix {
 
 // Where the resolved target is for an operation of `op` on process `proc`.
 inline TargetPath target_path(const GmrRef& r, XferOp op, int proc) {
-  if (mapped(r) && (op != XferOp::Acc || local_atomics(r))) return TargetPath::NodeLocal;
+  if (reached_by_load_store(r, op)) return TargetPath::NodeLocal;
   return on_my_node(proc) ? TargetPath::SameNode : TargetPath::OtherNode;
 }
 

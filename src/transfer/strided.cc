@@ -247,36 +247,6 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   if (landing.owned) scatter_after(s, sd.local, std::move(landing.owned), req);
 }
 
-// Node-local target: copy (or accumulate) segment by segment with loads and stores.
-void local_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r) {
-  char* remote = mapped(r);
-  const std::size_t seg = s.count[0];
-  prepare_op(r.gmr, r.win_rank, op, r.disp, r.disp + static_cast<MPI_Aint>(s.rextent));
-  switch (op) {
-    case XferOp::Put:
-      before_local_store();
-      for_each_segment(s, [&](long loff, long roff) { std::memcpy(remote + roff, sd.local + loff, seg); });
-      after_local_store();
-      break;
-    case XferOp::Get:
-      // A process polling memory it reads with loads must still let MPI serve the RMA aimed at that memory
-      // (as get() and the vector engine do): ARMCI_NODE_SIZE=1, 3 ranks on MPICH, the owner polling its own
-      // flag with ARMCI_GetS while another rank's ARMCI_Fence waited in MPI_Win_flush for it: hung for good.
-      poke_progress(r.gmr);
-      before_local_load();
-      for_each_segment(s, [&](long loff, long roff) { std::memcpy(sd.local + loff, remote + roff, seg); });
-      after_local_load();
-      break;
-    case XferOp::Acc: {
-      before_local_store();
-      SliceLock lock(r.gmr->slice_lock(r.win_rank));
-      for_each_segment(s, [&](long loff, long roff) { scale_add(*t, scale, sd.local + loff, remote + roff, seg); });
-      after_local_store();
-      break;
-    }
-  }
-}
-
 // Packs segments of the local side into a bounded buffer (ARMCI_PACK_CHUNK) and moves it chunk by chunk;
 // target side: an indexed datatype per chunk.  Puts and accumulates of more than one chunk only
 // (choose_strided sends the rest to DIRECT).  Every chunk completes locally before the call returns, so a
@@ -458,13 +428,13 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   profile_path(engine);
   // A strided get from my own slice through MPI pokes MPI's progress, as get() does (transfer/contig.cc):
   // Open MPI's osc ucx completes it in place, and a process polling its memory this way never served a put
-  // from another node (ARMCI_SHM=0, 2 simulated hosts: hung at once).  local_engine and get() poke
+  // from another node (ARMCI_SHM=0, 2 simulated hosts: hung at once).  local_strided and get() poke
   // themselves.
   if (op == XferOp::Get && proc == rt().me && engine != StridedEngine::Local && engine != StridedEngine::Contiguous)
     poke_progress(r.gmr);
   switch (engine) {
     case StridedEngine::Local:
-      return local_engine(op, t, scale, s, sd, r);
+      return local_strided(op, t, scale, s, sd.local, r);
     case StridedEngine::Contiguous:
       switch (op) {
         case XferOp::Put:
