@@ -8,7 +8,7 @@ src_libarmci_la_SOURCES = \
 	src/base/config.cc src/base/config.h src/base/error.cc src/base/error.h \
 	src/base/state.cc src/base/state.h src/base/machine_count.h src/base/thread_lock.h \
 	src/base/window.cc src/base/window.h src/base/mpi_library.cc src/base/mpi_library.h src/base/fnv1a.h \
-	src/base/alloc_stats.h src/base/path_tuning.h \
+	src/base/alloc_stats.h src/completion/path_tuning.h \
 	src/topo/machine.cc src/topo/machine.h src/topo/node_keys.cc src/topo/node_keys.h src/topo/nodes.cc src/topo/nodes.h \
 	src/wait/backoff.h src/wait/call_stats.cc src/wait/call_stats.h src/wait/handoff.cc src/wait/handoff.h \
 	src/wait/mpi_yield.cc src/wait/mpi_yield.h \

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "base/error.h"
-#include "base/path_tuning.h"
+#include "completion/path_tuning.h"
 #include "base/state.h"
 #include "base/window.h"
 #include "topo/nodes.h"

@@ -24,7 +24,7 @@
 
 #include <cstddef>
 
-#include "base/path_tuning.h"  // kContigAuto: the bounds of held copies
+#include "completion/path_tuning.h"  // kContigAuto: the bounds of held copies
 #include "base/state.h"
 #include "completion/pending.h"
 #include "gmr/gmr.h"
@@ -75,7 +75,7 @@ inline void prepare_ordered_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi) {
 // completion: that is the accumulate's round trip through the target's CPU (MPICH's active-message path over
 // UCX), where a blocking ARMCI put only promises that the caller may reuse its buffer.  Returns the copy to
 // hand to MPI.  Bounded: when the pair holds kContigAuto.held_copies_per_target copies, or all pairs together
-// more than kContigAuto.held_copy_bytes (base/path_tuning.h), the pairs concerned are flushed first (the
+// more than kContigAuto.held_copy_bytes (completion/path_tuning.h), the pairs concerned are flushed first (the
 // state of (g, wr) may be reset then).
 void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes);
 // The same space, uninitialised, for the caller to fill (a scaled or packed accumulate origin).

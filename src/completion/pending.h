@@ -139,7 +139,7 @@ inline bool ordered_put_conflicts(const Pending& p, MPI_Aint lo, MPI_Aint hi) {
 // (ARMCI-MPI leaves the overlapping MPI_Puts unordered in one epoch, which MPI makes undefined).  Large
 // puts stay plain: MPI implementations move big accumulates through the target's CPU, and next to the
 // transfer time a round trip no longer counts (the limit's measurements: doc/performance.md,
-// "Ordered puts: the size limit"; the limit is kContigAuto.small_max_bytes, base/path_tuning.h).  The rule is
+// "Ordered puts: the size limit"; the limit is kContigAuto.small_max_bytes, completion/path_tuning.h).  The rule is
 // transfer/engine_choice.h's choose_contig; this is the fact about the pair it needs.
 // A put on [lo, hi) overlaps a put or ordered put pending on the pair.
 inline bool overlaps_pending_put(const Pending& p, MPI_Aint lo, MPI_Aint hi) {

@@ -1,7 +1,7 @@
 // Which path moves a contiguous transfer and which engine a strided or I/O-vector one: pure functions of the
 // transfer's shape, the operation, the configuration and what the caller found out about the target, with no
 // MPI and no global state, so that every rule is unit-tested (tests/unit/test_engine_choice.cc).  Re-tuning
-// for another machine changes the thresholds in kContigAuto and kStridedAuto (base/path_tuning.h, the one
+// for another machine changes the thresholds in kContigAuto and kStridedAuto (completion/path_tuning.h, the one
 // table of them), not control flow.  ARMCI_PROFILE counts the outcomes by engine_name (transfer/paths.h).
 //
 // Two engines complete a non-blocking call before it returns, which ARMCI allows (a handle may complete
@@ -15,7 +15,7 @@
 #include <cstddef>
 
 #include "base/config.h"
-#include "base/path_tuning.h"
+#include "completion/path_tuning.h"
 #include "completion/pending.h"  // XferOp
 #include "transfer/strided_shape.h"
 
@@ -112,7 +112,7 @@ enum class StridedEngine {
 // completion, pipelines the packing, the network and the target's unpacking; 64 KiB chunks fall into
 // MPICH's slow large-accumulate mode (kContigAuto.acc_piece_bytes, transfer/rma.h).  The measurements:
 // doc/performance.md, "Strided and large accumulates between hosts".
-// The thresholds: kStridedAuto (base/path_tuning.h).
+// The thresholds: kStridedAuto (completion/path_tuning.h).
 
 // Between nodes one operation per short segment (IOV) is never right: each MPI operation is a message of its
 // own there (doc/performance.md, "Strided and large accumulates between hosts").  The per-segment rule

@@ -4,8 +4,8 @@
 // force a flush) and transfer/rma.h (accumulate pieces); the measurements behind them are in
 // doc/performance.md.
 //
-// In base/, the floor, because completion/ (held copies, a copy block sized for the largest ordered put)
-// sits below transfer/ (the rules) in the layer order (doc/design.md, "Layers") and both read this table: no
+// In completion/, because completion/ (held copies, a copy block sized for the largest ordered put) sits
+// below transfer/ (the rules) in the layer order (doc/design.md, "Layers") and both read this table: no
 // MPI, no state, constants only.
 #pragma once
 
