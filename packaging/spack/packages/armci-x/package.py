@@ -35,7 +35,7 @@ class ArmciX(AutotoolsPackage):
     # The sha256 of the tarball tools/make-release.sh makes from the release's sources, written by
     # `tools/make-release.sh --record` with packaging/spack/releases.txt (this directory is not in the
     # tarball, so the checksum does not change what it sums).
-    version("1.0.0", sha256="fe0c8702dfed35d6dc6abd547e2b60d2b7c01d821810fcf93c5faf71e0dd4f7a")
+    version("1.0.0", sha256="6b8fbe8e43e91db41ee7f1820cd5fb0a33356a83f65d266943ef006f30a23efa")
 
     variant("shared", default=True, description="Build and install libarmci.so and libarmcix-mpiwrap.so")
     variant(
