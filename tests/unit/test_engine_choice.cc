@@ -250,10 +250,17 @@ TEST(ChooseStrided, AutoBetweenNodesPacksRunsShorterThanAChunk) {
     EXPECT_EQ(choose_strided(shape(kStridedAuto.per_segment_min_run - 8, 64), op, c, TargetPath::OtherNode),
               short_runs);
     EXPECT_EQ(choose_strided(shape(1024, 16), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
-    EXPECT_EQ(choose_strided(shape(1024, 1024), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
     EXPECT_EQ(choose_strided(shape(1024, 2), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    // Large accumulates of such runs: one MPI_Accumulate (DIRECT), as ARMCI-MPI; puts and gets still pack.
+    const std::size_t acc_max = kStridedAuto.other_node_acc_stream_max_bytes;
+    const StridedEngine large = op == XferOp::Acc ? StridedEngine::Direct : StridedEngine::PackStream;
+    EXPECT_EQ(choose_strided(shape(1024, 1024), op, c, TargetPath::OtherNode), large);
+    EXPECT_EQ(choose_strided(shape(2048, 256), op, c, TargetPath::OtherNode), large);  // GA's 256 x 256 doubles
+    EXPECT_EQ(choose_strided(shape(1024, acc_max / 1024), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    EXPECT_EQ(choose_strided(shape(1024, acc_max / 1024 + 1), op, c, TargetPath::OtherNode), large);
     const int chunk = static_cast<int>(kStridedAuto.other_node_chunk_bytes);
-    EXPECT_EQ(choose_strided(shape(chunk - 8, 64), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    EXPECT_EQ(choose_strided(shape(chunk - 8, 2), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    EXPECT_EQ(choose_strided(shape(chunk - 8, 64), op, c, TargetPath::OtherNode), large);
     // A run of a chunk or more: one operation per run, nothing to pack.
     EXPECT_EQ(choose_strided(shape(chunk, 64), op, c, TargetPath::OtherNode), StridedEngine::Iov);
     EXPECT_EQ(choose_strided(shape(1 << 20, 2), op, c, TargetPath::OtherNode), StridedEngine::Iov);
