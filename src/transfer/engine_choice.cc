@@ -23,6 +23,10 @@ StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, 
     if (c.strided_method == StridedMethod::Auto) {
       if (static_cast<std::size_t>(s.count[0]) >= pack_chunk_bytes(c, path)) return StridedEngine::Iov;
       if (op == XferOp::Acc && s.count[0] < kStridedAuto.per_segment_min_run) return StridedEngine::Direct;
+      // A large accumulate from a contiguous local side (GA's NGA_Acc buffer) needs no packing: one operation.
+      if (op == XferOp::Acc && s.lextent == s.total_bytes() &&
+          s.total_bytes() > kStridedAuto.other_node_acc_stream_max_bytes)
+        return StridedEngine::Direct;
       return StridedEngine::PackStream;
     }
   }

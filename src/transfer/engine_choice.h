@@ -104,7 +104,10 @@ enum class StridedEngine {
 //
 // Between nodes (TargetPath::OtherNode) AUTO packs: PACK_STREAM for every put and get of several segments
 // shorter than a chunk and for accumulates of runs from per_segment_min_run (1 KiB) up, IOV for segments of a
-// chunk or more (nothing to gain from packing them).  Accumulates of shorter runs stay DIRECT: MPICH takes a
+// chunk or more (nothing to gain from packing them).  An accumulate of such runs from a contiguous local side
+// (GA's NGA_Acc buffer) above kStridedAuto.other_node_acc_stream_max_bytes (64 KiB) goes DIRECT, one
+// MPI_Accumulate as ARMCI-MPI issues it, since there is nothing to pack
+// (benchmarks/results/2026-12-07-large-acc-between-nodes.md).  Accumulates of shorter runs stay DIRECT: MPICH takes a
 // strided origin of an accumulate as fast as a packed one, so packing only adds our loop over the runs,
 // where a strided put's origin costs MPICH more.  MPICH over UCX's TCP transport moves a derived-datatype
 // operation as active messages through both CPUs, and packs a non-contiguous origin itself more slowly than

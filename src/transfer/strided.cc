@@ -111,7 +111,11 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     // A held copy (completion/ordering.h) is taken after prepare_op, whose flush would free the pair's held copies.
     prepare_op(g, r.win_rank, XferOp::Acc, lo, hi);
     const bool held = req == nullptr && acc_from_held_copy(r, s.total_bytes(), g->abs_rank_of(r.win_rank));
-    if (!held && scale_is_one(*t, scale) && !must_stage(sd.local)) {
+    if (!held && scale_is_one(*t, scale) && !must_stage(sd.local) && s.lextent == s.total_bytes()) {
+      origin.ptr = sd.local;  // a contiguous local side (GA's buffer): plain elements, nothing for MPI to pack
+      lcount = static_cast<int>(s.nseg) * per_run;
+      lt = elem;
+    } else if (!held && scale_is_one(*t, scale) && !must_stage(sd.local)) {
       ltype = strided_type(elem, per_run, s.count, s.lstride, s.levels);
       origin.ptr = sd.local;
       lt = ltype.get();

@@ -250,10 +250,22 @@ TEST(ChooseStrided, AutoBetweenNodesPacksRunsShorterThanAChunk) {
     EXPECT_EQ(choose_strided(shape(kStridedAuto.per_segment_min_run - 8, 64), op, c, TargetPath::OtherNode),
               short_runs);
     EXPECT_EQ(choose_strided(shape(1024, 16), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
-    EXPECT_EQ(choose_strided(shape(1024, 1024), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
     EXPECT_EQ(choose_strided(shape(1024, 2), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    // Large accumulates of such runs from a contiguous local side: one MPI_Accumulate (DIRECT), as ARMCI-MPI;
+    // from a strided local side, and puts and gets, still packed.
+    const std::size_t acc_max = kStridedAuto.other_node_acc_stream_max_bytes;
+    const StridedEngine large = op == XferOp::Acc ? StridedEngine::Direct : StridedEngine::PackStream;
+    EXPECT_EQ(choose_strided(shape(1024, 1024), op, c, TargetPath::OtherNode), large);
+    EXPECT_EQ(choose_strided(shape(2048, 256), op, c, TargetPath::OtherNode), large);  // GA's 256 x 256 doubles
+    EXPECT_EQ(choose_strided(shape(1024, acc_max / 1024), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    EXPECT_EQ(choose_strided(shape(1024, acc_max / 1024 + 1), op, c, TargetPath::OtherNode), large);
+    StridedShape strided_local = shape(1024, 1024);
+    strided_local.lstride[0] = 2048;
+    strided_local.lextent = 1023 * 2048 + 1024;
+    EXPECT_EQ(choose_strided(strided_local, op, c, TargetPath::OtherNode), StridedEngine::PackStream);
     const int chunk = static_cast<int>(kStridedAuto.other_node_chunk_bytes);
-    EXPECT_EQ(choose_strided(shape(chunk - 8, 64), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    EXPECT_EQ(choose_strided(shape(chunk - 8, 2), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
+    EXPECT_EQ(choose_strided(shape(chunk - 8, 64), op, c, TargetPath::OtherNode), large);
     // A run of a chunk or more: one operation per run, nothing to pack.
     EXPECT_EQ(choose_strided(shape(chunk, 64), op, c, TargetPath::OtherNode), StridedEngine::Iov);
     EXPECT_EQ(choose_strided(shape(1 << 20, 2), op, c, TargetPath::OtherNode), StridedEngine::Iov);
