@@ -45,9 +45,9 @@ struct StridedAutoTuning {
   std::size_t pack_stream_window_chunks;  // PACK_STREAM's buffer, in chunks: completes locally and reuses it beyond
   // To another node, accumulates of runs from per_segment_min_run up to a chunk whose local side is contiguous
   // (GA's NGA_Acc buffer) stream packed (PACK_STREAM) up to this total and go as one MPI_Accumulate (DIRECT, as
-  // ARMCI-MPI) above it: nothing to pack.  GA's 256 x 256 double tile (512 KiB) across 2 simulated hosts:
-  // 592 us streamed, 396 us DIRECT (ARMCI-MPI 252).  A strided local side still streams: DIRECT made MPICH
-  // pack it, 256 x 1 KiB 261 -> 1464 us (benchmarks/results/2026-12-07-large-acc-between-nodes.md).
+  // ARMCI-MPI) above it: there is nothing to pack, and packing it only copies it and splits it into pieces the
+  // target unpacks one by one.  A strided local side still streams: DIRECT would make MPI pack it, slower
+  // still (benchmarks/results/2026-12-07-large-acc-between-nodes.md has the measurements).
   std::size_t other_node_acc_stream_max_bytes;
 };
 constexpr StridedAutoTuning kStridedAuto{1024, 16, std::size_t{1} << 20, 64 * 1024, 32 * 1024, 128, 64 * 1024};
