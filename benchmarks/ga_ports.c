@@ -144,6 +144,7 @@ static void tiles(int g, int partner, double *buf, double *chk, int k, long call
             buf[r * k + c] = value(partner, r, c) + 0.5;
     NGA_Put(g, lo, hi, buf, &ld);
     GA_Sync();
+    GA_Init_fence();
     t = GA_Wtime();
     for (i = 0; i < calls; i++)
         NGA_Put(g, lo, hi, buf, &ld);
@@ -159,6 +160,7 @@ static void tiles(int g, int partner, double *buf, double *chk, int k, long call
         for (c = 0; c < k; c++)
             buf[r * k + c] = incr(r, c);
     GA_Sync();
+    GA_Init_fence();
     t = GA_Wtime();
     for (i = 0; i < calls; i++)
         NGA_Acc(g, lo, hi, buf, &ld, &one);
@@ -209,6 +211,7 @@ static void task_loop(long per_rank)
     NGA_Put(gb, lo, hi, b, &ld);
     GA_Sync();
 
+    GA_Init_fence();
     secs = GA_Wtime();
     while ((t = NGA_Read_inc(gcnt, zero, 1)) < ntasks) {
         int i = (int)(t % nproc), j = (int)((t / nproc) % nproc), dst = (i + j) % nproc;
@@ -300,8 +303,8 @@ int main(int argc, char **argv)
 
     g = create_blocked(C_DBL, BLK, BLK, "tiles");
     {
-        int owner, sub[2] = {partner * BLK, 0};
-        if (!NGA_Locate(g, sub, &owner) || owner != partner)
+        int sub[2] = {partner * BLK, 0}, owner = NGA_Locate(g, sub);
+        if (owner != partner)
             GA_Error("the partner's block is not where it should be", owner);
     }
     buf = (double *)malloc(sizeof(double) * BLK * BLK);

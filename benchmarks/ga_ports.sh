@@ -6,10 +6,10 @@
 #   benchmarks/ga_ports.sh --ports-dir WORK/ports-TAG [options]
 #     --ports-dir D   the prefixes tools/ga-ports.sh built (D/PORT/ga-ports.done)
 #     --ports "..."   which, in this order (default: those of "armcix mpi-pr mpi-ts mpi3 armci-mpi" built in D);
-#                     the first is the reference of the ratios
+#                     the first is the reference of the ratios.  PORT@N starts that port with N processes (e.g.
+#                     armcix@3 beside mpi-pr at --np 2: the same processes per node as MPI-PR's 2 + 1)
 #     --np N          GA ranks (default 2)
 #     --pr-extra K    MPI-PR starts N + K processes: one progress rank per node (default: --hosts, else 1)
-#     --np-port P=N   start port P with N processes instead (e.g. armcix=3: the same processes per node as MPI-PR)
 #     --hosts H       run under tools/simhosts.sh --hosts H --own-names (distinct host names and gethostid(),
 #                     which ComEx needs to see the hosts; needs root; serialized by flock on
 #                     $SIMHOSTS_LOCK, default /tmp/armcix-simhosts.lock, so that runs of others never overlap)
@@ -23,14 +23,12 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 dir="" ports="" np=2 pr_extra="" hosts="" launcher="mpiexec.mpich" envs=() rounds=5 scale=1 out="" tmo=600
-np_port=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --ports-dir) dir="$2"; shift 2 ;;
     --ports) ports="$2"; shift 2 ;;
     --np) np="$2"; shift 2 ;;
     --pr-extra) pr_extra="$2"; shift 2 ;;
-    --np-port) np_port+=("$2"); shift 2 ;;
     --hosts) hosts="$2"; shift 2 ;;
     --launcher) launcher="$2"; shift 2 ;;
     --env) envs+=("$2"); shift 2 ;;
@@ -55,7 +53,7 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
 # Build ga_ports.c against each port, with the flags and libraries its build recorded.
-for p in $ports; do
+for p in $(for e in $ports; do echo "${e%@*}"; done | sort -u); do
   done_file="$dir/$p/ga-ports.done"
   [ -f "$done_file" ] || { echo "ga_ports: port $p is not built ($done_file missing)" >&2; exit 2; }
   cflags="$(sed -n 's/^cflags=//p' "$done_file")" libs="$(sed -n 's/^libs=//p' "$done_file")"
@@ -69,15 +67,15 @@ for p in $ports; do
   fi
 done
 
-procs_of() {  # PORT: how many processes to start
-  local p="$1" kv
-  for kv in "${np_port[@]+"${np_port[@]}"}"; do [ "${kv%%=*}" = "$p" ] && { echo "${kv#*=}"; return; }; done
+procs_of() {  # PORT or PORT@N: how many processes to start
+  local p="$1"
+  case "$p" in *@*) echo "${p#*@}"; return ;; esac
   if [ "$p" = mpi-pr ]; then echo $((np + pr_extra)); else echo "$np"; fi
 }
-run_one() {  # PORT ROUND
-  local p="$1" r="$2" n log rc
-  n="$(procs_of "$p")"
-  log="$out/r$r-$p.log"
+run_one() {  # PORT[@N] ROUND
+  local e="$1" r="$2" n log rc p="${1%@*}"
+  n="$(procs_of "$e")"
+  log="$out/r$r-$e.log"
   {
     echo "# port $p, round $r, $n processes, $(date -u +%FT%TZ), load: $(uptime | sed 's/.*load average: //')"
     echo "# env: ${envs[*]-}"
@@ -87,16 +85,16 @@ run_one() {  # PORT ROUND
     local e=() kv
     for kv in "${envs[@]+"${envs[@]}"}"; do e+=(--env "$kv"); done
     flock "${SIMHOSTS_LOCK:-/tmp/armcix-simhosts.lock}" "$repo/tools/simhosts.sh" --hosts "$hosts" --own-names --timeout "$tmo" \
-      "${e[@]+"${e[@]}"}" -n "$n" "$dir/$p/bin/ga_ports" "$p" "$scale" >>"$log" 2>&1 </dev/null
+      "${e[@]+"${e[@]}"}" -n "$n" "$dir/$p/bin/ga_ports" "$e" "$scale" >>"$log" 2>&1 </dev/null
   else
     # shellcheck disable=SC2086 # the launcher may be a command with options
-    env "${envs[@]+"${envs[@]}"}" timeout -k 10 "$tmo" $launcher -n "$n" "$dir/$p/bin/ga_ports" "$p" "$scale" \
+    env "${envs[@]+"${envs[@]}"}" timeout -k 10 "$tmo" $launcher -n "$n" "$dir/$p/bin/ga_ports" "$e" "$scale" \
       >>"$log" 2>&1 </dev/null
   fi
   rc=$?
   set -e
   echo "# exit $rc" >>"$log"
-  printf '  round %s %-10s %2s procs  exit %-3s load %s\n' "$r" "$p" "$n" "$rc" "$(sed -n '1s/.*load: //p' "$log")"
+  printf '  round %s %-10s %2s procs  exit %-3s load %s\n' "$r" "$e" "$n" "$rc" "$(sed -n '1s/.*load: //p' "$log")"
 }
 
 read -r -a plist <<<"$ports"
@@ -111,9 +109,9 @@ done
 {
   echo "ga_ports: $(date -u +%F), ${#plist[@]} ports, $np GA ranks, ${hosts:+$hosts simulated hosts, }$rounds rounds, scale $scale, env: ${envs[*]-none}"
   echo "processes started: $(for p in "${plist[@]}"; do printf '%s=%s ' "$p" "$(procs_of "$p")"; done)"
-  echo "load (1 min) before the runs: $(sed -n '1s/.*load: \([0-9.]*\),.*/\1/p' "$out"/r*-*.log | sort -n | awk '{a[NR]=$1} END {printf "min %s, median %s, max %s", a[1], a[int((NR+1)/2)], a[NR]}')"
-  failed_runs="$(grep -L '^# exit 0$' "$out"/r*-*.log | xargs -r -n1 basename | tr '\n' ' ')"
-  checks="$(grep -l 'CHECK FAILED' "$out"/r*-*.log | xargs -r -n1 basename | tr '\n' ' ')"
+  echo "load (1 min) before the runs: $(awk 'FNR == 1 { sub(/.*load: /, ""); sub(/,.*/, ""); print }' "$out"/r*-*.log | sort -n | awk '{a[NR]=$1} END {printf "min %s, median %s, max %s", a[1], a[int((NR+1)/2)], a[NR]}')"
+  failed_runs="$( (grep -L '^# exit 0$' "$out"/r*-*.log || true) | xargs -r -n1 basename | tr '\n' ' ')"
+  checks="$( (grep -l 'CHECK FAILED' "$out"/r*-*.log || true) | xargs -r -n1 basename | tr '\n' ' ')"
   echo "runs that failed: ${failed_runs:-none}; runs with a failed data check: ${checks:-none}"
   echo "us per call, median over rounds (mean over GA ranks); ratio = ${plist[0]} / port"
   awk -v ports="$ports" '
