@@ -62,7 +62,7 @@ for p in $(for e in $ports; do echo "${e%@*}"; done | sort -u); do
   bin="$dir/$p/bin/ga_ports"
   if [ ! -x "$bin" ] || [ "$repo/benchmarks/ga_ports.c" -nt "$bin" ]; then
     # shellcheck disable=SC2086 # flag lists
-    $MPICC $cflags -I"$dir/$p/include" -o "$bin" "$repo/benchmarks/ga_ports.c" -L"$dir/$p/lib" $rpath $libs -lm ||
+    $MPICC $cflags -I"$dir/$p/include" -o "$bin" "$repo/benchmarks/ga_ports.c" -L"$dir/$p/lib" $rpath $libs -llapack -lblas -lm ||
       { echo "ga_ports: building ga_ports against $p failed" >&2; exit 1; }
   fi
 done
@@ -82,10 +82,10 @@ run_one() {  # PORT[@N] ROUND
   } >"$log"
   set +e
   if [ -n "$hosts" ]; then
-    local e=() kv
-    for kv in "${envs[@]+"${envs[@]}"}"; do e+=(--env "$kv"); done
+    local envflags=() kv
+    for kv in "${envs[@]+"${envs[@]}"}"; do envflags+=(--env "$kv"); done
     flock "${SIMHOSTS_LOCK:-/tmp/armcix-simhosts.lock}" "$repo/tools/simhosts.sh" --hosts "$hosts" --own-names --timeout "$tmo" \
-      "${e[@]+"${e[@]}"}" -n "$n" "$dir/$p/bin/ga_ports" "$e" "$scale" >>"$log" 2>&1 </dev/null
+      "${envflags[@]+"${envflags[@]}"}" -n "$n" "$dir/$p/bin/ga_ports" "$e" "$scale" >>"$log" 2>&1 </dev/null
   else
     # shellcheck disable=SC2086 # the launcher may be a command with options
     env "${envs[@]+"${envs[@]}"}" timeout -k 10 "$tmo" $launcher -n "$n" "$dir/$p/bin/ga_ports" "$e" "$scale" \

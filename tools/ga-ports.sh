@@ -128,7 +128,10 @@ for port in $ports; do
     echo "tag=$tag"
     echo "configure=${net[*]} --disable-f77 --without-scalapack"
     echo "cflags=$GA_CFLAGS"
-    echo "libs=$("$prefix/bin/ga-config" --ldflags) $("$prefix/bin/ga-config" --libs) $extra_libs"
+    libs="$("$prefix/bin/ga-config" --ldflags) $("$prefix/bin/ga-config" --libs)"
+    # ARMCI given as a library file: that file, not whatever -larmci finds (Debian's libarmci.a is Open MPI's).
+    case "$port:$armci_mpi" in armci-mpi:*.a) libs="$(echo " $libs " | sed 's/ -larmci / /g')" ;; esac
+    echo "libs=$libs $extra_libs"
   } >"$prefix/ga-ports.done"
   built+=("$port=$prefix")
 done
