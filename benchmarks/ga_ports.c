@@ -11,9 +11,9 @@
  * from the block of its partner: the rank with its own index on the next node (GA_Cluster_*), or the next
  * rank when there is one node.  Every rank is the partner of exactly one, so puts and accumulates never
  * overlap.
- *   get   NGA_Get of the tile                         check: the partner's values
+ *   get   NGA_Get of the tile                         check: the partner's values (in a buffer spoiled before)
  *   put   NGA_Put of the tile, then GA_Fence           check: read back after GA_Sync
- *   acc   NGA_Acc (alpha 1) of the tile, then GA_Fence check: put value + calls * increment
+ *   acc   NGA_Acc (alpha 1) of the tile, then GA_Fence check: put value + (calls + 1) * increment (a warm-up)
  *   read_inc  NGA_Read_inc of one counter on rank 0, by every rank at once;
  *             check: the counter ends at the number of calls and the values handed out sum to 0+1+...+(N-1)
  *   sync  GA_Sync
@@ -128,6 +128,9 @@ static void tiles(int g, int partner, double *buf, double *chk, int k, long call
     /* get */
     NGA_Get(g, lo, hi, buf, &ld); /* warm-up */
     GA_Sync();
+    /* The check must see the timed gets' data, not the warm-up's: a get that returned before its data
+       arrived would otherwise pass. */
+    memset(buf, 0xff, (size_t)bytes);
     t = GA_Wtime();
     for (i = 0; i < calls; i++)
         NGA_Get(g, lo, hi, buf, &ld);
@@ -159,6 +162,7 @@ static void tiles(int g, int partner, double *buf, double *chk, int k, long call
     for (r = 0; r < k; r++)
         for (c = 0; c < k; c++)
             buf[r * k + c] = incr(r, c);
+    NGA_Acc(g, lo, hi, buf, &ld, &one); /* warm-up, counted in the check */
     GA_Sync();
     GA_Init_fence();
     t = GA_Wtime();
@@ -171,7 +175,7 @@ static void tiles(int g, int partner, double *buf, double *chk, int k, long call
     bad = 0;
     for (r = 0; r < k; r++)
         for (c = 0; c < k; c++)
-            bad |= chk[r * k + c] != value(partner, r, c) + 0.5 + (double)calls * incr(r, c);
+            bad |= chk[r * k + c] != value(partner, r, c) + 0.5 + (double)(calls + 1) * incr(r, c);
     row("acc", size, bytes, calls, t, bad);
 }
 

@@ -19,10 +19,13 @@
 #     --scale S       ga_ports' SCALE (default 1: about 1-3 s per run on one node)
 #     --out DIR       logs (default D/runs/<date-time>); DIR/summary.txt gets the table
 #     --timeout S     per run (default 600)
+#     --summary-only  only print the tables again from the logs in --out (same --ports)
+# Two tables: the median over the rounds, and the minimum over the rounds (where the load of other jobs makes
+# an operation that needs the target's CPU wait for a time slice, the minimum is what the path itself costs).
 # The machine's load (uptime) is recorded before every run, in the log and the summary.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-dir="" ports="" np=2 pr_extra="" hosts="" launcher="mpiexec.mpich" envs=() rounds=5 scale=1 out="" tmo=600
+summary_only=0 dir="" ports="" np=2 pr_extra="" hosts="" launcher="mpiexec.mpich" envs=() rounds=5 scale=1 out="" tmo=600
 while [ $# -gt 0 ]; do
   case "$1" in
     --ports-dir) dir="$2"; shift 2 ;;
@@ -36,6 +39,7 @@ while [ $# -gt 0 ]; do
     --scale) scale="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --timeout) tmo="$2"; shift 2 ;;
+    --summary-only) summary_only=1; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "ga_ports: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -52,6 +56,7 @@ out="${out:-$dir/runs/$(date -u +%Y%m%d-%H%M%S)}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
+if [ "$summary_only" = 0 ]; then
 # Build ga_ports.c against each port, with the flags and libraries its build recorded.
 for p in $(for e in $ports; do echo "${e%@*}"; done | sort -u); do
   done_file="$dir/$p/ga-ports.done"
@@ -66,6 +71,8 @@ for p in $(for e in $ports; do echo "${e%@*}"; done | sort -u); do
       { echo "ga_ports: building ga_ports against $p failed" >&2; exit 1; }
   fi
 done
+
+fi
 
 procs_of() {  # PORT or PORT@N: how many processes to start
   local p="$1"
@@ -98,8 +105,8 @@ run_one() {  # PORT[@N] ROUND
 }
 
 read -r -a plist <<<"$ports"
-echo "ga_ports: ports ${plist[*]}, $np GA ranks (MPI-PR: $(procs_of mpi-pr) processes), ${hosts:+$hosts simulated hosts, }$rounds rounds, logs in $out"
-for ((r = 1; r <= rounds; r++)); do
+[ "$summary_only" = 1 ] || echo "ga_ports: ports ${plist[*]}, $np GA ranks (MPI-PR: $(procs_of mpi-pr) processes), ${hosts:+$hosts simulated hosts, }$rounds rounds, logs in $out"
+for ((r = 1; r <= rounds && summary_only == 0; r++)); do
   for ((i = 0; i < ${#plist[@]}; i++)); do
     run_one "${plist[$(((i + r - 1) % ${#plist[@]}))]}" "$r"
   done
@@ -113,14 +120,17 @@ done
   failed_runs="$( (grep -L '^# exit 0$' "$out"/r*-*.log || true) | xargs -r -n1 basename | tr '\n' ' ')"
   checks="$( (grep -l 'CHECK FAILED' "$out"/r*-*.log || true) | xargs -r -n1 basename | tr '\n' ' ')"
   echo "runs that failed: ${failed_runs:-none}; runs with a failed data check: ${checks:-none}"
-  echo "us per call, median over rounds (mean over GA ranks); ratio = ${plist[0]} / port"
-  awk -v ports="$ports" '
+  for stat in median min; do
+  echo
+  echo "us per call, $stat over rounds (mean over GA ranks); ratio = ${plist[0]} / port"
+  awk -v ports="$ports" -v stat="$stat" '
     FNR == 1 { split(FILENAME, a, "/"); f = a[length(a)]; sub(/\.log$/, "", f); sub(/^r[0-9]+-/, "", f); port = f }
     $1 == "row" && $2 != "op" { key = $2 " " $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
                                 v[key, port] = v[key, port] " " $6 }
-    function median(s,   x, m, i, j, t) {
+    function pick(s,   x, m, i, j, t) {
       m = split(s, x, " "); if (m == 0) return ""
       for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (x[j] + 0 < x[i] + 0) { t = x[i]; x[i] = x[j]; x[j] = t }
+      if (stat == "min") return x[1]
       return (m % 2) ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
     }
     END {
@@ -131,9 +141,10 @@ done
       printf "\n"
       for (k = 1; k <= n; k++) {
         split(order[k], kk, " "); printf "%-9s %-8s", kk[1], kk[2]
-        for (i = 1; i <= np; i++) { m[i] = median(v[order[k], P[i]]); printf " %11s", m[i] == "" ? "-" : sprintf("%.1f", m[i]) }
+        for (i = 1; i <= np; i++) { m[i] = pick(v[order[k], P[i]]); printf " %11s", m[i] == "" ? "-" : sprintf("%.1f", m[i]) }
         for (i = 2; i <= np; i++) printf " %9s", (m[1] == "" || m[i] == "" || m[i] + 0 == 0) ? "-" : sprintf("%.2f", m[1] / m[i])
         printf "\n"
       }
     }' $(for p in "${plist[@]}"; do ls "$out"/r*-"$p".log; done)
+  done
 } | tee "$out/summary.txt"
