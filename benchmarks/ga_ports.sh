@@ -19,7 +19,8 @@
 #     --scale S       ga_ports' SCALE (default 1: about 1-3 s per run on one node)
 #     --out DIR       logs (default D/runs/<date-time>); DIR/summary.txt gets the table
 #     --timeout S     per run (default 600)
-#     --summary-only  only print the tables again from the logs in --out (same --ports)
+#     --summary-only  only print the tables again from the logs in --out (same --ports; the first lines then show
+#                     this call's options, not the run's: DIR/summary.txt keeps the run's)
 # Two tables: the median over the rounds, and the minimum over the rounds (where the load of other jobs makes
 # an operation that needs the target's CPU wait for a time slice, the minimum is what the path itself costs).
 # The machine's load (uptime) is recorded before every run, in the log and the summary.
@@ -147,4 +148,4 @@ done
       }
     }' $(for p in "${plist[@]}"; do ls "$out"/r*-"$p".log; done)
   done
-} | tee "$out/summary.txt"
+} | if [ "$summary_only" = 1 ]; then cat; else tee "$out/summary.txt"; fi
