@@ -121,6 +121,8 @@ done
   failed_runs="$( (grep -L '^# exit 0$' "$out"/r*-*.log || true) | xargs -r -n1 basename | tr '\n' ' ')"
   checks="$( (grep -l 'CHECK FAILED' "$out"/r*-*.log || true) | xargs -r -n1 basename | tr '\n' ' ')"
   echo "runs that failed: ${failed_runs:-none}; runs with a failed data check: ${checks:-none}"
+  logs=()
+  for p in "${plist[@]}"; do for f in "$out"/r*-"$p".log; do [ -f "$f" ] && logs+=("$f"); done; done
   for stat in median min; do
   echo
   echo "us per call, $stat over rounds (mean over GA ranks); ratio = ${plist[0]} / port"
@@ -146,6 +148,6 @@ done
         for (i = 2; i <= np; i++) printf " %9s", (m[1] == "" || m[i] == "" || m[i] + 0 == 0) ? "-" : sprintf("%.2f", m[1] / m[i])
         printf "\n"
       }
-    }' $(for p in "${plist[@]}"; do ls "$out"/r*-"$p".log; done)
+    }' "${logs[@]}"
   done
 } | if [ "$summary_only" = 1 ]; then cat; else tee "$out/summary.txt"; fi
