@@ -1,7 +1,7 @@
 /*
  * hosts_chunks.c -- raw MPI-3 (no ARMCI): how a strided transfer and a large accumulate are best issued to
  * another node.  The evidence behind PACK_STREAM (src/transfer/engine_choice.h) and the 32 KiB accumulate
- * pieces (kContigAuto.acc_piece_bytes, src/base/path_tuning.h); doc/performance.md, "Strided and large
+ * pieces (kContigAuto.acc_piece_bytes, src/completion/path_tuning.h); doc/performance.md, "Strided and large
  * accumulates between hosts".
  *
  * Rank 0 issues to the last rank (which waits in MPI_Barrier) on an MPI_Win_create window over

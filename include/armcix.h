@@ -57,7 +57,7 @@ void ARMCIX_Progress(void);
 typedef void (*ARMCIX_Error_handler_t)(const char *msg, int code);
 ARMCIX_Error_handler_t ARMCIX_Set_error_handler(ARMCIX_Error_handler_t handler);
 
-/** armci-x: library version string, e.g. "0.1.0". */
+/** armci-x: library version string, e.g. "1.0.0". */
 const char *ARMCIX_Version(void);
 
 #ifdef __cplusplus

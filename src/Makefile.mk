@@ -8,7 +8,7 @@ src_libarmci_la_SOURCES = \
 	src/base/config.cc src/base/config.h src/base/error.cc src/base/error.h \
 	src/base/state.cc src/base/state.h src/base/machine_count.h src/base/thread_lock.h \
 	src/base/window.cc src/base/window.h src/base/mpi_library.cc src/base/mpi_library.h src/base/fnv1a.h \
-	src/base/alloc_stats.h src/base/path_tuning.h \
+	src/base/alloc_stats.h src/completion/path_tuning.h \
 	src/topo/machine.cc src/topo/machine.h src/topo/node_keys.cc src/topo/node_keys.h src/topo/nodes.cc src/topo/nodes.h \
 	src/wait/backoff.h src/wait/call_stats.cc src/wait/call_stats.h src/wait/handoff.cc src/wait/handoff.h \
 	src/wait/mpi_yield.cc src/wait/mpi_yield.h \
@@ -24,10 +24,10 @@ src_libarmci_la_SOURCES = \
 	src/runtime/mpi_hooks.cc src/runtime/mpi_hooks.h \
 	src/api/armci_api.cc src/api/armci_api_transfers.cc src/api/api_internal.h \
 	src/groups/group.cc src/groups/group.h \
-	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/gmr_internal.h src/gmr/members_busy.h src/gmr/node_slices.cc src/gmr/pool.cc src/gmr/pending.h \
-	src/gmr/region_plan.cc src/gmr/region_plan.h \
+	src/gmr/gmr.cc src/gmr/gmr.h src/gmr/gmr_internal.h src/gmr/members_busy.h src/gmr/local_access.cc \
+	src/gmr/node_slices.cc src/gmr/pool.cc src/gmr/region_plan.cc src/gmr/region_plan.h \
 	src/acc/acc_types.cc src/acc/acc_types.h \
-	src/gmr/ordering.cc src/gmr/ordering.h \
+	src/completion/pending.h src/completion/ordering.cc src/completion/ordering.h \
 	src/transfer/staging.cc src/transfer/staging.h \
 	src/transfer/contig.cc src/transfer/rma.h src/transfer/paths.cc src/transfer/paths.h \
 	src/transfer/node_local.cc src/transfer/node_local.h \

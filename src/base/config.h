@@ -162,7 +162,7 @@ constexpr bool kLocal = false;  // processes may differ
   X(int, acc_held_copy, "ARMCI_ACC_HELD_COPY",                                                                       \
     auto_flag().notes(nullptr, "blocking accumulates to other nodes wait for local completion",                      \
                       "blocking accumulates to other nodes go from held copies"),                                    \
-    -1, kLocal, "small blocking accumulates to other nodes go from a held copy (gmr/ordering.h)")                    \
+    -1, kLocal, "small blocking accumulates to other nodes go from a held copy (completion/ordering.h)")             \
   X(bool, spanning_pool, "ARMCI_SPANNING_POOL", flag(), true, kAgree,                                                \
     "small regions of groups spanning nodes come from pooled MPI windows, not a window each (shm/segment_cache.h)")      \
   X(int, pool_mb, "ARMCI_POOL_MB", range(1, 1 << 24), 1024, kAgree,                                                  \

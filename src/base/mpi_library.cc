@@ -50,12 +50,12 @@ const MpiLibrary& mpi_library() {
   return lib;
 }
 
-// Probed by tools/ompi-window-collision.c (doc/user-guide.md, "MPI work-arounds by version").
+// Probed by tools/repro/ompi-window-collision.c (doc/user-guide.md, "MPI work-arounds by version").
 bool mpi_has_window_name_collision() {
   return mpi_library().is_open_mpi() && mpi_library().before(kOmpiWinNameFixedIn, 0);
 }
 
-// Probed by tools/mpi-workaround-probes.c procnull (same section); 4.1 not tried.
+// Probed by tools/repro/mpi-workaround-probes.c procnull (same section); 4.1 not tried.
 bool mpi_has_proc_null_status_bug() {
   return mpi_library().is_mpich() && mpi_library().before(4, 2);
 }

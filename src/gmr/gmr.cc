@@ -20,7 +20,6 @@
 #include "checks/collective_check.h"
 #include "gmr/gmr_internal.h"
 #include "gmr/members_busy.h"
-#include "gmr/ordering.h"
 #include "gmr/region_plan.h"
 #include "shm/segment_cache.h"
 #include "groups/group.h"
@@ -525,38 +524,6 @@ void local_free(const char* call, void* ptr) {
   ARMCIX_REQUIRE(g_local_allocations.erase(ptr) == 1, call,
                  "argument 'ptr' = %p was not returned by ARMCI_Malloc_local", ptr);
   ARMCIX_MPI(MPI_Free_mem(ptr));
-}
-
-namespace {
-
-Gmr* own_region(const char* call, void* ptr) {
-  require_initialized(call);
-  ARMCIX_REQUIRE(ptr != nullptr, call, "argument 'ptr' is NULL");
-  GmrRef r = gmr_find(rt().me, ptr);
-  ARMCIX_REQUIRE(r.gmr != nullptr, call, "argument 'ptr' = %p is not in this process's ARMCI_Malloc memory", ptr);
-  return r.gmr;
-}
-
-}  // namespace
-
-void poke_progress(const Gmr* g) {
-  if (g->win != MPI_WIN_NULL) progress_poke();
-}
-
-void access_begin(const char* call, void* ptr) {
-  Gmr* g = own_region(call, ptr);
-  ++g->access_depth;
-  poke_progress(g);
-  sync_region(g);  // see remote updates that completed before this point
-}
-
-void access_end(const char* call, void* ptr) {
-  Gmr* g = own_region(call, ptr);
-  ARMCIX_REQUIRE(g->access_depth > 0, call, "argument 'ptr' = %p: no ARMCI_Access_begin is open on this allocation",
-                 ptr);
-  --g->access_depth;
-  sync_region(g);  // publish local stores to later RMA
-  poke_progress(g);
 }
 
 void gmr_on_release(void (*fn)(Gmr*)) {

@@ -12,10 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "gmr/pending.h"
 #include "progress/progress_ranks.h"
 
 namespace armcix {
+
+class PendingTargets;  // completion/pending.h: a window's ordering state, which the table only holds
 
 // Bytes in front of every shared slice: the slice's accumulate lock word, padded to a cache line so the
 // user's data keeps the allocator's alignment and the lock does not share a line with it.
@@ -79,7 +80,7 @@ struct Gmr {
   // The MPI targets of `win` with operations not yet complete, by MPI target and window displacement
   // (mpi_target, mpi_disp): one object for every region on the same window -- the blocks of a pool segment
   // spanning nodes, the regions served by progress ranks -- since MPI completes and orders per (window,
-  // target), not per region (gmr/ordering.h).  Never null once the region is indexed.
+  // target), not per region (completion/ordering.h).  Never null once the region is indexed.
   std::shared_ptr<PendingTargets> pending;
   unsigned access_depth = 0;  // nesting of ARMCI_Access_begin on my own slice
   uint64_t serial = 0;        // allocation number, equal on every member (ARMCI_CHECK_COLLECTIVES)
@@ -164,6 +165,16 @@ void poke_progress(const Gmr* g);
 // inside), make remote updates completed before visible to local loads / local stores visible to later RMA.
 void access_begin(const char* call, void* ptr);
 void access_end(const char* call, void* ptr);
+
+// ARMCI_Access_begin / ARMCI_Access_end (above), fences and barriers: MPI_Win_sync on the windows of one region,
+// of every region (load/store visibility, unified model).
+void sync_region(Gmr* g);
+void sync_all_windows();
+
+// A new region's ordering state: the one of its window, shared with the other regions there.  Called as the
+// region enters the table; defined by completion/ordering.cc, the layer above that owns that state (the
+// declaration a higher folder fills in: doc/design.md, "Layers").
+void attach_pending(Gmr* g);
 
 // Adds `fn` to the functions called, in the order they were added, with each region just before it is
 // released (non-blocking requests drop their references).  Adding the same function again has no effect.

@@ -10,7 +10,7 @@
 #include "base/mpi_library.h"
 #include "base/state.h"
 #include "base/thread_lock.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "runtime/modules.h"
 #include "wait/wait.h"
 

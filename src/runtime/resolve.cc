@@ -15,7 +15,7 @@
 
 namespace armcix {
 
-// ARMCI_ACC_HELD_COPY (gmr/ordering.h, accs_from_held_copies).  Auto: on except on Open MPI, whose
+// ARMCI_ACC_HELD_COPY (completion/ordering.h, accs_from_held_copies).  Auto: on except on Open MPI, whose
 // accumulates complete at the target before returning anyway.  It needs the setting and the MPI library
 // only: resolved as soon as the settings are read, before any transfer.
 void resolve_acc_held_copy(Runtime& r) {

@@ -5,7 +5,7 @@
 #include "base/error.h"
 #include "base/state.h"
 #include "checks/collective_check.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "nb/request.h"
 #include "wait/wait.h"
 

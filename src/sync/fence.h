@@ -1,5 +1,5 @@
 // Completion entry points that combine the layers below: non-blocking requests (nb/) complete locally
-// first, then what they and the blocking operations issued completes remotely (gmr/ordering.h).
+// first, then what they and the blocking operations issued completes remotely (completion/ordering.h).
 #pragma once
 
 namespace armcix {

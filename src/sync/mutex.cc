@@ -23,7 +23,7 @@
 #include "base/thread_lock.h"
 #include "base/window.h"
 #include "checks/collective_check.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "groups/group.h"
 #include "nb/request.h"
 #include "runtime/modules.h"

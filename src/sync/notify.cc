@@ -19,7 +19,7 @@
 #include "base/error.h"
 #include "base/state.h"
 #include "base/thread_lock.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "runtime/modules.h"
 #include "wait/wait.h"
 

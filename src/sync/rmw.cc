@@ -13,7 +13,7 @@
 #include "base/error.h"
 #include "base/state.h"
 #include "gmr/gmr.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "topo/nodes.h"
 #include "transfer/node_local.h"
 #include "wait/wait.h"
@@ -73,20 +73,14 @@ int rmw_typed(const char* call, bool is_swap, void* ploc, void* prem, int value,
   ARMCIX_REQUIRE(reinterpret_cast<uintptr_t>(prem) % size == 0, call,
                  "argument 'prem' = %p is not aligned to the %d-byte operand", prem, size);
   GmrRef r = gmr_resolve(call, "prem", proc, prem, size);
-  prepare_op(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + size);
   T* const out = static_cast<T*>(ploc);
   // Fetch-and-add adds the int `value` (converted to long for the long operations); swap stores *ploc.
   const T operand = is_swap ? *out : static_cast<T>(value);
-  if (char* p = mapped(r); p && local_atomics(r)) {
-    // Hardware atomics: every Rmw on this allocation comes from this node, so they all meet here.  The
-    // slice lock makes them atomic with node-local accumulates too, as MPI's atomics are with MPI
-    // accumulates on the other path (an uncontended lock is two more atomic operations).
-    SliceLock lock(r.gmr->slice_lock(r.win_rank));
-    T* loc = reinterpret_cast<T*>(p);
-    *out = is_swap ? __atomic_exchange_n(loc, operand, __ATOMIC_SEQ_CST)
-                   : __atomic_fetch_add(loc, operand, __ATOMIC_SEQ_CST);
+  if (reached_by_load_store(r, XferOp::Acc)) {
+    *out = local_rmw<T>(r, operand, is_swap);
     return 0;
   }
+  prepare_op(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + size);
   *out = mpi_rmw<T>(call, r, AccTraits<AccT>::mpi_elem(), operand, is_swap, proc);
   // The fetched value proves the operation happened at the target: nothing is left pending.
   return 0;

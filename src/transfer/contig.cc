@@ -1,11 +1,12 @@
-// Contiguous put / get / accumulate.
+// Contiguous put / get / accumulate: the path of each (choose_contig), then the node-local backend
+// (transfer/node_local.h) or MPI.
 #include <cstring>
 #include <vector>
 
 #include "acc/acc_types.h"
 #include "base/error.h"
 #include "base/state.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "nb/request.h"
 #include "topo/nodes.h"
 #include "transfer/engine_choice.h"
@@ -45,6 +46,7 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   const MPI_Aint lo = r.disp, hi = r.disp + bytes;
   const ContigPath path = contig_path(r, XferOp::Put, bytes, proc, req);
   profile_path(path);
+  if (path == ContigPath::Local) return local_put(r, src, static_cast<std::size_t>(bytes));
   if (path == ContigPath::OrderedPut) {
     prepare_ordered_put(r.gmr, r.win_rank, lo, hi);
     void* copy = hold_put_copy(r.gmr, r.win_rank, src, static_cast<std::size_t>(bytes));
@@ -54,12 +56,6 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     return;
   }
   prepare_op(r.gmr, r.win_rank, XferOp::Put, lo, hi);
-  if (path == ContigPath::Local) {
-    before_local_store();
-    std::memcpy(mapped(r), src, bytes);
-    after_local_store();
-    return;
-  }
   if (path == ContigPath::HeldCopy) {  // complete with the pair's next flush
     void* copy = hold_put_copy(r.gmr, r.win_rank, src, static_cast<std::size_t>(bytes));
     ARMCIX_MPI(MPI_Put(copy, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, lo), bytes,
@@ -80,16 +76,10 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   if (bytes == 0) return;
   GmrRef r = gmr_resolve(call, "src", proc, src, bytes);
   const MPI_Aint lo = r.disp, hi = r.disp + bytes;
-  prepare_op(r.gmr, r.win_rank, XferOp::Get, lo, hi);
   const ContigPath path = contig_path(r, XferOp::Get, bytes, proc, req);
   profile_path(path);
-  if (path == ContigPath::Local) {
-    poke_progress(r.gmr);
-    before_local_load();
-    std::memcpy(dst, mapped(r), bytes);
-    after_local_load();
-    return;
-  }
+  if (path == ContigPath::Local) return local_get(r, dst, static_cast<std::size_t>(bytes));
+  prepare_op(r.gmr, r.win_rank, XferOp::Get, lo, hi);
   // A get from my own slice through MPI (ARMCI_SHM=0) may complete in place without MPI's progress engine
   // (Open MPI's osc ucx), and so may waiting for its request, so a process polling its own memory this way
   // for a flag another node puts there never served that put, and hung
@@ -134,15 +124,10 @@ void acc(const char* call, int datatype, const void* scale, const void* src, voi
                  bytes, t.name, t.elem_bytes);
   if (bytes == 0) return;
   GmrRef r = gmr_resolve(call, "dst", proc, dst, bytes);
-  prepare_op(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
   const ContigPath path = contig_path(r, XferOp::Acc, bytes, proc, req);
   profile_path(path);
-  if (path == ContigPath::Local) {
-    before_local_store();
-    local_accumulate(r, t, scale, src, bytes);
-    after_local_store();
-    return;
-  }
+  if (path == ContigPath::Local) return local_acc(r, t, scale, src, static_cast<std::size_t>(bytes));
+  prepare_op(r.gmr, r.win_rank, XferOp::Acc, r.disp, r.disp + bytes);
   // The scaled origin: in a held copy (completed and freed with the pair's next flush), else staged.
   Staged origin;
   if (path == ContigPath::HeldCopy) {

@@ -1,7 +1,7 @@
 // Which path moves a contiguous transfer and which engine a strided or I/O-vector one: pure functions of the
 // transfer's shape, the operation, the configuration and what the caller found out about the target, with no
 // MPI and no global state, so that every rule is unit-tested (tests/unit/test_engine_choice.cc).  Re-tuning
-// for another machine changes the thresholds in kContigAuto and kStridedAuto (base/path_tuning.h, the one
+// for another machine changes the thresholds in kContigAuto and kStridedAuto (completion/path_tuning.h, the one
 // table of them), not control flow.  ARMCI_PROFILE counts the outcomes by engine_name (transfer/paths.h).
 //
 // Two engines complete a non-blocking call before it returns, which ARMCI allows (a handle may complete
@@ -15,8 +15,8 @@
 #include <cstddef>
 
 #include "base/config.h"
-#include "base/path_tuning.h"
-#include "gmr/pending.h"  // XferOp
+#include "completion/path_tuning.h"
+#include "completion/pending.h"  // XferOp
 #include "transfer/strided_shape.h"
 
 namespace armcix {
@@ -40,7 +40,7 @@ enum class ContigPath {
   Flushed,        // MPI_Put / MPI_Get / MPI_Accumulate, completed locally by MPI_Win_flush_local (now or at the
                   // request's completion)
 };
-// A held copy (gmr/ordering.h, hold_put_copy) lives until the pair's next flush, which completes the operation
+// A held copy (completion/ordering.h, hold_put_copy) lives until the pair's next flush, which completes the operation
 // remotely and so locally: the call costs a copy instead of MPI's local completion.
 
 struct ContigFacts {
@@ -54,7 +54,7 @@ struct ContigFacts {
   bool served_by_progress_rank = false;    // a progress rank serves the target's slice (it may be asleep)
 };
 
-// What the MPI library in use makes cheapest (gmr/ordering.h).
+// What the MPI library in use makes cheapest (completion/ordering.h).
 struct ContigMpi {
   bool ordered_puts_by_accumulate = true;  // false on Open MPI: its accumulates are dearer than a flush + put
   bool accs_from_held_copies = true;       // ARMCI_ACC_HELD_COPY, resolved
@@ -112,7 +112,7 @@ enum class StridedEngine {
 // completion, pipelines the packing, the network and the target's unpacking; 64 KiB chunks fall into
 // MPICH's slow large-accumulate mode (kContigAuto.acc_piece_bytes, transfer/rma.h).  The measurements:
 // doc/performance.md, "Strided and large accumulates between hosts".
-// The thresholds: kStridedAuto (base/path_tuning.h).
+// The thresholds: kStridedAuto (completion/path_tuning.h).
 
 // Between nodes one operation per short segment (IOV) is never right: each MPI operation is a message of its
 // own there (doc/performance.md, "Strided and large accumulates between hosts").  The per-segment rule

@@ -13,7 +13,7 @@
 #include "acc/acc_types.h"
 #include "base/error.h"
 #include "base/state.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "nb/request.h"
 #include "transfer/conflict_tree.h"
 #include "transfer/datatypes.h"
@@ -232,41 +232,6 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d
   finish_packed(std::move(packed), scatter, d, req);
 }
 
-// Node-local target, one allocation: the segments are applied in order by load/store (as CONSRV would,
-// so overlap needs no check), with one ordering check for the whole span instead of a full put/get/acc
-// (argument checks, region lookup) per segment.
-void local_engine(XferOp op, const AccType* t, const void* scale, const Desc& d, const GmrRef& r0) {
-  Gmr* g = r0.gmr;
-  const int wr = r0.win_rank;
-  const char* base = g->base(wr);
-  char* mapped_base = g->local_ptr(wr);
-  MPI_Aint lo, hi;
-  remote_span(d, base, &lo, &hi);
-  prepare_op(g, wr, op, lo, hi);
-  const std::size_t bytes = static_cast<std::size_t>(d.bytes);
-  switch (op) {
-    case XferOp::Put:
-      before_local_store();
-      for (int i = 0; i < d.n; ++i)
-        std::memcpy(mapped_base + (static_cast<const char*>(d.remote[i]) - base), d.local[i], bytes);
-      after_local_store();
-      break;
-    case XferOp::Get:
-      poke_progress(g);
-      before_local_load();
-      for (int i = 0; i < d.n; ++i)
-        std::memcpy(d.local[i], mapped_base + (static_cast<const char*>(d.remote[i]) - base), bytes);
-      after_local_load();
-      break;
-    case XferOp::Acc:
-      before_local_store();
-      for (int i = 0; i < d.n; ++i)
-        local_accumulate(GmrRef{g, wr, static_cast<const char*>(d.remote[i]) - base}, *t, scale, d.local[i], bytes);
-      after_local_store();
-      break;
-  }
-}
-
 // Validates descriptor `idx` (naming `call`) and views it from this operation's side; false if it moves
 // nothing.
 bool read_descriptor(const char* call, XferOp op, const AccType* t, const armci_giov_t& v, int idx, Desc* out) {
@@ -320,7 +285,7 @@ bool plan_descriptor(const char* call, XferOp op, const AccType* t, const armci_
   const Config& cfg = rt().config;
   IovFacts f;
   f.one_region = r.gmr != nullptr;
-  f.node_local = f.one_region && mapped(r) && (op != XferOp::Acc || local_atomics(r));
+  f.node_local = f.one_region && reached_by_load_store(r, op);
   const IovChecks need = iov_checks_needed(op, cfg, f.one_region, f.node_local);
   // The side that gets written must not overlap itself within one flush interval: the remote side of a
   // put, the local side of a get.  Accumulates to overlapping locations are fine (MPI orders them).
@@ -351,13 +316,16 @@ void issue_descriptor(const char* call, XferOp op, const AccArgs* a, const AccTy
   const void* scale = a ? a->scale : nullptr;
   profile_path(p.engine);
   // A vector get from my own slice through MPI pokes MPI's progress, as get() does (transfer/contig.cc; the
-  // conservative engine goes through get(), the local engine pokes itself).
+  // conservative engine goes through get(), local_iov pokes itself).
   if (op == XferOp::Get && proc == rt().me && r.gmr != nullptr &&
       (p.engine == IovEngine::Batched || p.engine == IovEngine::Direct))
     poke_progress(r.gmr);
   switch (p.engine) {
-    case IovEngine::Local:
-      return local_engine(op, t, scale, d, r);
+    case IovEngine::Local: {  // one allocation: the segments in order, one ordering check for the span
+      MPI_Aint lo, hi;
+      remote_span(d, r.gmr->base(r.win_rank), &lo, &hi);
+      return local_iov(op, t, scale, d.local, d.remote, d.n, d.bytes, r, lo, hi);
+    }
     case IovEngine::Consrv:
       return consrv_engine(call, op, a, d, proc);
     case IovEngine::Batched:

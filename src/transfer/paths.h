@@ -6,7 +6,7 @@
 #include <cstddef>
 
 #include "gmr/gmr.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "nb/request.h"
 #include "profile/profiler.h"
 #include "topo/nodes.h"
@@ -17,7 +17,7 @@ namespace armcix {
 
 // Where the resolved target is for an operation of `op` on process `proc`.
 inline TargetPath target_path(const GmrRef& r, XferOp op, int proc) {
-  if (mapped(r) && (op != XferOp::Acc || local_atomics(r))) return TargetPath::NodeLocal;
+  if (reached_by_load_store(r, op)) return TargetPath::NodeLocal;
   return on_my_node(proc) ? TargetPath::SameNode : TargetPath::OtherNode;
 }
 
@@ -68,7 +68,7 @@ template <typename Path>
 // contiguous one of that size would (the strided engines pack into the held copy).
 bool acc_from_held_copy(const GmrRef& r, std::size_t bytes, int proc);
 
-// Local completion of the operations just issued to (g, wr): now (flush_local_pair, gmr/ordering.h, beside
+// Local completion of the operations just issued to (g, wr): now (flush_local_pair, completion/ordering.h, beside
 // the remote completion flush_pair) or when `req` completes.
 void complete_local(Gmr* g, int wr, Request* req);
 

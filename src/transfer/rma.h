@@ -6,8 +6,8 @@
 #include <armci.h>
 
 #include "acc/acc_types.h"
-#include "base/path_tuning.h"
-#include "gmr/pending.h"  // XferOp
+#include "completion/path_tuning.h"
+#include "completion/pending.h"  // XferOp
 
 namespace armcix {
 
@@ -18,7 +18,7 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
 void acc(const char* call, int datatype, const void* scale, const void* src, void* dst, int bytes, int proc,
          Request* req);
 // MPI elements of type t per accumulate piece for a run of `bytes`: the whole run within a node or up to
-// kContigAuto.acc_piece_bytes (base/path_tuning.h: MPICH over TCP slows down above it), otherwise equal
+// kContigAuto.acc_piece_bytes (completion/path_tuning.h: MPICH over TCP slows down above it), otherwise equal
 // pieces of at most that in whole ARMCI elements (complex: two MPI ones).
 inline int acc_piece_mpi_elems(const AccType& t, int bytes, bool other_node) {
   constexpr int kPiece = kContigAuto.acc_piece_bytes;

@@ -15,7 +15,7 @@
 #include "acc/acc_types.h"
 #include "base/error.h"
 #include "base/state.h"
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 #include "nb/request.h"
 #include "topo/nodes.h"
 #include "transfer/datatypes.h"
@@ -108,7 +108,7 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     OwnedType ltype;
     int lcount = 1;
     MPI_Datatype lt;
-    // A held copy (gmr/ordering.h) is taken after prepare_op, whose flush would free the pair's held copies.
+    // A held copy (completion/ordering.h) is taken after prepare_op, whose flush would free the pair's held copies.
     prepare_op(g, r.win_rank, XferOp::Acc, lo, hi);
     const bool held = req == nullptr && acc_from_held_copy(r, s.total_bytes(), g->abs_rank_of(r.win_rank));
     if (!held && scale_is_one(*t, scale) && !must_stage(sd.local)) {
@@ -245,36 +245,6 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   note_issued(g, r.win_rank, op, lo, hi, req != nullptr);
   packed.hand_to(req);
   if (landing.owned) scatter_after(s, sd.local, std::move(landing.owned), req);
-}
-
-// Node-local target: copy (or accumulate) segment by segment with loads and stores.
-void local_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, Sides sd, const GmrRef& r) {
-  char* remote = mapped(r);
-  const std::size_t seg = s.count[0];
-  prepare_op(r.gmr, r.win_rank, op, r.disp, r.disp + static_cast<MPI_Aint>(s.rextent));
-  switch (op) {
-    case XferOp::Put:
-      before_local_store();
-      for_each_segment(s, [&](long loff, long roff) { std::memcpy(remote + roff, sd.local + loff, seg); });
-      after_local_store();
-      break;
-    case XferOp::Get:
-      // A process polling memory it reads with loads must still let MPI serve the RMA aimed at that memory
-      // (as get() and the vector engine do): ARMCI_NODE_SIZE=1, 3 ranks on MPICH, the owner polling its own
-      // flag with ARMCI_GetS while another rank's ARMCI_Fence waited in MPI_Win_flush for it: hung for good.
-      poke_progress(r.gmr);
-      before_local_load();
-      for_each_segment(s, [&](long loff, long roff) { std::memcpy(sd.local + loff, remote + roff, seg); });
-      after_local_load();
-      break;
-    case XferOp::Acc: {
-      before_local_store();
-      SliceLock lock(r.gmr->slice_lock(r.win_rank));
-      for_each_segment(s, [&](long loff, long roff) { scale_add(*t, scale, sd.local + loff, remote + roff, seg); });
-      after_local_store();
-      break;
-    }
-  }
 }
 
 // Packs segments of the local side into a bounded buffer (ARMCI_PACK_CHUNK) and moves it chunk by chunk;
@@ -458,13 +428,13 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   profile_path(engine);
   // A strided get from my own slice through MPI pokes MPI's progress, as get() does (transfer/contig.cc):
   // Open MPI's osc ucx completes it in place, and a process polling its memory this way never served a put
-  // from another node (ARMCI_SHM=0, 2 simulated hosts: hung at once).  local_engine and get() poke
+  // from another node (ARMCI_SHM=0, 2 simulated hosts: hung at once).  local_strided and get() poke
   // themselves.
   if (op == XferOp::Get && proc == rt().me && engine != StridedEngine::Local && engine != StridedEngine::Contiguous)
     poke_progress(r.gmr);
   switch (engine) {
     case StridedEngine::Local:
-      return local_engine(op, t, scale, s, sd, r);
+      return local_strided(op, t, scale, s, sd.local, r);
     case StridedEngine::Contiguous:
       switch (op) {
         case XferOp::Put:

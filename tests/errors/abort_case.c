@@ -205,6 +205,10 @@ int main(int argc, char** argv) {
       int loc = 0;
       ARMCI_Rmw(ARMCI_FETCH_AND_ADD, &loc, (void*)(uintptr_t)0xABABABABABABABA8ull, 1, t);
     }
+    if (is(c, "rmw_bad_op")) {
+      int loc = 0;
+      ARMCI_Rmw(43, &loc, ptrs[t], 1, t); /* the operations are 0-3 (enum ARMCI_Rmw_e) */
+    }
     if (is(c, "puts_garbage")) {
       int count[2] = {8, 4}, stride[1] = {16};
       ARMCI_PutS(buf, stride, garbage, stride, count, 1, t);

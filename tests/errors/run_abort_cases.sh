@@ -63,6 +63,9 @@ check put_wrapping "ARMCI Error" "ARMCI_Put" "'dst'" "not inside memory allocate
 check put_garbage "ARMCI Error" "ARMCI_Put" "'dst'" "not inside memory allocated with ARMCI_Malloc"
 check get_garbage "ARMCI Error" "ARMCI_Get" "'src'" "not inside memory allocated with ARMCI_Malloc"
 check rmw_garbage "ARMCI Error" "ARMCI_Rmw" "'prem'" "not inside memory allocated with ARMCI_Malloc"
+# An operation that is none of ARMCI_Rmw's (tests/mpi/test_sync.cc checks the message through the error
+# handler; this is the default path: the job ends).
+check rmw_bad_op "ARMCI Error" "ARMCI_Rmw" "'op' = 43" "is not an ARMCI_Rmw operation"
 check puts_garbage "ARMCI Error" "ARMCI_PutS" "'dst_ptr'" "not inside memory allocated with ARMCI_Malloc"
 # A flag not from ARMCI_Malloc names 'flag' (item 3).
 check put_flag_bad_flag "ARMCI Error" "ARMCI_Put_flag" "'flag'" "not inside memory allocated with ARMCI_Malloc"

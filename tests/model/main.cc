@@ -16,6 +16,7 @@
 #include <atomic>
 #include <csignal>
 #include <ctime>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -48,15 +49,39 @@ Args parse(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (k == "--seeds") a.seeds = std::atol(val());
-    else if (k == "--seed") a.cfg.seed = std::strtoull(val(), nullptr, 10);
-    else if (k == "--phases") a.cfg.phases = std::atoi(val());
-    else if (k == "--ops") a.cfg.ops = std::atoi(val());
-    else if (k == "--threads") a.cfg.nthreads = std::atoi(val());
-    else if (k == "--max-bytes") a.cfg.max_bytes = std::atol(val());
-    else if (k == "--time-budget") a.time_budget = std::atof(val());
-    else if (k == "--shrink-budget") a.shrink_budget = std::atof(val());
-    else if (k == "--hang-seconds") a.hang_seconds = std::atof(val());
+    // Numbers are taken whole or not at all: "--seeds ten" or "--ops 4x" is an error, not 0 or 4.
+    auto integer = [&](long lo, long hi) -> long {
+      const char* v = val();
+      char* end = nullptr;
+      errno = 0;
+      const long x = std::strtol(v, &end, 10);
+      if (end == v || *end != '\0' || errno != 0 || x < lo || x > hi) {
+        std::fprintf(stderr, "model_tester: %s '%s' is not a whole number from %ld to %ld\n", k.c_str(), v, lo, hi);
+        std::exit(2);
+      }
+      return x;
+    };
+    auto seconds = [&]() -> double {
+      const char* v = val();
+      char* end = nullptr;
+      errno = 0;
+      const double x = std::strtod(v, &end);
+      if (end == v || *end != '\0' || errno != 0 || !(x >= 0) || x > 1e7) {
+        std::fprintf(stderr, "model_tester: %s '%s' is not a number of seconds (0 or more)\n", k.c_str(), v);
+        std::exit(2);
+      }
+      return x;
+    };
+    constexpr long int_max = 1L << 30;
+    if (k == "--seeds") a.seeds = integer(1, 1L << 40);
+    else if (k == "--seed") a.cfg.seed = static_cast<uint64_t>(integer(0, 1L << 62));
+    else if (k == "--phases") a.cfg.phases = static_cast<int>(integer(1, int_max));
+    else if (k == "--ops") a.cfg.ops = static_cast<int>(integer(1, int_max));
+    else if (k == "--threads") a.cfg.nthreads = static_cast<int>(integer(1, 256));
+    else if (k == "--max-bytes") a.cfg.max_bytes = integer(256, 1L << 40);
+    else if (k == "--time-budget") a.time_budget = seconds();
+    else if (k == "--shrink-budget") a.shrink_budget = seconds();
+    else if (k == "--hang-seconds") a.hang_seconds = seconds();
     else if (k == "--repro-dir") a.repro_dir = val();
     else if (k == "--layout") a.layout = val();
     else if (k == "--compat-barrier") a.cfg.compat_barrier = true;

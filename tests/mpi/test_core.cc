@@ -21,7 +21,7 @@
 
 #include "base/mpi_library.h"  // mpi_is_open_mpi: ARMCI_ACC_HELD_COPY's auto
 #include "base/state.h"        // rt().node_of: the library's nodes, compared with MPI's
-#include "gmr/ordering.h"      // held_put_copy_bytes: the origin copies of ordered puts are bounded and released
+#include "completion/ordering.h"      // held_put_copy_bytes: the origin copies of ordered puts are bounded and released
 #include "test_util.h"
 
 using namespace armcix_test;
@@ -1022,7 +1022,7 @@ TEST(Consistency, OwnOperationsAreOrderedWithoutFence) {
 }
 
 // Puts again and again to the same bytes (to another node a small one goes as an ordered accumulate from
-// a copy the library keeps until the pair's next flush, gmr/ordering.h): the origin buffer is reusable at
+// a copy the library keeps until the pair's next flush, completion/ordering.h): the origin buffer is reusable at
 // once, a get in between returns the last value, an accumulate or a partly overlapping put after them
 // applies on top of the last one, and after the barrier the target holds the last value.  4200 rounds of 8
 // bytes pass the per-target bound of held copies (kContigAuto.held_copies_per_target = 4096), 300 x 8 KiB
@@ -1148,7 +1148,7 @@ TEST(Consistency, ConcurrentAccumulatesSumExactly) {
 }
 
 // Blocking accumulates of up to 64 KiB to another node go from copies the library holds until the pair's
-// next flush (ARMCI_ACC_HELD_COPY, on by default with MPICH; gmr/ordering.h): the caller may overwrite its
+// next flush (ARMCI_ACC_HELD_COPY, on by default with MPICH; completion/ordering.h): the caller may overwrite its
 // source at once, a later get of the same bytes sees the sum without a fence, the copies are held until a
 // flush and all released by a barrier.  Covers the contiguous call, strided calls with short runs (DIRECT
 // engine to another node) and with 2 KiB runs (PACK_STREAM), scaled and unscaled, and a 100000-byte

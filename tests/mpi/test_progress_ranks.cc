@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "base/state.h"               // the resolved ARMCI_PROGRESS_RANKS_USLEEP
-#include "gmr/ordering.h"             // accs_from_held_copies, held_put_copy_bytes
+#include "completion/ordering.h"             // accs_from_held_copies, held_put_copy_bytes
 #include "progress/progress_ranks.h"  // kSharedCorePauseUs
 #include "test_util.h"
 
@@ -120,7 +120,7 @@ TEST(ProgressRanks, ConcurrentMixedAtomicsAreExact) {
 }
 
 // With progress ranks every accumulate to a region spanning nodes goes through MPI to the slice's progress
-// rank, this node's own included; a blocking one then returns from a held copy (gmr/ordering.h,
+// rank, this node's own included; a blocking one then returns from a held copy (completion/ordering.h,
 // acc_from_held_copy) instead of waiting for a progress rank that may sleep.  The source is overwritten at
 // once, a get without a fence sees every accumulate, the copies go with the barrier, the sums are exact.
 TEST(ProgressRanks, BlockingAccumulatesToServedSlicesFromHeldCopies) {

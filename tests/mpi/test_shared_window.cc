@@ -1,6 +1,6 @@
 // Ordering across regions that share one MPI window: blocks of a pool spanning nodes (ARMCI_SPANNING_POOL=1,
 // the default) share their segment's window, regions served by progress ranks share the proxy window.  The
-// state that decides when an operation must flush the ones before it (gmr/ordering.h) is kept per (MPI
+// state that decides when an operation must flush the ones before it (completion/ordering.h) is kept per (MPI
 // window, MPI target), so a put to one region sees a get still in flight from another region at the same
 // target.  MPICH 4.0.2 (ch4:ucx) no longer completes an MPI_Get at MPI_Win_flush_local once a put to the
 // same target follows it in the same flush interval: a get completed that way was stale.

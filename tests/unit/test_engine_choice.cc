@@ -100,7 +100,7 @@ TEST(ChooseContig, NodeLocalTargetGoesByLoadStoreWhateverElse) {
 }
 
 TEST(ChooseContig, WithinANodeThroughMpiEverythingIsFlushed) {
-  // No held copies and no requests of their own: a flush within a node costs no more (gmr/ordering.h).  Nor
+  // No held copies and no requests of their own: a flush within a node costs no more (completion/ordering.h).  Nor
   // does the MPI library matter there, which transfer/paths.h's contig_path relies on (it does not ask).
   for (XferOp op : kOps)
     for (const ContigMpi& m : {kMpich, kOpenMpi}) {

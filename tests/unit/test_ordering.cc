@@ -1,8 +1,8 @@
-// The ordering rule (gmr/pending.h): when an operation must flush the pending ones first; and when a put goes
+// The ordering rule (completion/pending.h): when an operation must flush the pending ones first; and when a put goes
 // ordered (transfer/engine_choice.h, choose_contig).  No MPI.
 #include <gtest/gtest.h>
 
-#include "gmr/pending.h"
+#include "completion/pending.h"
 #include "transfer/engine_choice.h"
 
 using armcix::choose_contig;

@@ -24,14 +24,18 @@ class ArmciX(AutotoolsPackage):
     not variants.  CMake projects use find_package(armci) (targets armci::armci, armci::mpiwrap);
     others pkg-config armci."""
 
-    # Placeholders until armci-x publishes releases: Spack names mirror entries after the url's file name
-    # (armci-x/armci-x-0.1.0.tar.gz), and a tarball made by `make dist` is installed from a local mirror
-    # (README.md beside repo.yaml).
+    # armci-x publishes no download address of its own: the tarball is the one tools/make-release.sh makes
+    # (the same bytes from the same sources), and Spack takes it from a mirror the user adds, where it
+    # looks for armci-x/armci-x-VERSION.tar.gz (the url's file name), or from the address the user gives
+    # in ARMCIX_SPACK_URL (file:// or https://, with the version in the file name).  The placeholder below
+    # (RFC 2606's example.org) is never fetched from when either is set (packaging/spack/README.md).
     homepage = "https://example.org/armci-x"
-    url = "https://example.org/armci-x/armci-x-0.1.0.tar.gz"
+    url = os.environ.get("ARMCIX_SPACK_URL") or "https://example.org/armci-x/armci-x-1.0.0.tar.gz"
 
-    # A release's checksum is added here when it is published; until then install with --no-checksum.
-    version("0.1.0")
+    # The sha256 of the tarball tools/make-release.sh makes from the release's sources, written by
+    # `tools/make-release.sh --record` with packaging/spack/releases.txt (this directory is not in the
+    # tarball, so the checksum does not change what it sums).
+    version("1.0.0", sha256="6b8fbe8e43e91db41ee7f1820cd5fb0a33356a83f65d266943ef006f30a23efa")
 
     variant("shared", default=True, description="Build and install libarmci.so and libarmcix-mpiwrap.so")
     variant(

@@ -1,6 +1,6 @@
 /* Probes for the MPI bugs armci-x works around, to tell whether an MPI version still has them.  No ARMCI
  * involved.  Each probe prints "PROBE <name>: ok" or "PROBE <name>: BUG (...)"; exit status 1 if any BUG.
- *   mpicc.mpich tools/mpi-workaround-probes.c -o /tmp/probes
+ *   mpicc.mpich tools/repro/mpi-workaround-probes.c -o /tmp/probes
  *   timeout 120 mpiexec.mpich -n 4 /tmp/probes            (all probes; or name them: procnull atomics)
  * procnull: MPI_Irecv from MPI_PROC_NULL, then MPI_Wait: the status must say MPI_PROC_NULL, MPI_ANY_TAG, count
  *   0 (MPICH 4.0.2 gave source 0, tag 0; src/runtime/mpi_world.cc sets the null status itself).

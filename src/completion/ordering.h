@@ -10,7 +10,7 @@
 //   put  after an overlapping put or acc, or after any get in flight;
 //   acc  after an overlapping put, or after any get in flight (acc after acc is ordered by MPI);
 //   get  after an overlapping put or acc (get after get never conflicts)
-// (conflicts() in gmr/pending.h, the state it reads; this header applies it to regions).
+// (conflicts() in completion/pending.h, the state it reads; this header applies it to regions).
 // "Any get in flight" rather than "an overlapping one": with MPICH 4.0.2 (ch4:ucx) MPI_Win_flush_local no
 // longer completes an MPI_Get once a put to the same target follows it in the same flush interval.
 // Per window and MPI target, not per region: regions share a window (the blocks of a pool segment spanning
@@ -24,8 +24,9 @@
 
 #include <cstddef>
 
-#include "base/path_tuning.h"  // kContigAuto: the bounds of held copies
+#include "completion/path_tuning.h"  // kContigAuto: the bounds of held copies
 #include "base/state.h"
+#include "completion/pending.h"
 #include "gmr/gmr.h"
 
 namespace armcix {
@@ -37,8 +38,6 @@ void flush_pair(Gmr* g, int wr);
 void flush_local_pair(Gmr* g, int wr);
 void fence_proc(int proc);  // ARMCI_Fence
 void fence_all();           // ARMCI_AllFence
-void sync_all_windows();    // MPI_Win_sync on every window (load/store visibility, unified model)
-void sync_region(Gmr* g);   // MPI_Win_sync on the windows of one region
 
 // What the MPI library in use makes cheapest between nodes (used by transfer/engine_choice.h's choose_contig):
 // whether a put overlapping a pending one goes as MPI_Accumulate(MPI_REPLACE) -- not on Open MPI, whose
@@ -50,9 +49,6 @@ inline bool accs_from_held_copies() {
   return rt().resolved.acc_held_copy == 1;  // runtime/resolve.cc, resolve_acc_held_copy
 }
 
-// A new region's ordering state: the one of its window, shared with the other regions there (gmr.h).
-void attach_pending(Gmr* g);
-
 // Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.
 inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
   const Pending* p = g->pending->find(mpi_target(g, wr));
@@ -60,7 +56,7 @@ inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
 }
 
 // Whether a put on [lo, hi) of (g, wr) overlaps a put or ordered put still pending there: it would cost a
-// flush as a plain MPI_Put, and may go as an ordered put (gmr/pending.h; the choice: transfer/engine_choice.h).
+// flush as a plain MPI_Put, and may go as an ordered put (completion/pending.h; the choice: transfer/engine_choice.h).
 inline bool overlaps_pending_put(const Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi) {
   const Pending* p = g->pending->find(mpi_target(g, wr));
   return p && overlaps_pending_put(*p, mpi_disp(g, wr, lo), mpi_disp(g, wr, hi));
@@ -79,7 +75,7 @@ inline void prepare_ordered_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi) {
 // completion: that is the accumulate's round trip through the target's CPU (MPICH's active-message path over
 // UCX), where a blocking ARMCI put only promises that the caller may reuse its buffer.  Returns the copy to
 // hand to MPI.  Bounded: when the pair holds kContigAuto.held_copies_per_target copies, or all pairs together
-// more than kContigAuto.held_copy_bytes (base/path_tuning.h), the pairs concerned are flushed first (the
+// more than kContigAuto.held_copy_bytes (completion/path_tuning.h), the pairs concerned are flushed first (the
 // state of (g, wr) may be reset then).
 void* hold_put_copy(Gmr* g, int wr, const void* src, std::size_t bytes);
 // The same space, uninitialised, for the caller to fill (a scaled or packed accumulate origin).

@@ -1,4 +1,4 @@
-#include "gmr/ordering.h"
+#include "completion/ordering.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "base/error.h"
-#include "base/path_tuning.h"
+#include "completion/path_tuning.h"
 #include "base/state.h"
 #include "base/window.h"
 #include "topo/nodes.h"
@@ -188,15 +188,6 @@ void fence_all() {
     if (!g_copies.empty()) release_window_copies(g->pending.get());
     g->pending->complete_all();
   }
-}
-
-void sync_region(Gmr* g) {
-  if (g->win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->win));
-  if (g->shm_win != MPI_WIN_NULL) ARMCIX_MPI(MPI_Win_sync(g->shm_win));
-}
-
-void sync_all_windows() {
-  for (Gmr* g : gmr_all()) sync_region(g);
 }
 
 }  // namespace armcix

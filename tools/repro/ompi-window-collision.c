@@ -1,7 +1,7 @@
 /* Reproducer for Open MPI 4.1's osc/rdma window collision (Open MPI issue 7393).  No ARMCI involved.
  * Both halves of MPI_COMM_WORLD (one MPI_Comm_split: the two communicators share a context id) create
  * windows at the same time, put/accumulate/fetch-and-op through each, check the results, free it.
- *   mpicc.openmpi tools/ompi-window-collision.c -o /tmp/wc
+ *   mpicc.openmpi tools/repro/ompi-window-collision.c -o /tmp/wc
  *   for i in $(seq 10); do timeout 90 mpiexec.openmpi --allow-run-as-root --oversubscribe -n 4 \
  *       /tmp/wc create 30 1 || echo failed; done
  * Arguments: create | allocate | dynamic (window kind), windows per run, 1 = split (0 = a duplicate of

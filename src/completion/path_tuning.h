@@ -1,11 +1,12 @@
 // The compiled-in thresholds that choose how a transfer moves, in one table per kind of transfer: re-tuning
 // for another machine or MPI library changes the numbers here, not control flow.  The rules that read them
-// are transfer/engine_choice.h (choose_contig, choose_strided), gmr/ordering.cc (when held copies force a
-// flush) and transfer/rma.h (accumulate pieces); the measurements behind them are in doc/performance.md.
+// are transfer/engine_choice.h (choose_contig, choose_strided), completion/ordering.cc (when held copies
+// force a flush) and transfer/rma.h (accumulate pieces); the measurements behind them are in
+// doc/performance.md.
 //
-// In base/, the floor, because gmr/ (held copies, a copy block sized for the largest ordered put) sits below
-// transfer/ (the rules) in the layer order (doc/design.md, "Layers") and both read this table: no MPI, no
-// state, constants only.
+// In completion/, because completion/ (held copies, a copy block sized for the largest ordered put) sits
+// below transfer/ (the rules) in the layer order (doc/design.md, "Layers") and both read this table: no
+// MPI, no state, constants only.
 #pragma once
 
 #include <cstddef>
@@ -25,7 +26,7 @@ struct ContigAutoTuning {
   // bytes, all in flight before one completion: MPICH (ch4:ucx) over TCP switches an accumulate above ~56 KiB
   // to a slower protocol (doc/performance.md, "Strided and large accumulates between hosts").
   int acc_piece_bytes;
-  // Held copies (gmr/ordering.h, hold_put_copy): when a (window, target) pair holds this many, or all pairs
+  // Held copies (completion/ordering.h, hold_put_copy): when a (window, target) pair holds this many, or all pairs
   // together more than held_copy_bytes, the pairs concerned are flushed first.  The flush waits for the
   // target's CPU to work through the accumulates, so the count bound is far above
   // ARMCI_MAX_OUTSTANDING_PER_TARGET (doc/performance.md, "Ordered puts: the size limit").

@@ -1,6 +1,6 @@
 // The ordering state of one MPI window: per MPI target, the operations MPI has not yet completed remotely, and
 // the rule that decides when a new operation must flush them first.  Kept free of MPI calls and of the
-// region table so that the rule is unit-tested on its own (tests/unit/test_ordering.cc); gmr/ordering.h
+// region table so that the rule is unit-tested on its own (tests/unit/test_ordering.cc); completion/ordering.h
 // applies it to regions.
 //
 // MPI leaves conflicting accesses within one flush interval undefined, and ARMCI promises location
@@ -108,7 +108,7 @@ class PendingTargets {
   unsigned last_epoch_ = 0;
 };
 
-// True if an operation of `kind` on target bytes [lo, hi) must wait for the pending ones (gmr/ordering.h
+// True if an operation of `kind` on target bytes [lo, hi) must wait for the pending ones (completion/ordering.h
 // explains the rules):
 //   put  after an overlapping put or acc, or after any get in flight;
 //   acc  after an overlapping put, or after any get in flight (acc after acc is ordered by MPI);
@@ -139,7 +139,7 @@ inline bool ordered_put_conflicts(const Pending& p, MPI_Aint lo, MPI_Aint hi) {
 // (ARMCI-MPI leaves the overlapping MPI_Puts unordered in one epoch, which MPI makes undefined).  Large
 // puts stay plain: MPI implementations move big accumulates through the target's CPU, and next to the
 // transfer time a round trip no longer counts (the limit's measurements: doc/performance.md,
-// "Ordered puts: the size limit"; the limit is kContigAuto.small_max_bytes, base/path_tuning.h).  The rule is
+// "Ordered puts: the size limit"; the limit is kContigAuto.small_max_bytes, completion/path_tuning.h).  The rule is
 // transfer/engine_choice.h's choose_contig; this is the fact about the pair it needs.
 // A put on [lo, hi) overlaps a put or ordered put pending on the pair.
 inline bool overlaps_pending_put(const Pending& p, MPI_Aint lo, MPI_Aint hi) {
