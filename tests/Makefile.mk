@@ -1,6 +1,6 @@
 # Tests.  `make check` builds everything below and runs tests/check.sh, which reads tests/manifest.txt
 # (rank counts, timeouts, environment per run).
-EXTRA_DIST += tests/check.sh tests/manifest.txt tests/valgrind.supp tests/env.sh.in tests/abi tests/errors/run_abort_cases.sh tests/errors/progress_thread_off.sh tests/errors/progress_roles.sh tests/errors/no_wrappers.sh tests/errors/shm_hazards.sh tests/link
+EXTRA_DIST += tests/check.sh tests/manifest.txt tests/valgrind.supp tests/env.sh.in tests/abi tests/errors/run_abort_cases.sh tests/errors/progress_thread_off.sh tests/errors/ignored_settings.sh tests/errors/progress_roles.sh tests/errors/no_wrappers.sh tests/errors/shm_hazards.sh tests/link
 
 GTEST_LIBS = -lgtest -lpthread
 # The C++ test programs compile without optimisation (TEST_OPTFLAGS; e.g. make TEST_OPTFLAGS=-O2): GoogleTest's

@@ -21,6 +21,11 @@
 #     --env VAR=value      set VAR for the job (may repeat); the caller's environment is passed on too
 #     --mpi mpich|openmpi  which MPI's launcher (default $SIMHOSTS_MPI, else mpich); the program must be built
 #                          for that MPI (tests/check.sh passes the build's)
+#     --own-names          every host gets its own host name (P-h0, ...: a UTS namespace, as always with Open
+#                          MPI) and an /etc/hosts of its own that maps the hosts' names to their addresses
+#                          (/etc/netns/P-hI/hosts, which ip netns exec binds over /etc/hosts), so that
+#                          gethostid() differs between hosts: GA's ComEx ports (MPI-PR, MPI-TS, MPI3) tell nodes
+#                          apart by gethostid() alone and otherwise take all hosts for one node
 #
 # UCX_TLS: tcp,sm,self unless the caller sets it.  MPI sees separate nodes and connects them over TCP, but
 # UCX's shared-memory transports reach any process on the same kernel, network namespace or not, so with
@@ -54,6 +59,7 @@
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 hosts=2 prefix="ax$$" subnet="" timeout_s=300 np="" link_down="" net_timeout=0 envs=() mpi="${SIMHOSTS_MPI:-mpich}"
+own_names=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --hosts) hosts="$2"; shift 2 ;;
@@ -63,6 +69,7 @@ while [ $# -gt 0 ]; do
     --link-down) link_down="$2"; shift 2 ;;
     --env) envs+=("$2"); shift 2 ;;
     --net-timeout) net_timeout=1; shift ;;
+    --own-names) own_names=1; shift ;;
     --mpi) mpi="$2"; shift 2 ;;
     -n|-np) np="$2"; shift 2 ;;
     --) shift; break ;;
@@ -71,7 +78,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $# -lt 1 ] || [ -z "$np" ]; then
-  echo "usage: tools/simhosts.sh [--hosts H] [--prefix P] [--subnet A.B] [--timeout S] [--link-down I:S] [--mpi mpich|openmpi] -n NP PROGRAM [ARGS...]" >&2
+  echo "usage: tools/simhosts.sh [--hosts H] [--prefix P] [--subnet A.B] [--timeout S] [--link-down I:S] [--mpi mpich|openmpi] [--own-names] -n NP PROGRAM [ARGS...]" >&2
   exit 2
 fi
 case "$mpi" in
@@ -99,10 +106,14 @@ mpiexec="${SIMHOSTS_MPIEXEC:-mpiexec.$mpi}"
 # shellcheck source=tools/simhosts-net.sh
 . "$here/simhosts-net.sh"
 job_pid="" downer_pid=""
+etc_made=()  # /etc/netns/<namespace> directories made for --own-names
 teardown() {
   [ -n "$downer_pid" ] && kill "$downer_pid" 2>/dev/null
   [ -n "$job_pid" ] && kill -KILL "$job_pid" 2>/dev/null
   simnet_down
+  local d
+  for d in "${etc_made[@]+"${etc_made[@]}"}"; do rm -f "$d/hosts"; rmdir "$d" 2>/dev/null; done
+  etc_made=()
 }
 trap 'teardown' EXIT
 trap 'teardown; exit 130' INT
@@ -112,6 +123,20 @@ simnet_up "$prefix" "$subnet" "$hosts"
 if [ "$net_timeout" = 1 ]; then  # per network namespace: affects only this simulated host
   for ((i = 0; i < hosts; i++)); do
     ip netns exec "$(simnet_ns "$i")" sysctl -qw net.ipv4.tcp_retries2=5 || simnet_failed "tcp_retries2 in $(simnet_ns "$i")"
+  done
+fi
+if [ "$own_names" = 1 ]; then
+  # One /etc/hosts per host: localhost and every simulated host's name and address.  ip netns exec binds the
+  # files of /etc/netns/<namespace>/ over /etc/ for whatever it runs (the launcher and the ranks).
+  names=""
+  for ((i = 0; i < hosts; i++)); do names+="$(simnet_addr "$i") $(simnet_ns "$i")"$'\n'; done
+  for ((i = 0; i < hosts; i++)); do
+    d="/etc/netns/$(simnet_ns "$i")"
+    [ ! -e "$d" ] || simnet_failed "$d exists already (left over from another run? remove it)"
+    mkdir -p "$d" || simnet_failed "mkdir $d"
+    etc_made+=("$d")
+    printf '127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n%s' "$names" >"$d/hosts" ||
+      simnet_failed "$d/hosts"
   done
 fi
 host_list="" map=""
@@ -146,7 +171,7 @@ else
   launch=("$mpiexec" -hosts "$host_list" -launcher ssh -launcher-exec "$here/simhosts-launch.sh" -iface eth0
           -n "$np" "$@")
 fi
-if [ "$mpi" = openmpi ]; then
+if [ "$mpi" = openmpi ] || [ "$own_names" = 1 ]; then
   # Every simulated host gets its own host name (UTS namespace; simhosts-launch.sh does the same for the
   # others): Open MPI names its shared-memory files (btl vader, osc rdma) after the host name and so do we
   # (the window gate), and simulated hosts share /dev/shm.  With one name for all, ranks of different hosts

@@ -178,7 +178,9 @@ constexpr bool kLocal = false;  // processes may differ
   X(int, collective_timeout_s, "ARMCI_COLLECTIVE_TIMEOUT", range(0, 1 << 20), 0, kAgree,                             \
     "give up on a collective check after s seconds (0: never)")                                                      \
   X(int, watchdog_s, "ARMCI_WATCHDOG_S", range(0, 1 << 24).notes(nullptr, "off", "watchdog on"), 0, kLocal,          \
-    "end the process when one ARMCI call has blocked this many seconds (checks/watchdog.h)")
+    "end the process when one ARMCI call has blocked this many seconds (checks/watchdog.h)")                          \
+  X(std::string, default_shmmax, "ARMCI_DEFAULT_SHMMAX", text(), "", kLocal,                                         \
+    "accepted and ignored (old ARMCI's and ComEx's shared-memory cap): ARMCI_VERBOSE says so when set")
 
 // The settings ARMCI_Init resolves into Runtime::resolved (base/state.h): "auto" made concrete, or a setting
 // it had to turn off.  R(field, "who resolves it"); each field is a row above and keeps its type there.

@@ -303,6 +303,14 @@ void print_banner(const Runtime& r) {
               r.config.shm ? "on (load/store to node peers, MPI_Win_allocate_shared)" : "off (MPI RMA for all)",
               progress_running() ? "running" : "off", r.config.progress_ranks);
   for (const std::string& line : r.resolved.effective(r.config).describe()) std::printf("  %s\n", line.c_str());
+  // Accepted for job scripts written for old ARMCI or GA's MPI-PR/ComEx ports, which sized their shared memory
+  // by it; nothing here has such a cap (doc/user-guide.md, "Coming from MPI-PR or MPI-TS").
+  if (!r.config.default_shmmax.empty())
+    std::printf(
+        "  notice: ARMCI_DEFAULT_SHMMAX=%.40s is ignored: it capped the shared-memory segments of old ARMCI and of "
+        "GA's ComEx ports (MPI-PR); armci-x takes each allocation's memory from MPI as ARMCI_Malloc asks for it, "
+        "bounded only by /dev/shm and the machine's memory\n",
+        r.config.default_shmmax.c_str());
   std::fflush(stdout);
 }
 

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Builds Global Arrays several times from one source, once per ARMCI "port", each into its own prefix, with the
+# same compiler and flags, C only (--disable-f77 --without-scalapack): GA's own ports against armci-x and
+# ARMCI-MPI, for benchmarks/ga_ports.sh (issue 58).  No network: GA's source comes from a git repository or a
+# directory given to it.
+#
+#   tools/ga-ports.sh [options]
+#     --git SOURCE    a GA git repository (a clone, a bare or mirror git directory, or an address git can
+#                     reach) to take TAG from when WORK/src-TAG is missing (default $GA_GIT)
+#     --src DIR       a GA source directory to use as it is (a release tarball's or a checkout; autoreconf
+#                     runs in it if it has no configure)
+#     --tag TAG       GA's git tag (default v5.8.2)
+#     --work DIR      where everything goes (default <repo>/_ga, which .gitignore ignores):
+#                     WORK/src-TAG, WORK/ports-TAG/PORT (prefix), WORK/ports-TAG/build-PORT (build, logs)
+#     --ports "..."   which ports (default "mpi-pr mpi-ts mpi3 armcix armci-mpi"):
+#                       mpi-pr     GA's --with-mpi-pr (ComEx, one progress rank per node; NWChem's ARMCI_NETWORK=MPI-PR)
+#                       mpi-ts     GA's --with-mpi-ts (ComEx, two-sided MPI, no progress rank; GA's default)
+#                       mpi3       GA's --with-mpi3 (ComEx on MPI-3 RMA)
+#                       armcix     --with-armci=ARMCIX (armci-x's install prefix)
+#                       armci-mpi  --with-armci=ARMCI_MPI (ARMCI-MPI: a prefix, or a library file)
+#     --armcix P      armci-x's install prefix (P/include/armci.h, P/lib/libarmci.*); needed for port armcix
+#     --armci-mpi A   ARMCI-MPI: an install prefix (tools/build-armci-mpi.sh) or a library file, e.g. Debian's
+#                     /usr/lib/x86_64-linux-gnu/libarmci-mpich.a (the default when it exists)
+#     --jobs N        make -j (default 2)
+#     --rebuild       configure and build again even where a prefix is complete
+# MPI: MPICH's suffixed wrappers (mpicc.mpich ...); override with MPICC, MPICXX.  Compiler flags for every port:
+# GA_CFLAGS (default "-O2 -g").  BLAS/LAPACK: GA_BLAS (default -lblas), GA_LAPACK (default -llapack).
+# A prefix is complete when it has lib/libga.a and the file ga-ports.done; the last line of output lists the
+# prefixes built (PORT=PREFIX ...), which benchmarks/ga_ports.sh takes with --ports-dir WORK/ports-TAG.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+git_src="${GA_GIT:-}" src_dir="" tag=v5.8.2 work="$repo/_ga" ports="mpi-pr mpi-ts mpi3 armcix armci-mpi"
+armcix="" armci_mpi="" jobs=2 rebuild=0
+debian_armci_mpi=/usr/lib/x86_64-linux-gnu/libarmci-mpich.a
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --git) git_src="$2"; shift 2 ;;
+    --src) src_dir="$2"; shift 2 ;;
+    --tag) tag="$2"; shift 2 ;;
+    --work) work="$2"; shift 2 ;;
+    --ports) ports="$2"; shift 2 ;;
+    --armcix) armcix="$2"; shift 2 ;;
+    --armci-mpi) armci_mpi="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    --rebuild) rebuild=1; shift ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "ga-ports: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+: "${MPICC:=mpicc.mpich}" "${MPICXX:=mpicxx.mpich}" "${GA_CFLAGS:=-O2 -g}"
+: "${GA_BLAS:=-lblas}" "${GA_LAPACK:=-llapack}"
+[ -n "$armci_mpi" ] || { [ ! -f "$debian_armci_mpi" ] || armci_mpi="$debian_armci_mpi"; }
+mkdir -p "$work"
+work="$(cd "$work" && pwd)"
+step() { echo "== ga-ports: $*"; }
+logged() {
+  local out="$1"; shift
+  "$@" >"$out" 2>&1 || { tail -n 40 "$out" >&2; echo "ga-ports: failed: $* (whole output: $out)" >&2; exit 1; }
+}
+
+# The source: one tree for every port.
+if [ -n "$src_dir" ]; then
+  src="$(cd "$src_dir" && pwd)"
+else
+  src="$work/src-$tag"
+  if [ ! -d "$src" ]; then
+    [ -n "$git_src" ] || { echo "ga-ports: no GA source in $src: give --git SOURCE, --src DIR or set GA_GIT" >&2; exit 2; }
+    step "GA $tag from $git_src into $src"
+    mkdir -p "$src.part"
+    if git --git-dir="$git_src" rev-parse -q --verify "$tag^{commit}" >/dev/null 2>&1; then
+      git --git-dir="$git_src" archive "$tag" | tar -x -C "$src.part"   # a bare or mirror git directory
+    elif git -C "$git_src" rev-parse -q --verify "$tag^{commit}" >/dev/null 2>&1; then
+      git -C "$git_src" archive "$tag" | tar -x -C "$src.part"          # a clone with a work tree
+    else
+      rm -rf "$src.part"
+      logged "$work/clone-$tag.out" git clone -q --branch "$tag" --depth 1 "$git_src" "$src.part"
+    fi
+    mv "$src.part" "$src"
+  fi
+fi
+if [ ! -x "$src/configure" ]; then
+  # GA's autogen.sh downloads its own autotools; the system's are recent enough.
+  step "autoreconf -vif in $src (system autotools)"
+  (cd "$src" && logged "$work/autoreconf-$tag.out" autoreconf -vif)
+fi
+
+base="$work/ports-$tag"
+mkdir -p "$base"
+built=()
+for port in $ports; do
+  prefix="$base/$port" bld="$base/build-$port"
+  if [ "$rebuild" = 0 ] && [ -f "$prefix/ga-ports.done" ] && [ -f "$prefix/lib/libga.a" ]; then
+    step "$port: already in $prefix"
+    built+=("$port=$prefix"); continue
+  fi
+  extra_libs=""
+  case "$port" in
+    mpi-pr | mpi-ts | mpi3) net=(--with-"$port") ;;
+    armcix)
+      [ -n "$armcix" ] && [ -f "$armcix/include/armci.h" ] ||
+        { echo "ga-ports: port armcix needs --armcix PREFIX (armci-x installed: PREFIX/include/armci.h)" >&2; exit 2; }
+      armcix="$(cd "$armcix" && pwd)"
+      net=(--with-armci="$armcix")
+      # armci-x's libarmci is C++: a static-only install needs the C++ runtime on GA's link lines.
+      if [ -f "$armcix/lib/libarmci.a" ] && [ ! -e "$armcix/lib/libarmci.so" ]; then extra_libs="-lstdc++"; fi ;;
+    armci-mpi)
+      [ -n "$armci_mpi" ] && [ -e "$armci_mpi" ] ||
+        { echo "ga-ports: port armci-mpi needs --armci-mpi PREFIX|LIBFILE" >&2; exit 2; }
+      net=(--with-armci="$armci_mpi")
+      # A library file goes on every link line through LIBS too: GA's static libga.la drops a non-libtool
+      # archive from its dependency_libs (as in tools/ga-from-source.sh).
+      case "$armci_mpi" in *.a) extra_libs="$armci_mpi" ;; esac ;;
+    *) echo "ga-ports: unknown port '$port' (mpi-pr mpi-ts mpi3 armcix armci-mpi)" >&2; exit 2 ;;
+  esac
+  rm -rf "$bld" "$prefix"
+  mkdir -p "$bld"
+  step "$port: configure ${net[*]} (output: $bld/configure.out)"
+  (cd "$bld" && logged "$bld/configure.out" "$src/configure" --prefix="$prefix" "${net[@]}" \
+    --disable-f77 --without-scalapack --with-blas="$GA_BLAS" --with-lapack="$GA_LAPACK" \
+    CC="$MPICC" CXX="$MPICXX" MPICC="$MPICC" MPICXX="$MPICXX" CFLAGS="$GA_CFLAGS" CXXFLAGS="$GA_CFLAGS" \
+    LIBS="$extra_libs")
+  step "$port: make -j$jobs install (output: $bld/make.out)"
+  logged "$bld/make.out" make -C "$bld" -j"$jobs" install
+  # What a C program links against this prefix (read by benchmarks/ga_ports.sh): GA's own ga-config names
+  # the libraries, ARMCI's (or ComEx's) among them.
+  {
+    echo "port=$port"
+    echo "tag=$tag"
+    echo "configure=${net[*]} --disable-f77 --without-scalapack"
+    echo "cflags=$GA_CFLAGS"
+    libs="$("$prefix/bin/ga-config" --ldflags) $("$prefix/bin/ga-config" --libs)"
+    # ARMCI given as a library file: that file, not whatever -larmci finds (Debian's libarmci.a is Open MPI's).
+    case "$port:$armci_mpi" in armci-mpi:*.a) libs="$(echo " $libs " | sed 's/ -larmci / /g')" ;; esac
+    echo "libs=$libs $extra_libs"
+  } >"$prefix/ga-ports.done"
+  built+=("$port=$prefix")
+done
+echo "${built[*]}"
