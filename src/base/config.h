@@ -163,6 +163,10 @@ constexpr bool kLocal = false;  // processes may differ
     auto_flag().notes(nullptr, "blocking accumulates to other nodes wait for local completion",                      \
                       "blocking accumulates to other nodes go from held copies"),                                    \
     -1, kLocal, "small blocking accumulates to other nodes go from a held copy (completion/ordering.h)")             \
+  X(int, rma_by_accumulate, "ARMCI_RMA_BY_ACCUMULATE",                                                              \
+    auto_flag().notes(nullptr, "puts and gets to other nodes are MPI_Put and MPI_Get",                               \
+                      "puts and gets to other nodes go as accumulates"),                                             \
+    -1, kLocal, "puts and gets to other nodes as MPI_Accumulate(MPI_REPLACE) / MPI_Get_accumulate(MPI_NO_OP)")      \
   X(bool, spanning_pool, "ARMCI_SPANNING_POOL", flag(), true, kAgree,                                                \
     "small regions of groups spanning nodes come from pooled MPI windows, not a window each (shm/segment_cache.h)")      \
   X(int, pool_mb, "ARMCI_POOL_MB", range(1, 1 << 24), 1024, kAgree,                                                  \
@@ -192,6 +196,7 @@ constexpr bool kLocal = false;  // processes may differ
   R(mpi_yield_timer_signal, "resolve_yield_timer: the timer's signal, 0 = none")                        \
   R(node_sync, "resolve_node_sync: 0 or 1")                                                             \
   R(acc_held_copy, "resolve_acc_held_copy: 0 or 1")                                                     \
+  R(rma_by_accumulate, "resolve_rma_by_accumulate: 0 or 1")                                             \
   R(progress_ranks_usleep, "progress/progress_ranks.cc: a progress rank's sleep between polls")         \
   R(progress_ranks_handoff_us, "progress_ranks.cc: 0 where the progress ranks have cores of their own") \
   R(progress_thread, "as set (progress/thread.cc reads it): ARMCI_Init fails without MPI_THREAD_MULTIPLE")

@@ -32,8 +32,11 @@ struct ContigAutoTuning {
   // ARMCI_MAX_OUTSTANDING_PER_TARGET (doc/performance.md, "Ordered puts: the size limit").
   int held_copies_per_target;
   std::size_t held_copy_bytes;
+  // Where puts and gets to other nodes go as accumulates (ARMCI_RMA_BY_ACCUMULATE, transfer/rma_by_accumulate.h),
+  // gets of fewer bytes stay MPI_Get: a small MPI_Get_accumulate costs more, a larger one less.
+  std::size_t get_by_acc_min_bytes;
 };
-constexpr ContigAutoTuning kContigAuto{64 * 1024, 56 * 1024, 4096, std::size_t{1} << 20};
+constexpr ContigAutoTuning kContigAuto{64 * 1024, 56 * 1024, 4096, std::size_t{1} << 20, 8 * 1024};
 
 // ---- Strided transfers: ARMCI_STRIDED_METHOD=AUTO (choose_strided; the rule: transfer/engine_choice.h) ---
 struct StridedAutoTuning {

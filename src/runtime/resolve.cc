@@ -1,5 +1,6 @@
 // The settings ARMCI_Init resolves (Runtime::resolved, base/config.h's ARMCIX_RESOLVED_SETTINGS): "auto"
 // made concrete from the census, the machine and the MPI library, or a setting turned off.
+#include <dirent.h>
 #include <signal.h>
 #include <sys/prctl.h>
 
@@ -21,6 +22,38 @@ namespace armcix {
 void resolve_acc_held_copy(Runtime& r) {
   const int set = r.config.acc_held_copy;
   r.resolved.acc_held_copy = set >= 0 ? set : mpi_is_open_mpi() ? 0 : 1;
+}
+
+namespace {
+
+// Whether this machine has a network device with remote memory access: an InfiniBand, RoCE, Omni-Path or
+// EFA device (the kernel lists each under /sys/class/infiniband) or an HPE Slingshot one (/sys/class/cxi).
+bool machine_has_rdma_device() {
+  for (const char* dir : {"/sys/class/infiniband", "/sys/class/cxi"}) {
+    DIR* d = opendir(dir);
+    if (!d) continue;
+    bool any = false;
+    while (const dirent* e = readdir(d)) {
+      if (e->d_name[0] != '.') {
+        any = true;
+        break;
+      }
+    }
+    closedir(d);
+    if (any) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// ARMCI_RMA_BY_ACCUMULATE (transfer/rma_by_accumulate.h).  Auto: on where the machine has no RDMA device
+// (MPI's puts and gets then go through the target's CPU anyway, and MPICH's accumulates move faster), except
+// on Open MPI, whose osc components move accumulates through the target's CPU where its puts and gets need
+// none.  It needs the setting, the MPI library and the machine only; each process decides for itself.
+void resolve_rma_by_accumulate(Runtime& r) {
+  const int set = r.config.rma_by_accumulate;
+  r.resolved.rma_by_accumulate = set >= 0 ? set : (mpi_is_open_mpi() || machine_has_rdma_device()) ? 0 : 1;
 }
 
 // ARMCI_WAIT_BACKOFF_US.  Unset: back off (kOversubscribedBackoffUs) when this machine runs more of our ranks

@@ -348,6 +348,7 @@ void initialize(int* argc, char*** argv, int requested, MPI_Comm comm, bool comm
   r.config = Config::from_environment();
   r.resolved = Resolved::from_config(r.config);
   resolve_acc_held_copy(r);
+  resolve_rma_by_accumulate(r);
   require_mpi_features(r, mpi_up);
   int world_size = 0;  // the real MPI_COMM_WORLD (PMPI: not the program ranks' one of the wrappers)
   ARMCIX_MPI(PMPI_Comm_size(MPI_COMM_WORLD, &world_size));

@@ -26,6 +26,7 @@ struct Census {
 static_assert(sizeof(Census) % 8 == 0, "Census is sent as bytes; keep it free of tail padding surprises");
 
 void resolve_acc_held_copy(Runtime& r);
+void resolve_rma_by_accumulate(Runtime& r);
 void start_init_yield_timer(const Runtime& r, int world_size);
 void yield_during_init(const Runtime& r);
 void resolve_wait_backoff(Runtime& r, const std::vector<Census>& census, const std::vector<MachineCount>& machines);

@@ -9,6 +9,7 @@
 #include "completion/ordering.h"
 #include "nb/request.h"
 #include "topo/nodes.h"
+#include "transfer/rma_by_accumulate.h"
 #include "transfer/engine_choice.h"
 #include "transfer/node_local.h"
 #include "transfer/paths.h"
@@ -64,8 +65,8 @@ void put(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     return;
   }
   Staged origin = stage_origin(src, bytes);  // ContigPath::Flushed
-  ARMCIX_MPI(MPI_Put(origin.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, lo), bytes,
-                     MPI_BYTE, r.gmr->win));
+  ARMCIX_MPI(put_or_replace(rma_by_accumulate(proc), origin.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank),
+                            mpi_disp(r.gmr, r.win_rank, lo), bytes, MPI_BYTE, r.gmr->win));
   note_issued(r.gmr, r.win_rank, XferOp::Put, lo, hi);
   complete_local(r.gmr, r.win_rank, req);
   origin.hand_to(req);
@@ -87,10 +88,11 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
   // vector engines.
   if (proc == rt().me) poke_progress(r.gmr);
   Staged target = stage_result(dst, bytes);
+  const bool by_acc = get_by_accumulate(static_cast<std::size_t>(bytes), proc);
   if (path == ContigPath::OwnRequest || path == ContigPath::HandleRequest) {
     MPI_Request mreq;
-    ARMCIX_MPI(MPI_Rget(target.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, lo),
-                        bytes, MPI_BYTE, r.gmr->win, &mreq));
+    ARMCIX_MPI(rget_or_no_op(by_acc, target.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank),
+                             mpi_disp(r.gmr, r.win_rank, lo), bytes, MPI_BYTE, r.gmr->win, &mreq));
     if (path == ContigPath::OwnRequest) {
       wait_for_served(call, &mreq, server_of(r.gmr, r.win_rank));
       target.copy_out_to(dst, bytes, nullptr);
@@ -101,8 +103,8 @@ void get(const char* call, const void* src, void* dst, int bytes, int proc, Requ
     target.copy_out_to(dst, bytes, req);
     return;
   }
-  ARMCIX_MPI(MPI_Get(target.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, lo), bytes,
-                     MPI_BYTE, r.gmr->win));
+  ARMCIX_MPI(get_or_no_op(by_acc, target.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank),
+                          mpi_disp(r.gmr, r.win_rank, lo), bytes, MPI_BYTE, r.gmr->win));
   complete_local(r.gmr, r.win_rank, req);
   note_issued(r.gmr, r.win_rank, XferOp::Get, lo, hi, req != nullptr);
   target.copy_out_to(dst, bytes, req);

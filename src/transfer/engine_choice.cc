@@ -15,7 +15,7 @@ std::size_t pack_segments_per_chunk(const StridedShape& s, const Config& c, Targ
   return std::max<std::size_t>(1, chunk_bytes / seg);
 }
 
-StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, TargetPath path) {
+StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, TargetPath path, bool rma_by_acc) {
   if (path == TargetPath::NodeLocal) return StridedEngine::Local;
   if (s.nseg == 1) return StridedEngine::Contiguous;
   if (path == TargetPath::OtherNode) {
@@ -23,8 +23,9 @@ StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, 
     if (c.strided_method == StridedMethod::Auto) {
       if (static_cast<std::size_t>(s.count[0]) >= pack_chunk_bytes(c, path)) return StridedEngine::Iov;
       if (op == XferOp::Acc && s.count[0] < kStridedAuto.per_segment_min_run) return StridedEngine::Direct;
-      // A large accumulate from a contiguous local side (GA's NGA_Acc buffer) needs no packing: one operation.
-      if (op == XferOp::Acc && s.lextent == s.total_bytes() &&
+      // A large accumulate from a contiguous local side (GA's NGA_Acc buffer) needs no packing: one operation;
+      // so do puts and gets that go as accumulates (rma_by_acc: GA's NGA_Put and NGA_Get buffers).
+      if ((op == XferOp::Acc || rma_by_acc) && s.lextent == s.total_bytes() &&
           s.total_bytes() > kStridedAuto.other_node_acc_stream_max_bytes)
         return StridedEngine::Direct;
       return StridedEngine::PackStream;

@@ -125,7 +125,12 @@ enum class StridedEngine {
 //
 // Within a node PACK falls back to DIRECT for gets (there is nothing to pack on the origin side) and when
 // everything fits in one chunk.
-StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, TargetPath path);
+//
+// rma_by_acc: puts and gets to this target go as accumulates (ARMCI_RMA_BY_ACCUMULATE, resolved;
+// transfer/rma_by_accumulate.h); then a large put or get from a contiguous local side goes DIRECT between
+// nodes, as a large accumulate does.
+StridedEngine choose_strided(const StridedShape& s, XferOp op, const Config& c, TargetPath path,
+                             bool rma_by_acc = false);
 
 // The chunk of the PACK engines on `path`: ARMCI_PACK_CHUNK, or when that is auto kStridedAuto's.
 std::size_t pack_chunk_bytes(const Config& c, TargetPath path);

@@ -19,6 +19,7 @@
 #include "nb/request.h"
 #include "topo/nodes.h"
 #include "transfer/datatypes.h"
+#include "transfer/rma_by_accumulate.h"
 #include "transfer/engine_choice.h"
 #include "transfer/node_local.h"
 #include "transfer/paths.h"
@@ -145,12 +146,20 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     origin.hand_to(req);
     return;
   }
-  OwnedType ltype = strided_type(MPI_BYTE, s.count[0], s.count, s.lstride, s.levels);
+  // A contiguous local side (GA's buffers) goes as plain bytes: with a derived origin type MPI packs or
+  // unpacks it itself, which between nodes costs more than the transfer.
+  const bool local_plain = s.lextent == s.total_bytes();
+  OwnedType ltype;
+  if (!local_plain) ltype = strided_type(MPI_BYTE, s.count[0], s.count, s.lstride, s.levels);
+  const int plain_count = local_plain ? static_cast<int>(s.total_bytes()) : 1;
+  const MPI_Datatype plain_type = local_plain ? MPI_BYTE : ltype.get();
+  const bool by_acc = op == XferOp::Get ? get_by_accumulate(s.total_bytes(), g->abs_rank_of(r.win_rank))
+                                        : rma_by_accumulate(g->abs_rank_of(r.win_rank));
   if (op == XferOp::Put) {
     Staged origin;
     origin.ptr = sd.local;
-    int lcount = 1;
-    MPI_Datatype lt = ltype.get();
+    int lcount = plain_count;
+    MPI_Datatype lt = plain_type;
     if (must_stage(sd.local)) {
       origin.owned = new_buffer(s.total_bytes());
       char* out = origin.owned.get();
@@ -163,8 +172,8 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
       lt = MPI_BYTE;
     }
     prepare_op(g, r.win_rank, XferOp::Put, lo, hi);
-    ARMCIX_MPI(MPI_Put(origin.ptr, lcount, lt, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, r.disp), 1,
-                       rtype.get(), g->win));
+    ARMCIX_MPI(put_or_replace(by_acc, origin.ptr, lcount, lt, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, r.disp),
+                              1, rtype.get(), g->win));
     note_issued(g, r.win_rank, XferOp::Put, lo, hi);
     complete_local(g, r.win_rank, req);
     origin.hand_to(req);
@@ -176,7 +185,7 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     target.owned = new_buffer(s.total_bytes());
     target.ptr = target.owned.get();
     prepare_op(g, r.win_rank, XferOp::Get, lo, hi);
-    ARMCIX_MPI(MPI_Get(target.ptr, static_cast<int>(s.total_bytes()), MPI_BYTE, mpi_target(g, r.win_rank),
+    ARMCIX_MPI(get_or_no_op(by_acc, target.ptr, static_cast<int>(s.total_bytes()), MPI_BYTE, mpi_target(g, r.win_rank),
                        mpi_disp(g, r.win_rank, r.disp), 1, rtype.get(), g->win));
     complete_local(g, r.win_rank, req);
     note_issued(g, r.win_rank, XferOp::Get, lo, hi, req != nullptr);
@@ -187,8 +196,8 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
   // Flush_local, not MPI_Rget + MPI_Wait as the contiguous get to another node: with derived datatypes the
   // Rget's request completed before all of the data had landed (MPICH 4.0.2 built without yaksa;
   // tests/mpi/test_strided with ARMCI_NODE_SIZE=1 caught it).
-  ARMCIX_MPI(MPI_Get(sd.local, 1, ltype.get(), mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, r.disp), 1,
-                     rtype.get(), g->win));
+  ARMCIX_MPI(get_or_no_op(by_acc, sd.local, plain_count, plain_type, mpi_target(g, r.win_rank),
+                          mpi_disp(g, r.win_rank, r.disp), 1, rtype.get(), g->win));
   complete_local(g, r.win_rank, req);
   note_issued(g, r.win_rank, XferOp::Get, lo, hi, req != nullptr);
 }
@@ -220,6 +229,8 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   const int n = op == XferOp::Acc ? seg / t->elem_bytes * t->mpi_per_elem : seg;
   MPI_Datatype elem = op == XferOp::Acc ? t->mpi_elem : MPI_BYTE;
   const bool other_node = !on_my_node(g->abs_rank_of(r.win_rank));
+  const bool by_acc = op == XferOp::Get ? get_by_accumulate(s.total_bytes(), g->abs_rank_of(r.win_rank))
+                                        : rma_by_accumulate(g->abs_rank_of(r.win_rank));
   for_each_segment(s, [&](long loff, long roff) {
     MPI_Aint disp = r.disp + roff;
     char* local = packed.owned    ? packed.owned.get() + k * seg
@@ -227,10 +238,12 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
                                   : sd.local + loff;
     switch (op) {
       case XferOp::Put:
-        ARMCIX_MPI(MPI_Put(local, n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, disp), n, elem, g->win));
+        ARMCIX_MPI(put_or_replace(by_acc, local, n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, disp), n,
+                                  elem, g->win));
         break;
       case XferOp::Get:
-        ARMCIX_MPI(MPI_Get(local, n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, disp), n, elem, g->win));
+        ARMCIX_MPI(get_or_no_op(by_acc, local, n, elem, mpi_target(g, r.win_rank), mpi_disp(g, r.win_rank, disp), n, elem,
+                                g->win));
         break;
       case XferOp::Acc:  // to another node a run above kContigAuto.acc_piece_bytes goes in pieces (transfer/rma.h)
         for_each_acc_piece(*t, seg, other_node, [&](MPI_Aint at, int len) {
@@ -318,6 +331,8 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
   MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
   const int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
   const bool unit_scale = op == XferOp::Acc && scale_is_one(*t, scale);
+  const bool by_acc = op == XferOp::Get ? get_by_accumulate(s.total_bytes(), g->abs_rank_of(wr))
+                                        : rma_by_accumulate(g->abs_rank_of(wr));
   // A blocking accumulate of at most kContigAuto.small_max_bytes packs into a held copy and waits for nothing.
   const bool held = op == XferOp::Acc && req == nullptr && acc_from_held_copy(r, s.total_bytes(), g->abs_rank_of(wr));
   std::unique_ptr<char[]> owned = held ? nullptr : new_buffer(in_buffer * seg);
@@ -341,10 +356,10 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
     const MPI_Aint disp = mpi_disp(g, wr, r.disp + chunk_disp);
     switch (op) {
       case XferOp::Put:
-        ARMCIX_MPI(MPI_Put(o, n, elem, mpi_target(g, wr), disp, 1, rtype.get(), g->win));
+        ARMCIX_MPI(put_or_replace(by_acc, o, n, elem, mpi_target(g, wr), disp, 1, rtype.get(), g->win));
         break;
       case XferOp::Get:
-        ARMCIX_MPI(MPI_Get(o, n, elem, mpi_target(g, wr), disp, 1, rtype.get(), g->win));
+        ARMCIX_MPI(get_or_no_op(by_acc, o, n, elem, mpi_target(g, wr), disp, 1, rtype.get(), g->win));
         break;
       case XferOp::Acc:
         ARMCIX_MPI(MPI_Accumulate(o, n, elem, mpi_target(g, wr), disp, 1, rtype.get(), MPI_SUM, g->win));
@@ -428,7 +443,8 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   sd.remote = static_cast<char*>(remote_is_dst ? dst : const_cast<void*>(src));
   GmrRef r = gmr_resolve(call, remote_is_dst ? "dst_ptr" : "src_ptr", proc, sd.remote, s.rextent);
   const TargetPath path = target_path(r, op, proc);
-  const StridedEngine engine = choose_strided(s, op, rt().config, path);
+  const StridedEngine engine =
+      choose_strided(s, op, rt().config, path, path == TargetPath::OtherNode && rma_by_accumulate(proc));
   profile_path(engine);
   // A strided get from my own slice through MPI pokes MPI's progress, as get() does (transfer/contig.cc):
   // Open MPI's osc ucx completes it in place, and a process polling its memory this way never served a put

@@ -399,6 +399,26 @@ TEST(ConfigEnvironment, AccHeldCopy) {
     EXPECT_NE(std::string(name).rfind("ARMCI_ACC_HELD_COPY", 0), 0u) << name;
 }
 
+// ARMCI_RMA_BY_ACCUMULATE: auto (-1, the default), a boolean, or an error naming the variable; local.
+TEST(ConfigEnvironment, RmaByAccumulate) {
+  EXPECT_EQ(armcix::Config::from_environment().rma_by_accumulate, -1);
+  const struct {
+    const char* value;
+    int expect;
+  } ok[] = {{"auto", -1}, {"1", 1}, {"yes", 1}, {"0", 0}, {"off", 0}};
+  for (const auto& k : ok) {
+    ScopedEnv env("ARMCI_RMA_BY_ACCUMULATE", k.value);
+    EXPECT_EQ(armcix::Config::from_environment().rma_by_accumulate, k.expect) << k.value;
+  }
+  {
+    ScopedEnv env("ARMCI_RMA_BY_ACCUMULATE", "often");
+    const std::string msg = environment_error();
+    EXPECT_NE(msg.find("ARMCI_RMA_BY_ACCUMULATE='often' is not auto, 1 or 0"), std::string::npos) << msg;
+  }
+  for (const auto& [name, value] : armcix::Config().must_agree())
+    EXPECT_NE(std::string(name).rfind("ARMCI_RMA_BY_ACCUMULATE", 0), 0u) << name;
+}
+
 // doc/user-guide.md's environment-variable table lists every setting of the table in src/base/config.h
 // with the same default, and nothing the table lacks.
 namespace {

@@ -266,6 +266,12 @@ TEST(ChooseStrided, AutoBetweenNodesPacksRunsShorterThanAChunk) {
     const int chunk = static_cast<int>(kStridedAuto.other_node_chunk_bytes);
     EXPECT_EQ(choose_strided(shape(chunk - 8, 2), op, c, TargetPath::OtherNode), StridedEngine::PackStream);
     EXPECT_EQ(choose_strided(shape(chunk - 8, 64), op, c, TargetPath::OtherNode), large);
+    // Puts and gets that go as accumulates (ARMCI_RMA_BY_ACCUMULATE) follow the accumulates' rule: a large
+    // one from a contiguous local side is one operation (GA's NGA_Put / NGA_Get of a 256 x 256 tile).
+    EXPECT_EQ(choose_strided(shape(2048, 256), op, c, TargetPath::OtherNode, true), StridedEngine::Direct);
+    EXPECT_EQ(choose_strided(shape(1024, acc_max / 1024), op, c, TargetPath::OtherNode, true),
+              StridedEngine::PackStream);
+    EXPECT_EQ(choose_strided(strided_local, op, c, TargetPath::OtherNode, true), StridedEngine::PackStream);
     // A run of a chunk or more: one operation per run, nothing to pack.
     EXPECT_EQ(choose_strided(shape(chunk, 64), op, c, TargetPath::OtherNode), StridedEngine::Iov);
     EXPECT_EQ(choose_strided(shape(1 << 20, 2), op, c, TargetPath::OtherNode), StridedEngine::Iov);
