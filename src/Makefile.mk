@@ -29,7 +29,7 @@ src_libarmci_la_SOURCES = \
 	src/acc/acc_types.cc src/acc/acc_types.h \
 	src/completion/pending.h src/completion/ordering.cc src/completion/ordering.h \
 	src/transfer/staging.cc src/transfer/staging.h \
-	src/transfer/contig.cc src/transfer/rma.h src/transfer/paths.cc src/transfer/paths.h \
+	src/transfer/contig.cc src/transfer/rma.h src/transfer/rma_by_accumulate.h src/transfer/paths.cc src/transfer/paths.h \
 	src/transfer/node_local.cc src/transfer/node_local.h \
 	src/transfer/strided.cc src/transfer/strided_shape.h \
 	src/transfer/engine_choice.cc src/transfer/engine_choice.h \
