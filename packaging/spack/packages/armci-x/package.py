@@ -35,7 +35,7 @@ class ArmciX(AutotoolsPackage):
     # The sha256 of the tarball tools/make-release.sh makes from the release's sources, written by
     # `tools/make-release.sh --record` with packaging/spack/releases.txt (this directory is not in the
     # tarball, so the checksum does not change what it sums).
-    version("1.0.0", sha256="6b8fbe8e43e91db41ee7f1820cd5fb0a33356a83f65d266943ef006f30a23efa")
+    version("1.0.0", sha256="1a0b22a23d21401e3eb6a6056123eb7ddd034a2833e89527e311aaa19e532632")
 
     variant("shared", default=True, description="Build and install libarmci.so and libarmcix-mpiwrap.so")
     variant(
