@@ -47,13 +47,18 @@ bool machine_has_rdma_device() {
 
 }  // namespace
 
-// ARMCI_RMA_BY_ACCUMULATE (transfer/rma_by_accumulate.h).  Auto: on where the machine has no RDMA device
-// (MPI's puts and gets then go through the target's CPU anyway, and MPICH's accumulates move faster), except
-// on Open MPI, whose osc components move accumulates through the target's CPU where its puts and gets need
-// none.  It needs the setting, the MPI library and the machine only; each process decides for itself.
+// ARMCI_RMA_BY_ACCUMULATE (transfer/rma_by_accumulate.h).  Auto: on with MPICH 4.0 where the machine has no
+// RDMA device (MPI's puts and gets then go through the target's CPU anyway, and MPICH's accumulates move
+// faster); off elsewhere: on Open MPI, whose osc components move accumulates through the target's CPU where its
+// puts and gets need none; on MPICH 4.2.1 with UCX 1.18 (Debian 13), where UCX aborts in an active-message
+// rendezvous under large MPI_Get_accumulates (ucp_request_release from ucp_am_rndv_process_rts; the classic
+// armci_test across ARMCI_NODE_SIZE=2 nodes); and on MPIs not measured.  It needs the setting, the MPI library
+// and the machine only; each process decides for itself.
 void resolve_rma_by_accumulate(Runtime& r) {
   const int set = r.config.rma_by_accumulate;
-  r.resolved.rma_by_accumulate = set >= 0 ? set : (mpi_is_open_mpi() || machine_has_rdma_device()) ? 0 : 1;
+  const MpiLibrary& mpi = mpi_library();
+  const bool measured_gain = mpi.is_mpich() && mpi.before(4, 1) && !machine_has_rdma_device();
+  r.resolved.rma_by_accumulate = set >= 0 ? set : measured_gain ? 1 : 0;
 }
 
 // ARMCI_WAIT_BACKOFF_US.  Unset: back off (kOversubscribedBackoffUs) when this machine runs more of our ranks
