@@ -14,6 +14,7 @@
 
 #include "base/state.h"
 #include "completion/path_tuning.h"
+#include "completion/pending.h"  // XferOp
 #include "topo/nodes.h"
 
 namespace armcix {
@@ -24,6 +25,10 @@ inline bool rma_by_accumulate(int proc) { return rt().resolved.rma_by_accumulate
 // The same for a get of `bytes` in all: from kContigAuto.get_by_acc_min_bytes up (completion/path_tuning.h).
 inline bool get_by_accumulate(std::size_t bytes, int proc) {
   return bytes >= kContigAuto.get_by_acc_min_bytes && rma_by_accumulate(proc);
+}
+// Whichever of the two applies to `op` (a put or a get of `bytes` in all).
+inline bool rma_by_accumulate(XferOp op, std::size_t bytes, int proc) {
+  return op == XferOp::Get ? get_by_accumulate(bytes, proc) : rma_by_accumulate(proc);
 }
 
 inline int put_or_replace(bool by_acc, const void* origin, int ocount, MPI_Datatype otype, int target, MPI_Aint disp,

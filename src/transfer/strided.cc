@@ -153,8 +153,7 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
   if (!local_plain) ltype = strided_type(MPI_BYTE, s.count[0], s.count, s.lstride, s.levels);
   const int plain_count = local_plain ? static_cast<int>(s.total_bytes()) : 1;
   const MPI_Datatype plain_type = local_plain ? MPI_BYTE : ltype.get();
-  const bool by_acc = op == XferOp::Get ? get_by_accumulate(s.total_bytes(), g->abs_rank_of(r.win_rank))
-                                        : rma_by_accumulate(g->abs_rank_of(r.win_rank));
+  const bool by_acc = rma_by_accumulate(op, s.total_bytes(), g->abs_rank_of(r.win_rank));
   if (op == XferOp::Put) {
     Staged origin;
     origin.ptr = sd.local;
@@ -229,8 +228,7 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   const int n = op == XferOp::Acc ? seg / t->elem_bytes * t->mpi_per_elem : seg;
   MPI_Datatype elem = op == XferOp::Acc ? t->mpi_elem : MPI_BYTE;
   const bool other_node = !on_my_node(g->abs_rank_of(r.win_rank));
-  const bool by_acc = op == XferOp::Get ? get_by_accumulate(s.total_bytes(), g->abs_rank_of(r.win_rank))
-                                        : rma_by_accumulate(g->abs_rank_of(r.win_rank));
+  const bool by_acc = rma_by_accumulate(op, s.total_bytes(), g->abs_rank_of(r.win_rank));
   for_each_segment(s, [&](long loff, long roff) {
     MPI_Aint disp = r.disp + roff;
     char* local = packed.owned    ? packed.owned.get() + k * seg
@@ -331,8 +329,7 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
   MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
   const int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
   const bool unit_scale = op == XferOp::Acc && scale_is_one(*t, scale);
-  const bool by_acc = op == XferOp::Get ? get_by_accumulate(s.total_bytes(), g->abs_rank_of(wr))
-                                        : rma_by_accumulate(g->abs_rank_of(wr));
+  const bool by_acc = rma_by_accumulate(op, s.total_bytes(), g->abs_rank_of(wr));
   // A blocking accumulate of at most kContigAuto.small_max_bytes packs into a held copy and waits for nothing.
   const bool held = op == XferOp::Acc && req == nullptr && acc_from_held_copy(r, s.total_bytes(), g->abs_rank_of(wr));
   std::unique_ptr<char[]> owned = held ? nullptr : new_buffer(in_buffer * seg);
