@@ -435,6 +435,7 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
   ARMCIX_REQUIRE(dst != nullptr, call, "argument 'dst_ptr' is NULL");
   ARMCIX_REQUIRE(s.total_bytes() <= static_cast<std::size_t>(INT32_MAX), call,
                  "transfer of %zu bytes exceeds the 2 GiB an ARMCI call can move", s.total_bytes());
+  fold_contiguous_levels(s);
   Sides sd;
   sd.local = static_cast<char*>(remote_is_dst ? const_cast<void*>(src) : dst);
   sd.remote = static_cast<char*>(remote_is_dst ? dst : const_cast<void*>(src));
@@ -455,11 +456,11 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
     case StridedEngine::Contiguous:
       switch (op) {
         case XferOp::Put:
-          return put(call, src, dst, count[0], proc, req);
+          return put(call, src, dst, s.count[0], proc, req);
         case XferOp::Get:
-          return get(call, src, dst, count[0], proc, req);
+          return get(call, src, dst, s.count[0], proc, req);
         case XferOp::Acc:
-          return acc(call, accargs->datatype, scale, src, dst, count[0], proc, req);
+          return acc(call, accargs->datatype, scale, src, dst, s.count[0], proc, req);
       }
       return;
     case StridedEngine::Direct:

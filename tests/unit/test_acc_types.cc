@@ -179,3 +179,63 @@ TEST(AccTypes, KernelsRefuseARowNotInTheList) {
             std::string::npos);
   EXPECT_EQ(out, 0);
 }
+
+// --- The vector kernels (acc_types.cc: 32-byte vectors, a scalar tail, the scalar loop for overlap) --------
+
+namespace {
+
+// Every length from 0 to 70 elements (tails of every size after whole vectors), both sides shifted by one
+// element so that neither is aligned, scale one and not one: against the element-by-element loop.
+template <typename T>
+void check_lengths(int type, T scale) {
+  const armcix::AccType& t = acc_type("t", type);
+  for (const T s : {T(1), scale}) {
+    for (std::size_t n = 0; n <= 70; ++n) {
+      std::vector<T> in(n + 2), out(n + 2), acc(n + 2);
+      for (std::size_t i = 0; i < n + 2; ++i) {
+        in[i] = T(static_cast<int>(3 * i + 1));
+        out[i] = T(-7);
+        acc[i] = T(static_cast<int>(i % 5));
+      }
+      const std::vector<T> acc0 = acc;
+      scale_copy(t, &s, in.data() + 1, out.data() + 1, n * sizeof(T));
+      scale_add(t, &s, in.data() + 1, acc.data() + 1, n * sizeof(T));
+      EXPECT_EQ(out[0], T(-7)) << t.name << " n " << n;
+      EXPECT_EQ(out[n + 1], T(-7)) << t.name << " n " << n;
+      EXPECT_EQ(acc[0], acc0[0]) << t.name << " n " << n;
+      EXPECT_EQ(acc[n + 1], acc0[n + 1]) << t.name << " n " << n;
+      for (std::size_t i = 1; i <= n; ++i) {
+        ASSERT_EQ(out[i], s * in[i]) << t.name << " n " << n << " element " << i;
+        ASSERT_EQ(acc[i], acc0[i] + s * in[i]) << t.name << " n " << n << " element " << i;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST(AccTypes, VectorKernelsEveryLengthAndTail) {
+  check_lengths<int>(ARMCI_ACC_INT, -3);
+  check_lengths<long>(ARMCI_ACC_LNG, 1L << 33);
+  check_lengths<float>(ARMCI_ACC_FLT, 0.5f);
+  check_lengths<double>(ARMCI_ACC_DBL, -2.25);
+  check_lengths<std::complex<float>>(ARMCI_ACC_CPL, {0.5f, -1.0f});
+  check_lengths<std::complex<double>>(ARMCI_ACC_DCP, {2.0, 3.0});
+}
+
+// dst one element past src within one buffer: the result of the element-by-element loop (each element adds
+// the value its left neighbour had just been given), which a vector of several elements would not give.
+TEST(AccTypes, OverlappingRangesKeepElementOrder) {
+  const armcix::AccType& t = acc_type("t", ARMCI_ACC_DBL);
+  const double one = 1.0;
+  std::vector<double> v(41, 1.0), expect = v;
+  for (std::size_t i = 0; i < 40; ++i) expect[i + 1] += expect[i];
+  scale_add(t, &one, v.data(), v.data() + 1, 40 * sizeof(double));
+  EXPECT_EQ(v, expect);
+  std::vector<double> w(41), wexpect(41);
+  for (std::size_t i = 0; i < 41; ++i) w[i] = wexpect[i] = static_cast<double>(i);
+  const double two = 2.0;
+  for (std::size_t i = 0; i < 40; ++i) wexpect[i + 1] = two * wexpect[i];
+  scale_copy(t, &two, w.data(), w.data() + 1, 40 * sizeof(double));
+  EXPECT_EQ(w, wexpect);
+}

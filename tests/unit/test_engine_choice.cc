@@ -438,3 +438,77 @@ TEST(ChooseIov, ChoiceDependsOnlyOnTheChecksAskedFor) {
           }
       }
 }
+
+// ---- folding contiguous levels (transfer/strided_shape.h) --------------------------------------------------
+
+namespace {
+
+StridedShape shape_of(std::initializer_list<int> count, std::initializer_list<long> lstride,
+                      std::initializer_list<long> rstride) {
+  StridedShape s;
+  s.levels = static_cast<int>(count.size()) - 1;
+  int i = 0;
+  for (int c : count) s.count[i++] = c;
+  i = 0;
+  for (long x : lstride) s.lstride[i++] = x;
+  i = 0;
+  for (long x : rstride) s.rstride[i++] = x;
+  s.nseg = 1;
+  for (int l = 1; l <= s.levels; ++l) s.nseg *= static_cast<std::size_t>(s.count[l]);
+  return s;
+}
+
+// After folding: the levels, counts and strides expected, and nseg their product.
+void expect_shape(const StridedShape& s, std::initializer_list<int> count, std::initializer_list<long> lstride,
+                  std::initializer_list<long> rstride) {
+  EXPECT_EQ(s.levels, static_cast<int>(count.size()) - 1);
+  int i = 0;
+  std::size_t nseg = 1;
+  for (int c : count) {
+    EXPECT_EQ(s.count[i], c) << "count[" << i << "]";
+    if (i++ > 0) nseg *= static_cast<std::size_t>(c);
+  }
+  i = 0;
+  for (long x : lstride) {
+    EXPECT_EQ(s.lstride[i], x) << "lstride[" << i << "]";
+    ++i;
+  }
+  i = 0;
+  for (long x : rstride) {
+    EXPECT_EQ(s.rstride[i], x) << "rstride[" << i << "]";
+    ++i;
+  }
+  EXPECT_EQ(s.nseg, nseg);
+}
+
+}  // namespace
+
+TEST(StridedShapeFold, WholeBlockTileIsOneSegment) {  // a GA tile as wide as its block: 256 rows of 2 KiB
+  StridedShape s = shape_of({2048, 256}, {2048}, {2048});
+  armcix::fold_contiguous_levels(s);
+  expect_shape(s, {2048 * 256}, {}, {});
+  EXPECT_EQ(s.total_bytes(), 2048u * 256u);
+}
+
+TEST(StridedShapeFold, OnlyWhereBothSidesAreContiguous) {
+  StridedShape local_gap = shape_of({64, 8}, {128}, {64});  // the local side has gaps: unchanged
+  armcix::fold_contiguous_levels(local_gap);
+  expect_shape(local_gap, {64, 8}, {128}, {64});
+  StridedShape remote_gap = shape_of({64, 8}, {64}, {72});
+  armcix::fold_contiguous_levels(remote_gap);
+  expect_shape(remote_gap, {64, 8}, {64}, {72});
+}
+
+TEST(StridedShapeFold, LowerLevelsFoldUpperLevelsStay) {
+  // 16 B x 4 contiguous (64 B), then 3 blocks 1000 B apart locally and 512 B remotely, then 2 planes.
+  StridedShape s = shape_of({16, 4, 3, 2}, {16, 1000, 5000}, {16, 512, 4096});
+  armcix::fold_contiguous_levels(s);
+  expect_shape(s, {64, 3, 2}, {1000, 5000}, {512, 4096});
+  EXPECT_EQ(s.total_bytes(), 64u * 6u);
+}
+
+TEST(StridedShapeFold, LevelsOfOneBlockAreDropped) {
+  StridedShape s = shape_of({32, 1, 5, 1}, {7, 100, 3}, {9, 200, 3});
+  armcix::fold_contiguous_levels(s);
+  expect_shape(s, {32, 5}, {100}, {200});
+}
