@@ -29,15 +29,16 @@ src_libarmci_la_SOURCES = \
 	src/acc/acc_types.cc src/acc/acc_types.h \
 	src/completion/pending.h src/completion/ordering.cc src/completion/ordering.h \
 	src/transfer/staging.cc src/transfer/staging.h \
-	src/transfer/contig.cc src/transfer/rma.h src/transfer/rma_by_accumulate.h src/transfer/paths.cc src/transfer/paths.h \
+	src/transfer/contig.cc src/transfer/rma.h src/transfer/rma_by_accumulate.h src/transfer/paths.h \
+	src/transfer/strided.cc src/transfer/strided_shape.h src/transfer/iov.cc src/transfer/rmw.cc \
 	src/transfer/node_local.cc src/transfer/node_local.h \
-	src/transfer/strided.cc src/transfer/strided_shape.h \
+	src/transfer/mpi_backend.h src/transfer/mpi_backend.cc src/transfer/mpi_strided.cc src/transfer/mpi_iov.cc \
+	src/transfer/mpi_rmw.cc \
 	src/transfer/engine_choice.cc src/transfer/engine_choice.h \
-	src/transfer/iov.cc \
 	src/transfer/datatypes.cc src/transfer/datatypes.h \
 	src/transfer/conflict_tree.cc src/transfer/conflict_tree.h \
 	src/nb/request.cc src/nb/request.h \
-	src/sync/rmw.cc src/sync/rmw.h src/sync/fence.cc src/sync/fence.h \
+	src/sync/fence.cc src/sync/fence.h \
 	src/profile/profiler.cc src/profile/profiler.h \
 	src/sync/mutex.cc src/sync/mutex.h \
 	src/sync/mutex_impl.h src/sync/mutex_mcs.cc src/sync/mutex_queue.cc src/sync/mutex_shm.cc \

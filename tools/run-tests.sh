@@ -157,7 +157,7 @@ if [ "${ARMCIX_SKIP_OPENMPI:-0}" != 1 ]; then
   # Debian 13 (Open MPI 5.0.7), 2026-11-29: 13 lines in 106 s, the first time really across 2 hosts (until
   # then simhosts.sh let Open MPI 5 put every rank on host 0).  mn-classic-armci since 2026-11-29: its
   # test_swap (a spin lock of swaps in rank 0's memory) hung here until ARMCI_Rmw to one's own memory ran
-  # MPI's progress engine (sync/rmw.cc).  Left out: the slow stress lines, and mn-sync-shm0 (31 s here; the
+  # MPI's progress engine (transfer/mpi_rmw.cc).  Left out: the slow stress lines, and mn-sync-shm0 (31 s here; the
   # same MPI calls as mn-sync, without our node path, which MPICH's 2x2 stage runs).
   # ARMCIX_SKIP_OPENMPI_HOSTS=1 leaves it out (.ci/run: Debian 13's Open MPI 5 runs it).
   if [ -n "$ompi" ] && [ "${ARMCIX_SKIP_MULTINODE:-0}" != 1 ] && [ "${ARMCIX_SKIP_OPENMPI_HOSTS:-0}" != 1 ]; then

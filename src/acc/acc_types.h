@@ -2,7 +2,7 @@
 // dst += scale * src.  MPI accumulates only sums the scaled data, so scaling happens at the origin.
 //
 // The types are one list, ARMCIX_ACC_TYPES: the table, the range check, the kernel dispatch and
-// scale_is_one are all expanded from it (acc_types.cc), and so is AccTraits, which sync/rmw.cc uses for its
+// scale_is_one are all expanded from it (acc_types.cc), and so is AccTraits, which transfer/rmw.cc uses for its
 // int and long operands.  Before, those were four hand-kept lists, and a type missing from the dispatch
 // switch silently skipped the scaling: a staged accumulate went out uninitialised.
 #pragma once
@@ -41,7 +41,7 @@ struct AccType {
 inline constexpr int kAccTypeCount = 0 ARMCIX_ACC_TYPES(ARMCIX_ACC_COUNT_ROW);
 #undef ARMCIX_ACC_COUNT_ROW
 
-// The compile-time view of one row, for code that is written per C type (sync/rmw.cc).
+// The compile-time view of one row, for code that is written per C type (transfer/rmw.cc).
 template <int ArmciType>
 struct AccTraits;
 #define ARMCIX_ACC_TRAITS_ROW(e, T, C, M)                                             \

@@ -10,7 +10,6 @@
 
 #include "api/api_internal.h"
 #include "base/error.h"
-#include "shm/segment.h"
 #include "base/state.h"
 #include "base/thread_lock.h"
 #include "checks/collective_check.h"
@@ -19,9 +18,10 @@
 #include "nb/request.h"
 #include "profile/profiler.h"
 #include "runtime/runtime.h"
+#include "shm/segment.h"
 #include "sync/fence.h"
 #include "sync/mutex.h"
-#include "sync/rmw.h"
+#include "transfer/rma.h"
 #include "wait/wait.h"
 
 using namespace armcix;

@@ -24,12 +24,20 @@
 
 #include <cstddef>
 
-#include "completion/path_tuning.h"  // kContigAuto: the bounds of held copies
 #include "base/state.h"
+#include "completion/path_tuning.h"  // kContigAuto: the bounds of held copies
 #include "completion/pending.h"
 #include "gmr/gmr.h"
 
 namespace armcix {
+
+// The target of an operation at (proc, addr): the region table's lookup (gmr_resolve, gmr/gmr.h: region, window
+// rank, displacement; fails naming `call` and `arg`), handed to the transfer layer here together with the
+// (window, MPI target) pair the functions below keep the state of (r.gmr's window, mpi_target(r.gmr,
+// r.win_rank)), so that the transfer layer asks this layer about a target and reads the table only beneath it.
+inline GmrRef resolve_target(const char* call, const char* arg, int proc, const void* addr, std::size_t bytes) {
+  return gmr_resolve(call, arg, proc, addr, bytes);
+}
 
 // The two completions of everything issued to (g->win, mpi_target(g, wr)), side by side (each wakes the
 // serving progress rank first): remote (MPI_Win_flush; the pair's pending state and held copies go) and local

@@ -3,7 +3,7 @@
 // target) pairs its operations went to -- completing it is one MPI_Win_flush_local per pair -- and the
 // MPI requests of operations that complete by their own (contiguous gets and accumulates to another node
 // under an explicit handle: MPI_Rget / MPI_Raccumulate, completed by MPI_Waitall, because over the network
-// a flush_local costs one more round trip after the data moved, transfer/contig.cc), plus the staging
+// a flush_local costs one more round trip after the data moved, transfer/mpi_backend.h), plus the staging
 // buffers that must outlive the operations and the copy-outs to run after them.
 #pragma once
 

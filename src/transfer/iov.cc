@@ -1,27 +1,25 @@
-// I/O-vector put / get / accumulate (armci_giov_t descriptors) and its engines (ARMCI_IOV_METHOD; which one
-// runs is choose_iov() in transfer/engine_choice.h):
-//   CONSRV   one blocking operation per segment; takes anything, including overlapping segments and
+// I/O-vector put / get / accumulate (armci_giov_t descriptors), the dispatch: validate every descriptor,
+// resolve its remote segments, decide their locality once and the engine (ARMCI_IOV_METHOD; choose_iov() in
+// transfer/engine_choice.h), then issue each descriptor through it:
+//   local    one allocation mapped here: the node-local backend (local_iov, transfer/node_local.h);
+//   CONSRV   one blocking contiguous operation per segment on the target resolved and placed here (contig_put /
+//            contig_get / contig_acc, transfer/paths.h); takes anything, including overlapping segments and
 //            segments in several allocations (a non-blocking call is complete when it returns);
-//   BATCHED  all operations of a descriptor, one completion (ARMCI_IOV_BATCHED_LIMIT caps ops per flush);
-//   DIRECT   one operation with indexed datatypes on both sides;
+//   BATCHED, DIRECT  the MPI backend (mpi_iov, transfer/mpi_iov.cc);
 //   AUTO     checks the descriptor (one allocation? written side free of overlap, by the AVL conflict tree)
 //            and uses DIRECT when safe, CONSRV otherwise.  Safe by default, unlike ARMCI-MPI.
 #include <cstdint>
-#include <cstring>
+#include <cstdio>
 #include <vector>
 
 #include "acc/acc_types.h"
 #include "base/error.h"
 #include "base/state.h"
 #include "completion/ordering.h"
-#include "nb/request.h"
 #include "transfer/conflict_tree.h"
-#include "transfer/datatypes.h"
 #include "transfer/engine_choice.h"
-#include "transfer/node_local.h"
 #include "transfer/paths.h"
 #include "transfer/rma.h"
-#include "transfer/staging.h"
 
 namespace armcix {
 
@@ -36,22 +34,32 @@ struct Desc {     // one validated descriptor, seen from this operation's point 
   int n;
 };
 
-// The single region every remote segment lies in, or gmr == nullptr if they span several.  Fails (naming
-// the segment) if a segment is in none.
-GmrRef single_region(const char* call, const Desc& d, int proc, int idx) {
+// The single region every remote segment lies in, or gmr == nullptr if they span several; then `each` gets
+// every segment's target.  Fails (naming the segment) if a segment is in none.
+GmrRef single_region(const char* call, const Desc& d, int proc, int idx, std::vector<GmrRef>* each) {
   char arg[64];
   std::snprintf(arg, sizeof arg, "iov[%d].%s[0]", idx, d.remote_name);
-  GmrRef first = gmr_resolve(call, arg, proc, d.remote[0], d.bytes);
+  GmrRef first = resolve_target(call, arg, proc, d.remote[0], d.bytes);
   Gmr* g = first.gmr;
   const char* lo = g->base(first.win_rank);
   const char* hi = lo + g->size(first.win_rank);
   bool single = true;
   for (int i = 1; i < d.n; ++i) {
     const char* p = static_cast<const char*>(d.remote[i]);
-    if (p >= lo && p + d.bytes <= hi) continue;
+    const bool in_first = p >= lo && p + d.bytes <= hi;
+    if (in_first && single) continue;
+    if (single) {  // the first segment outside the first region: the ones before it are in that region
+      single = false;
+      each->reserve(static_cast<std::size_t>(d.n));
+      for (int j = 0; j < i; ++j)
+        each->push_back(GmrRef{g, first.win_rank, static_cast<const char*>(d.remote[j]) - lo});
+    }
+    if (in_first) {
+      each->push_back(GmrRef{g, first.win_rank, p - lo});
+      continue;
+    }
     std::snprintf(arg, sizeof arg, "iov[%d].%s[%d]", idx, d.remote_name, i);
-    gmr_resolve(call, arg, proc, p, d.bytes);  // fails if outside every allocation
-    single = false;
+    each->push_back(resolve_target(call, arg, proc, p, d.bytes));  // fails if outside every allocation
   }
   if (!single) first.gmr = nullptr;
   return first;
@@ -74,162 +82,6 @@ void remote_span(const Desc& d, const char* base, MPI_Aint* lo, MPI_Aint* hi) {
   }
   *lo = min - base;
   *hi = max - base + d.bytes;
-}
-
-void issue_one(XferOp op, const AccType* t, void* local, const GmrRef& r, int bytes) {
-  MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
-  int n = t ? bytes / t->elem_bytes * t->mpi_per_elem : bytes;
-  switch (op) {
-    case XferOp::Put:
-      ARMCIX_MPI(MPI_Put(local, n, elem, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp), n, elem,
-                         r.gmr->win));
-      break;
-    case XferOp::Get:
-      ARMCIX_MPI(MPI_Get(local, n, elem, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp), n, elem,
-                         r.gmr->win));
-      break;
-    case XferOp::Acc:
-      ARMCIX_MPI(MPI_Accumulate(local, n, elem, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, r.disp), n,
-                                elem, MPI_SUM, r.gmr->win));
-      break;
-  }
-}
-
-// Per segment: contiguous op through the common path (ordering flushes overlapping puts between segments).
-void consrv_engine(const char* call, XferOp op, const AccArgs* a, const Desc& d, int proc) {
-  for (int i = 0; i < d.n; ++i) {
-    switch (op) {
-      case XferOp::Put:
-        put(call, d.local[i], d.remote[i], d.bytes, proc, nullptr);
-        break;
-      case XferOp::Get:
-        get(call, d.remote[i], d.local[i], d.bytes, proc, nullptr);
-        break;
-      case XferOp::Acc:
-        acc(call, a->datatype, a->scale, d.local[i], d.remote[i], d.bytes, proc, nullptr);
-        break;
-    }
-  }
-}
-
-// Private copies of the local side when needed: scaled sources (acc), staged buffers (COPY method), and
-// every accumulate source when `pack_every_acc` (the DIRECT engine, below).  Returns nullptr when the user's
-// buffers can be used directly.
-std::unique_ptr<char[]> pack_local(XferOp op, const AccType* t, const void* scale, const Desc& d, bool* scatter_after,
-                                   bool pack_every_acc = false) {
-  bool stage = false;
-  for (int i = 0; i < d.n && !stage; ++i) stage = must_stage(d.local[i]);
-  *scatter_after = op == XferOp::Get && stage;
-  bool scale_needed = op == XferOp::Acc && (pack_every_acc || !scale_is_one(*t, scale));
-  if (!stage && !scale_needed) return nullptr;
-  auto buf = new_buffer(static_cast<std::size_t>(d.n) * d.bytes);
-  if (op == XferOp::Get) return buf;
-  for (int i = 0; i < d.n; ++i) {
-    char* out = buf.get() + static_cast<std::size_t>(i) * d.bytes;
-    if (op == XferOp::Acc)
-      scale_copy(*t, scale, d.local[i], out, d.bytes);
-    else
-      std::memcpy(out, d.local[i], d.bytes);
-  }
-  return buf;
-}
-
-void finish_packed(std::unique_ptr<char[]> buf, bool scatter, const Desc& d, Request* req) {
-  if (!buf) return;
-  if (!scatter) {
-    if (req) request_keep(req, std::move(buf));
-    return;
-  }
-  std::vector<void*> dsts(d.local, d.local + d.n);
-  const char* in = buf.get();
-  int bytes = d.bytes;
-  auto copy_out = [dsts, in, bytes] {
-    for (std::size_t i = 0; i < dsts.size(); ++i) std::memcpy(dsts[i], in + i * bytes, bytes);
-  };
-  if (req) {
-    request_on_complete(req, copy_out);
-    request_keep(req, std::move(buf));
-  } else {
-    copy_out();
-  }
-}
-
-void batched_engine(XferOp op, const AccType* t, const void* scale, const Desc& d, const GmrRef& r0, int proc,
-                    Request* req) {
-  Gmr* g = r0.gmr;
-  const int wr = r0.win_rank;
-  const char* base = g->base(wr);
-  const int limit = rt().config.iov_batched_limit;
-  bool scatter = false;
-  auto packed = pack_local(op, t, scale, d, &scatter);
-  MPI_Aint lo, hi;
-  remote_span(d, base, &lo, &hi);
-  prepare_op(g, wr, op, lo, hi);
-  int since_flush = 0;
-  for (int i = 0; i < d.n; ++i) {
-    GmrRef r{g, wr, static_cast<const char*>(d.remote[i]) - base};
-    void* local = packed ? packed.get() + static_cast<std::size_t>(i) * d.bytes : d.local[i];
-    issue_one(op, t, local, r, d.bytes);
-    if (limit > 0 && ++since_flush == limit) {
-      flush_local_pair(g, wr);
-      since_flush = 0;
-    }
-  }
-  (void)proc;
-  complete_local(g, wr, req);
-  note_issued(g, wr, op, lo, hi, req != nullptr);
-  finish_packed(std::move(packed), scatter, d, req);
-}
-
-void direct_engine(XferOp op, const AccType* t, const void* scale, const Desc& d, const GmrRef& r0, Request* req) {
-  Gmr* g = r0.gmr;
-  const int wr = r0.win_rank;
-  const char* base = g->base(wr);
-  MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
-  int per_seg = t ? d.bytes / t->elem_bytes * t->mpi_per_elem : d.bytes;
-  std::vector<MPI_Aint> displs(d.n);
-  for (int i = 0; i < d.n; ++i) displs[i] = static_cast<const char*>(d.remote[i]) - base;
-  OwnedType rtype = indexed_type(elem, per_seg, displs.data(), d.n);
-  bool scatter = false;
-  // An accumulate's origin is always one contiguous buffer here, never the user's segments as an hindexed
-  // type from MPI_BOTTOM: Open MPI 4.1's osc ucx (its only one-sided path between hosts without RDMA)
-  // crashes in the local reduction of such an accumulate (mca_op_avx under ompi_osc_ucx_accumulate;
-  // IovRandom.AccVEveryType across 2 simulated hosts).  MPI reads a non-contiguous accumulate origin through
-  // a pack anyway.
-  auto packed = pack_local(op, t, scale, d, &scatter, /*pack_every_acc=*/true);
-  void* origin;
-  int ocount;
-  MPI_Datatype otype;
-  OwnedType ltype;
-  if (packed) {
-    origin = packed.get();
-    ocount = d.n * per_seg;
-    otype = elem;
-  } else {
-    for (int i = 0; i < d.n; ++i) MPI_Get_address(d.local[i], &displs[i]);
-    ltype = indexed_type(elem, per_seg, displs.data(), d.n);
-    origin = MPI_BOTTOM;
-    ocount = 1;
-    otype = ltype.get();
-  }
-  MPI_Aint lo, hi;
-  remote_span(d, base, &lo, &hi);
-  prepare_op(g, wr, op, lo, hi);
-  switch (op) {
-    case XferOp::Put:
-      ARMCIX_MPI(MPI_Put(origin, ocount, otype, mpi_target(g, wr), mpi_disp(g, wr, 0), 1, rtype.get(), g->win));
-      break;
-    case XferOp::Get:
-      ARMCIX_MPI(MPI_Get(origin, ocount, otype, mpi_target(g, wr), mpi_disp(g, wr, 0), 1, rtype.get(), g->win));
-      break;
-    case XferOp::Acc:
-      ARMCIX_MPI(MPI_Accumulate(origin, ocount, otype, mpi_target(g, wr), mpi_disp(g, wr, 0), 1, rtype.get(), MPI_SUM,
-                                g->win));
-      break;
-  }
-  complete_local(g, wr, req);
-  note_issued(g, wr, op, lo, hi, req != nullptr);
-  finish_packed(std::move(packed), scatter, d, req);
 }
 
 // Validates descriptor `idx` (naming `call`) and views it from this operation's side; false if it moves
@@ -269,7 +121,9 @@ bool read_descriptor(const char* call, XferOp op, const AccType* t, const armci_
 // One descriptor, checked and with its engine chosen, not yet issued.
 struct Planned {
   Desc d;
-  GmrRef r;
+  GmrRef r;                                 // the one region's target (r.gmr == nullptr: the segments span several)
+  std::vector<GmrRef> each;                 // ... and then each segment's
+  TargetPath where = TargetPath::SameNode;  // the one region's locality, decided once
   IovEngine engine;
   bool moves;  // false: the descriptor moves nothing
 };
@@ -280,12 +134,13 @@ bool plan_descriptor(const char* call, XferOp op, const AccType* t, const armci_
                      Planned* out) {
   Desc& d = out->d;
   if (!read_descriptor(call, op, t, v, idx, &d)) return false;
-  out->r = single_region(call, d, proc, idx);
+  out->r = single_region(call, d, proc, idx, &out->each);
   const GmrRef& r = out->r;
   const Config& cfg = rt().config;
   IovFacts f;
   f.one_region = r.gmr != nullptr;
-  f.node_local = f.one_region && reached_by_load_store(r, op);
+  if (f.one_region) out->where = target_path(r, op, proc);
+  f.node_local = f.one_region && out->where == TargetPath::NodeLocal;
   const IovChecks need = iov_checks_needed(op, cfg, f.one_region, f.node_local);
   // The side that gets written must not overlap itself within one flush interval: the remote side of a
   // put, the local side of a get.  Accumulates to overlapping locations are fine (MPI orders them).
@@ -308,6 +163,31 @@ bool plan_descriptor(const char* call, XferOp op, const AccType* t, const armci_
   return true;
 }
 
+// CONSRV: per segment, one blocking contiguous operation on its target as plan_descriptor resolved it, whose
+// locality is decided once, for the descriptor's one region or, when the segments span several, for each
+// segment (the ordering check of each flushes overlapping puts between segments).
+void consrv_engine(const char* call, XferOp op, const AccType* t, const void* scale, const Planned& p, int proc) {
+  const Desc& d = p.d;
+  const bool one_region = p.r.gmr != nullptr;
+  const char* base = one_region ? p.r.gmr->base(p.r.win_rank) : nullptr;
+  for (int i = 0; i < d.n; ++i) {
+    const GmrRef r =
+        one_region ? GmrRef{p.r.gmr, p.r.win_rank, static_cast<const char*>(d.remote[i]) - base} : p.each[i];
+    const TargetPath where = one_region ? p.where : target_path(r, op, proc);
+    switch (op) {
+      case XferOp::Put:
+        contig_put(r, where, d.local[i], d.bytes, proc, nullptr);
+        break;
+      case XferOp::Get:
+        contig_get(call, r, where, d.local[i], d.bytes, proc, nullptr);
+        break;
+      case XferOp::Acc:
+        contig_acc(call, r, where, *t, scale, d.local[i], d.bytes, proc, nullptr);
+        break;
+    }
+  }
+}
+
 // Issues one planned descriptor through its engine.
 void issue_descriptor(const char* call, XferOp op, const AccArgs* a, const AccType* t, const Planned& p, int proc,
                       Request* req) {
@@ -315,23 +195,22 @@ void issue_descriptor(const char* call, XferOp op, const AccArgs* a, const AccTy
   const GmrRef& r = p.r;
   const void* scale = a ? a->scale : nullptr;
   profile_path(p.engine);
-  // A vector get from my own slice through MPI pokes MPI's progress, as get() does (transfer/contig.cc; the
-  // conservative engine goes through get(), local_iov pokes itself).
+  // A vector get from my own slice through MPI pokes MPI's progress, as mpi_get does (transfer/mpi_backend.h;
+  // the conservative engine goes through it, local_iov pokes itself).
   if (op == XferOp::Get && proc == rt().me && r.gmr != nullptr &&
       (p.engine == IovEngine::Batched || p.engine == IovEngine::Direct))
     poke_progress(r.gmr);
   switch (p.engine) {
-    case IovEngine::Local: {  // one allocation: the segments in order, one ordering check for the span
+    case IovEngine::Local:  // one allocation: the segments in order, one ordering check for the span
+    case IovEngine::Batched:
+    case IovEngine::Direct: {
       MPI_Aint lo, hi;
       remote_span(d, r.gmr->base(r.win_rank), &lo, &hi);
-      return local_iov(op, t, scale, d.local, d.remote, d.n, d.bytes, r, lo, hi);
+      if (p.engine == IovEngine::Local) return local_iov(op, t, scale, d.local, d.remote, d.n, d.bytes, r, lo, hi);
+      return mpi_iov(p.engine, op, t, scale, d.local, d.remote, d.n, d.bytes, r, lo, hi, req);
     }
     case IovEngine::Consrv:
-      return consrv_engine(call, op, a, d, proc);
-    case IovEngine::Batched:
-      return batched_engine(op, t, scale, d, r, proc, req);
-    case IovEngine::Direct:
-      return direct_engine(op, t, scale, d, r, req);
+      return consrv_engine(call, op, t, scale, p, proc);
     case IovEngine::RejectOverlap:
     case IovEngine::RejectSeveralRegions:
       break;  // failed in plan_descriptor

@@ -1,10 +1,11 @@
 // The node-local backend: every transfer to a target whose slice is mapped into this process (same node,
 // ARMCI_SHM=1) moves by load/store here -- contiguous, strided and I/O-vector put/get/accumulate and Rmw's
-// fetch-and-add and swap -- and nowhere else.  Each operation asks reached_by_load_store() once, after the
-// target is resolved, and comes here or goes to MPI (contig.cc, strided.cc, iov.cc, sync/rmw.cc); the MPI
-// engines see only what is left.  Every function below makes the ordering check of the range it touches
-// (completion/ordering.h: an earlier MPI operation on the same bytes, such as an accumulate to a region
-// spanning nodes, completes first), then moves the bytes between the fences of shm/access.h.
+// fetch-and-add and swap -- and nowhere else; the MPI backend (transfer/mpi_backend.h) has the same operations
+// through MPI.  The dispatch (contig.cc, strided.cc, iov.cc, rmw.cc) asks reached_by_load_store() once per
+// operation, after the target is resolved, and calls one backend or the other.  Every function below makes the
+// ordering check of the range it touches (completion/ordering.h: an earlier MPI operation on the same bytes,
+// such as an accumulate to a region spanning nodes, completes first), then moves the bytes between the fences
+// of shm/access.h.
 #pragma once
 
 #include <cstddef>

@@ -1,16 +1,17 @@
-// What the transfer engines find out about a target before they choose a path (transfer/engine_choice.h,
-// whose choices are pure functions of these facts): where it is and, for a contiguous transfer, the pair's
-// pending state and the MPI library in use; and the local completion the MPI paths end with.
+// The dispatch's decisions about a resolved target (transfer/engine_choice.h's choices are pure functions of
+// these facts): where it is -- its locality, decided once per operation (target_path) -- and, for a
+// contiguous transfer, the pair's pending state and the MPI library in use; then the contiguous operations on
+// a target so placed (contig_put, contig_get, contig_acc), which the strided and vector dispatch call too.
 #pragma once
 
 #include <cstddef>
 
-#include "gmr/gmr.h"
 #include "completion/ordering.h"
 #include "nb/request.h"
 #include "profile/profiler.h"
 #include "topo/nodes.h"
 #include "transfer/engine_choice.h"
+#include "transfer/mpi_backend.h"
 #include "transfer/node_local.h"
 
 namespace armcix {
@@ -21,12 +22,13 @@ inline TargetPath target_path(const GmrRef& r, XferOp op, int proc) {
   return on_my_node(proc) ? TargetPath::SameNode : TargetPath::OtherNode;
 }
 
-[[gnu::always_inline]] inline ContigFacts contig_facts(const GmrRef& r, XferOp op, std::size_t bytes, int proc,
+// The facts of a contiguous transfer to r, whose locality `where` is already decided (target_path).
+[[gnu::always_inline]] inline ContigFacts contig_facts(const GmrRef& r, TargetPath where, XferOp op, std::size_t bytes,
                                                        const Request* req) {
   ContigFacts f;
   f.op = op;
   f.bytes = bytes;
-  f.path = target_path(r, op, proc);
+  f.path = where;
   if (f.path == TargetPath::NodeLocal) return f;  // the rest is not read (the node-local fast path)
   f.blocking = req == nullptr;
   f.explicit_handle = req != nullptr && !req->implicit;
@@ -43,18 +45,24 @@ inline ContigMpi contig_mpi() {
 // The path of a contiguous transfer (choose_contig).  The MPI library's side matters only to another node or
 // to a progress rank, and is not asked for otherwise.  Forced inline, as contig_facts and choose_contig: on
 // every contiguous call's path, where a call and a returned struct cost more than the decision.
-[[gnu::always_inline]] inline ContigPath contig_path(const GmrRef& r, XferOp op, std::size_t bytes, int proc,
+[[gnu::always_inline]] inline ContigPath contig_path(const GmrRef& r, TargetPath where, XferOp op, std::size_t bytes,
                                                      const Request* req) {
-  const ContigFacts f = contig_facts(r, op, bytes, proc, req);
+  const ContigFacts f = contig_facts(r, where, op, bytes, req);
   const bool mpi_matters = f.path == TargetPath::OtherNode || f.served_by_progress_rank;
   return choose_contig(f, mpi_matters ? contig_mpi() : ContigMpi{});
 }
 
 // ARMCI_PROFILE's count of the path a transfer took (profile/profiler.h, "Paths taken"), under its
 // engine_name.  When profiling is off, one predictable branch, as ProfScope's.
-inline PathFamily path_family(ContigPath) { return PathFamily::Contig; }
-inline PathFamily path_family(StridedEngine) { return PathFamily::Strided; }
-inline PathFamily path_family(IovEngine) { return PathFamily::Iov; }
+inline PathFamily path_family(ContigPath) {
+  return PathFamily::Contig;
+}
+inline PathFamily path_family(StridedEngine) {
+  return PathFamily::Strided;
+}
+inline PathFamily path_family(IovEngine) {
+  return PathFamily::Iov;
+}
 static_assert(static_cast<int>(ContigPath::Flushed) < kPathsPerFamily &&
                   static_cast<int>(StridedEngine::PackStream) < kPathsPerFamily &&
                   static_cast<int>(IovEngine::RejectSeveralRegions) < kPathsPerFamily,
@@ -64,12 +72,33 @@ template <typename Path>
   if (g_profiling) prof_count_path(path_family(p), static_cast<int>(p), engine_name(p));
 }
 
-// Whether a blocking accumulate of `bytes` through MPI to r's slice goes from a held copy: exactly when a
-// contiguous one of that size would (the strided engines pack into the held copy).
-bool acc_from_held_copy(const GmrRef& r, std::size_t bytes, int proc);
+// ---- The contiguous operations on a resolved target whose locality `where` is decided --------------------
+// The path (contig_path), its count for ARMCI_PROFILE, then the node-local or the MPI backend.  Forced
+// inline: the body of put(), get() and acc() (contig.cc), and of the strided and vector dispatch's
+// one-segment and conservative cases, which come here with the target they resolved and placed.
 
-// Local completion of the operations just issued to (g, wr): now (flush_local_pair, completion/ordering.h, beside
-// the remote completion flush_pair) or when `req` completes.
-void complete_local(Gmr* g, int wr, Request* req);
+[[gnu::always_inline]] inline void contig_put(const GmrRef& r, TargetPath where, const void* src, int bytes, int proc,
+                                              Request* req) {
+  const ContigPath path = contig_path(r, where, XferOp::Put, bytes, req);
+  profile_path(path);
+  if (path == ContigPath::Local) return local_put(r, src, static_cast<std::size_t>(bytes));
+  mpi_put(r, path, src, bytes, proc, req);
+}
+
+[[gnu::always_inline]] inline void contig_get(const char* call, const GmrRef& r, TargetPath where, void* dst, int bytes,
+                                              int proc, Request* req) {
+  const ContigPath path = contig_path(r, where, XferOp::Get, bytes, req);
+  profile_path(path);
+  if (path == ContigPath::Local) return local_get(r, dst, static_cast<std::size_t>(bytes));
+  mpi_get(call, r, path, dst, bytes, proc, req);
+}
+
+[[gnu::always_inline]] inline void contig_acc(const char* call, const GmrRef& r, TargetPath where, const AccType& t,
+                                              const void* scale, const void* src, int bytes, int proc, Request* req) {
+  const ContigPath path = contig_path(r, where, XferOp::Acc, bytes, req);
+  profile_path(path);
+  if (path == ContigPath::Local) return local_acc(r, t, scale, src, static_cast<std::size_t>(bytes));
+  mpi_acc(call, r, path, t, scale, src, bytes, proc, req);
+}
 
 }  // namespace armcix

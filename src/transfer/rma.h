@@ -1,6 +1,8 @@
-// The transfer interface the API layer calls: contiguous, strided and I/O-vector put/get/accumulate.
-// Every function validates its arguments (naming `call` in errors), resolves the remote side through the
-// GMR table and picks the engine; the choice of path per target lives here and nowhere else.
+// The transfer interface the API layer calls: contiguous, strided and I/O-vector put/get/accumulate and Rmw.
+// Every function is a dispatch: it validates its arguments (naming `call` in errors), resolves the remote side
+// (resolve_target, completion/ordering.h), decides its locality once and the path or engine, and calls the
+// node-local backend (transfer/node_local.h) or the MPI backend (transfer/mpi_backend.h) with that target
+// and that choice.
 #pragma once
 
 #include <armci.h>
@@ -44,6 +46,9 @@ void put_flag(const char* call, int* flag, int value, int proc);
 // ARMCI_PutS_flag): rank, NULL, and that [addr, addr + bytes) lies in ARMCI_Malloc memory on `proc`, so
 // that a bad flag fails before any byte of the data moves.
 void check_remote(const char* call, const char* arg, const void* addr, int bytes, int proc);
+
+// ARMCI_Rmw: fetch-and-add or swap (ARMCI_FETCH_AND_ADD[_LONG], ARMCI_SWAP[_LONG]) at prem on proc.
+int rmw(const char* call, int op, void* ploc, void* prem, int value, int proc);
 
 // Strided: count[0] bytes per contiguous run, count[1..levels] repeat counts, strides in bytes.
 struct AccArgs {

@@ -19,9 +19,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "base/mpi_library.h"  // mpi_is_open_mpi: ARMCI_ACC_HELD_COPY's auto
-#include "base/state.h"        // rt().node_of: the library's nodes, compared with MPI's
-#include "completion/ordering.h"      // held_put_copy_bytes: the origin copies of ordered puts are bounded and released
+#include "base/mpi_library.h"     // mpi_is_open_mpi: ARMCI_ACC_HELD_COPY's auto
+#include "base/state.h"           // rt().node_of: the library's nodes, compared with MPI's
+#include "completion/ordering.h"  // held_put_copy_bytes: the origin copies of ordered puts are bounded and released
 #include "test_util.h"
 
 using namespace armcix_test;
@@ -1255,7 +1255,7 @@ TEST(Consistency, AccHeldCopyIsResolvedAtInit) {
 }
 
 // ARMCI_Rmw is atomic with respect to accumulates on the same location (MPI_Fetch_and_op and
-// MPI_Accumulate are, and src/sync/rmw.cc promises it): fetch-and-adds and accumulates of +1 mixed from
+// MPI_Accumulate are, and src/transfer/mpi_rmw.cc promises it): fetch-and-adds and accumulates of +1 mixed from
 // every rank lose no update.  A lost update needs the two to race, so this runs many operations; it can
 // miss a bug on a lucky run but cannot fail spuriously.
 TEST(Consistency, AccumulatesAndRmwOnOneLocationLoseNoUpdate) {

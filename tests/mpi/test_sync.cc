@@ -164,7 +164,7 @@ TEST(Rmw, SwapLongLosesAndDuplicatesNothing) {
 // A spin lock made of swaps in the memory of a process that takes it too (the classic test_swap): each rank
 // swaps "locked" in until it gets a free value, then swaps that value + 1 back.  The owner's own swaps must
 // let MPI serve the others' meanwhile: on Open MPI's osc ucx between hosts they completed in place and never
-// ran its progress engine, so the holder's release never landed (a hang, not a wrong value; sync/rmw.cc).
+// ran its progress engine, so the holder's release never landed (a hang, not a wrong value; transfer/mpi_rmw.cc).
 TEST(Rmw, SwapSpinLockInTheOwnersMemoryMakesProgress) {
   const int n = nproc(), owner = 0, K = 100, kLocked = -1;
   {
@@ -190,7 +190,7 @@ TEST(Rmw, SwapSpinLockInTheOwnersMemoryMakesProgress) {
 // The owner polls its own memory for a value the last rank puts there (and fences).  With ARMCI_SHM=0 the
 // owner's read goes through MPI, which may complete it in place without ever running the progress engine that
 // serves the writer's put over the network (Open MPI's osc ucx between hosts: the contiguous get hung in round
-// 4 of 200; transfer/contig.cc).  On the node-local path the reads poke progress as well: the strided one did
+// 4 of 200; transfer/mpi_backend.h).  On the node-local path the reads poke progress as well: the strided one did
 // not, and with ARMCI_NODE_SIZE=1 on MPICH (3 ranks) the writer's fence waited in MPI_Win_flush for the
 // polling owner for good.  Every way ARMCI has of reading: contiguous, strided, vector, non-blocking (waited
 // and tested), and the value getters.

@@ -1,4 +1,10 @@
+// What the MPI backend's operations share (transfer/mpi_backend.h): the local completion every one ends with,
+// and whether an accumulate goes from a held copy.
+#include "transfer/mpi_backend.h"
+
+#include "topo/nodes.h"
 #include "transfer/paths.h"
+#include "transfer/rma.h"
 
 namespace armcix {
 
