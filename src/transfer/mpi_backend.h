@@ -119,7 +119,7 @@ bool acc_from_held_copy(const GmrRef& r, std::size_t bytes, int proc);
     origin = stage_scaled(t, scale, src, bytes);
   }
   // Equal pieces of at most kContigAuto.acc_piece_bytes to another node (transfer/rma.h).
-  auto for_each_piece = [&](auto&& issue) {
+  auto for_each_piece = [&](auto&& issue) __attribute__((always_inline)) {
     for_each_acc_piece(t, bytes, !on_my_node(proc), [&](MPI_Aint at, int len) {
       issue(static_cast<char*>(origin.ptr) + at, len, mpi_disp(r.gmr, r.win_rank, r.disp + at));
     });
