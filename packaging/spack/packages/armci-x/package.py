@@ -35,7 +35,7 @@ class ArmciX(AutotoolsPackage):
     # The sha256 of the tarball tools/make-release.sh makes from the release's sources, written by
     # `tools/make-release.sh --record` with packaging/spack/releases.txt (this directory is not in the
     # tarball, so the checksum does not change what it sums).
-    version("1.0.0", sha256="778ba32b800d0b44aa4c9f14cd616577b8a8482a680eaf7091e1e6c59ba36827")
+    version("1.0.0", sha256="2c99f6c7e397f4754acdba5bb0a9dfefbcb27801c8688bb434c2c35d45e2242c")
 
     variant("shared", default=True, description="Build and install libarmci.so and libarmcix-mpiwrap.so")
     variant(
