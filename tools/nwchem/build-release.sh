@@ -73,7 +73,12 @@
 # install) 20 min; GA tarball 2 min; ARMCI-MPI 5 min; NWChem "make" for armcix 60.5 min (GA 5.9.2
 # in src/tools 13 min of it, at -j1: its makefile forces that); armci-mpi tree: GA ~12 min, copy
 # 2 min, "make" 15 min (walks every directory; recompiles only nwchem.o and stubs.o, then links).
-# See tools/nwchem/RESULTS.md, "NWChem 7.2.3 from release source (ARMCI_NETWORK=ARMCI)".
+# Measured 2026-12-07, NWCHEM_MODULES="nwdft ccsd" (load 7-10, the three builds started together):
+# armcix 28.4 min in all (armci-x library 9.4 min, unpack 1.5 min, NWChem "make" 15.9 min of which
+# GA 4.4 min); mpi-pr and mpi-ts each: GA ~5.5 min (alongside, while armcix compiled), then copy
+# 1.5 min and "make" 1.8 min (mpi-pr recompiling its 3 files): done 3.4 min after armcix.
+# See tools/nwchem/RESULTS.md, "NWChem 7.2.3 from release source (ARMCI_NETWORK=ARMCI)" and
+# "... per GA port".
 #
 # The armci-x binary links libarmci.so (-larmci takes the shared library) without an rpath: run it
 # with LD_LIBRARY_PATH=$NWX_DIR/armcix-prefix/lib (run-qa.sh does).  ARMCI-MPI installs only
