@@ -5,7 +5,7 @@
 # src/config/makefile.h links the binary with -L<prefix>/lib -larmci.  No network is needed at build
 # time: every source comes from a cache directory (see "Sources" below).
 #
-# usage: tools/nwchem/build-release.sh [--armci armcix|armci-mpi]
+# usage: tools/nwchem/build-release.sh [--armci armcix|armci-mpi|mpi-pr|mpi-ts]
 #
 #   --armci armcix     (default) armci-x, built from this repository's committed HEAD
 #                      ($ARMCIX_REV) out of tree, installed in $NWX_DIR/armcix-prefix.
@@ -17,9 +17,22 @@
 #                      (the NWChem objects see only GA's headers, which are the same) and relinks:
 #                      it waits for "--armci armcix" to finish compiling, so run that first or
 #                      alongside.
+#   --armci mpi-pr     GA's own ARMCI (ComEx) instead of an external one: ARMCI_NETWORK=MPI-PR, for
+#   --armci mpi-ts     which src/tools/GNUmakefile configures GA with --with-mpi-pr (one progress
+#                      rank per node, MPI two-sided) or ARMCI_NETWORK=MPI-TS, --with-mpi-ts (MPI
+#                      two-sided, no progress rank; GA's default port).  Same GA version and flags
+#                      as the other builds, no EXTERNAL_ARMCI_PATH; libarmci.a is GA's and is
+#                      inside the binary.  Like armci-mpi: its own src/tools, then the compiled
+#                      armcix tree and a relink.  For MPI-PR, src/ccsd and src/moints add
+#                      -DACC_STRIPS (their GNUmakefiles test ARMCI_NETWORK=MPI-PR): the copied
+#                      sources that use a define a GNUmakefile adds for this ARMCI_NETWORK are
+#                      touched so that "make" recompiles them (ccsd_idx2.F, moints_trp.F,
+#                      moints_2x.F).  Nothing else in NWChem's makefiles depends on MPI-PR/MPI-TS
+#                      (src/config/makefile.h adds -larmci only for ARMCI_NETWORK=ARMCI).
 #
 # Result: $NWX_DIR/build-<armci>/nwchem-7.2.3/bin/LINUX64/nwchem; the file
 # $NWX_DIR/nwchem-<armci>.info records the ARMCI library (path, sha256) and GA it was built with.
+# An MPI-PR binary needs one more process per node than it computes on (the progress rank).
 #
 # Build settings (NWChem's documented variables): NWCHEM_TARGET=LINUX64, USE_MPI=y, USE_MPIF=y,
 # USE_MPIF4=y, USE_64TO32=y, BLAS_SIZE=4, BLASOPT/LAPACK_LIB = Debian's reference BLAS/LAPACK
@@ -60,7 +73,12 @@
 # install) 20 min; GA tarball 2 min; ARMCI-MPI 5 min; NWChem "make" for armcix 60.5 min (GA 5.9.2
 # in src/tools 13 min of it, at -j1: its makefile forces that); armci-mpi tree: GA ~12 min, copy
 # 2 min, "make" 15 min (walks every directory; recompiles only nwchem.o and stubs.o, then links).
-# See tools/nwchem/RESULTS.md, "NWChem 7.2.3 from release source (ARMCI_NETWORK=ARMCI)".
+# Measured 2026-12-07, NWCHEM_MODULES="nwdft ccsd" (load 7-10, the three builds started together):
+# armcix 28.4 min in all (armci-x library 9.4 min, unpack 1.5 min, NWChem "make" 15.9 min of which
+# GA 4.4 min); mpi-pr and mpi-ts each: GA ~5.5 min (alongside, while armcix compiled), then copy
+# 1.5 min and "make" 1.8 min (mpi-pr recompiling its 3 files): done 3.4 min after armcix.
+# See tools/nwchem/RESULTS.md, "NWChem 7.2.3 from release source (ARMCI_NETWORK=ARMCI)" and
+# "... per GA port".
 #
 # The armci-x binary links libarmci.so (-larmci takes the shared library) without an rpath: run it
 # with LD_LIBRARY_PATH=$NWX_DIR/armcix-prefix/lib (run-qa.sh does).  ARMCI-MPI installs only
@@ -72,7 +90,11 @@ set -euo pipefail
 
 armci=armcix
 if [ "${1:-}" = --armci ]; then armci=${2:-}; shift 2 || true; fi
-case "$armci" in armcix | armci-mpi) ;; *) echo "build-release.sh: --armci armcix|armci-mpi" >&2; exit 1 ;; esac
+case "$armci" in armcix | armci-mpi | mpi-pr | mpi-ts) ;;
+    *) echo "build-release.sh: --armci armcix|armci-mpi|mpi-pr|mpi-ts" >&2; exit 1 ;; esac
+# GA's own ports: the ARMCI_NETWORK NWChem's src/tools/GNUmakefile turns into GA's --with-<port>.
+network=ARMCI
+case "$armci" in mpi-pr) network=MPI-PR ;; mpi-ts) network=MPI-TS ;; esac
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -201,7 +223,7 @@ if [ "$armci" = armcix ]; then
         echo "$rev" >"$stamps/armcix-installed"
     fi
     armci_desc="armci-x $(git -C "$top" describe --always --tags "$rev" 2>/dev/null || echo "$rev")"
-else
+elif [ "$armci" = armci-mpi ]; then
     prefix=$NWX_DIR/armci-mpi-prefix
     [ -d "$ARMCI_MPI_GIT" ] || die "no pmodels/armci-mpi clone at $ARMCI_MPI_GIT: set ARMCI_MPI_GIT to one"
     rev=$(git --git-dir="$ARMCI_MPI_GIT" rev-parse "$ARMCI_MPI_REV^{commit}") || die "no $ARMCI_MPI_REV in $ARMCI_MPI_GIT"
@@ -218,9 +240,14 @@ else
         echo "$rev" >"$stamps/armci-mpi-installed"
     fi
     armci_desc="ARMCI-MPI $(git --git-dir="$ARMCI_MPI_GIT" describe --always --tags "$rev")"
+else
+    prefix=""
+    armci_desc="GA $ga_version's own ARMCI, ARMCI_NETWORK=$network (--with-${armci})"
 fi
-[ -f "$prefix/lib/libarmci.so" ] || [ -f "$prefix/lib/libarmci.a" ] || die "no libarmci in $prefix/lib"
-[ -d "$prefix/lib64" ] && die "$prefix/lib64 exists: GA's --with-armci would take it before lib"
+if [ -n "$prefix" ]; then
+    [ -f "$prefix/lib/libarmci.so" ] || [ -f "$prefix/lib/libarmci.a" ] || die "no libarmci in $prefix/lib"
+    [ -d "$prefix/lib64" ] && die "$prefix/lib64 exists: GA's --with-armci would take it before lib"
+fi
 
 # ---------------------------------------------------------------- NWChem ---
 export NWCHEM_TARGET=LINUX64
@@ -229,8 +256,8 @@ export USE_64TO32=y BLAS_SIZE=4
 export BLASOPT="-llapack -lblas" LAPACK_LIB="-llapack" BLAS_LIB="-lblas"
 export USE_SCALAPACK='' SCALAPACK='' SCALAPACK_LIB=''
 export NWCHEM_MODULES="$modules"
-export ARMCI_NETWORK=ARMCI
-export EXTERNAL_ARMCI_PATH=$prefix
+export ARMCI_NETWORK=$network
+if [ -n "$prefix" ]; then export EXTERNAL_ARMCI_PATH=$prefix; else unset EXTERNAL_ARMCI_PATH; fi
 export GA_RELEASE_NO=$ga_version
 export FC=gfortran CC=gcc
 export MPICC=mpicc MPIF77=mpif90 MPICXX=mpicxx
@@ -238,7 +265,7 @@ unset NWCHEM_LONG_PATHS USE_OPENMP || true
 
 tree=$NWX_DIR/build-$armci
 export NWCHEM_TOP=$tree/nwchem-$NWCHEM_VERSION
-say "NWChem $NWCHEM_VERSION on $armci_desc ($prefix), GA $ga_version, modules: $modules"
+say "NWChem $NWCHEM_VERSION on $armci_desc${prefix:+ ($prefix)}, GA $ga_version, modules: $modules"
 say "NWCHEM_TOP=$NWCHEM_TOP"
 
 put_ga_tarball() {
@@ -270,31 +297,31 @@ if [ "$armci" = armcix ]; then
         touch "$stamps/armcix-compiled"
     fi
 else
-    # Its own src/tools (GA configured --with-armci=ARMCI-MPI's prefix) first: that needs no compiled
-    # NWChem, so it can run while the armcix tree compiles.
-    if [ ! -f "$stamps/armci-mpi-unpacked" ]; then
+    # Its own src/tools (GA configured --with-armci=ARMCI-MPI's prefix, or --with-mpi-pr/-ts) first:
+    # that needs no compiled NWChem, so it can run while the armcix tree compiles.
+    if [ ! -f "$stamps/$armci-unpacked" ]; then
         rm -rf "$tree"; mkdir -p "$tree"
-        run_step armci-mpi-unpack "${NICE[@]}" tar xjf "$orig" -C "$tree"
+        run_step "$armci"-unpack "${NICE[@]}" tar xjf "$orig" -C "$tree"
         put_ga_tarball
-        touch "$stamps/armci-mpi-unpacked"
+        touch "$stamps/$armci-unpacked"
     fi
     cd "$NWCHEM_TOP/src"
-    if [ ! -f "$stamps/armci-mpi-config" ]; then
-        run_step armci-mpi-nwchem_config make nwchem_config
-        touch "$stamps/armci-mpi-config"
+    if [ ! -f "$stamps/$armci-config" ]; then
+        run_step "$armci"-nwchem_config make nwchem_config
+        touch "$stamps/$armci-config"
     fi
-    if [ ! -f "$stamps/armci-mpi-tools" ]; then
+    if [ ! -f "$stamps/$armci-tools" ]; then
         # src/tools' own makefile forces make -j1.
-        run_step armci-mpi-tools "${NICE[@]}" make -C tools
-        touch "$stamps/armci-mpi-tools"
+        run_step "$armci"-tools "${NICE[@]}" make -C tools
+        touch "$stamps/$armci-tools"
     fi
     # Then the compiled NWChem from the armcix tree, except src/tools and the three files GA's
     # install writes into src (ga_cppflags.txt, ga_ldflags.txt, ga_use_scalapack.txt), and relink.
     if [ ! -f "$stamps/armcix-compiled" ]; then
-        say "GA for ARMCI-MPI is built; waiting for the armcix tree to compile (build-release.sh --armci armcix)"
+        say "GA for $armci is built; waiting for the armcix tree to compile (build-release.sh --armci armcix)"
         while [ ! -f "$stamps/armcix-compiled" ]; do sleep 60; done
     fi
-    if [ ! -f "$stamps/armci-mpi-compiled" ]; then
+    if [ ! -f "$stamps/$armci-compiled" ]; then
         say "copying the compiled NWChem (not src/tools) from the armcix tree"
         (cd "$NWX_DIR/build-armcix/nwchem-$NWCHEM_VERSION" &&
             "${NICE[@]}" tar cf - --exclude=./src/tools --exclude=./src/ga_cppflags.txt \
@@ -302,18 +329,44 @@ else
                 --exclude=./bin/LINUX64/nwchem --exclude=./QA/testoutputs --exclude=./QA/scratchdir .) |
             (cd "$NWCHEM_TOP" && tar xpf -)
         rm -f "$NWCHEM_TOP/bin/LINUX64/nwchem"
+        if [ "$network" != ARMCI ]; then
+            # Directories whose GNUmakefile adds a -D for this ARMCI_NETWORK (MPI-PR: ccsd and moints
+            # add -DACC_STRIPS): touch the sources that use it, so that make recompiles them.
+            touched=""
+            for mk in $(grep -l -F "ifeq (\$(ARMCI_NETWORK),$network)" "$NWCHEM_TOP"/src/*/GNUmakefile \
+                "$NWCHEM_TOP"/src/*/*/GNUmakefile 2>/dev/null | grep -v -e /src/tools/ -e /src/config/ || true); do
+                d=$(dirname "$mk")
+                defs=$(awk -v net="$network" '$0 ~ "^ifeq \\(\\$\\(ARMCI_NETWORK\\)," net "\\)" { on = 1; next }
+                    on && /^endif/ { on = 0 } on { for (i = 1; i <= NF; i++) if ($i ~ /^-D/) print substr($i, 3) }' "$mk" |
+                    sed 's/=.*//' | sort -u)
+                for def in $defs; do
+                    for f in $(grep -l -w -- "$def" "$d"/*.F "$d"/*.f "$d"/*.c 2>/dev/null || true); do
+                        touch "$f"; touched="$touched ${f#"$NWCHEM_TOP"/src/}"
+                    done
+                done
+            done
+            say "ARMCI_NETWORK=$network: recompiling${touched:- nothing}"
+        fi
         # "make" finds every library up to date and only links (nwchem.o, stubs.o, the binary).
-        run_step armci-mpi-link "${NICE[@]}" make -j"$J"
-        touch "$stamps/armci-mpi-compiled"
+        run_step "$armci"-link "${NICE[@]}" make -j"$J"
+        touch "$stamps/$armci-compiled"
     fi
 fi
 
 bin=$NWCHEM_TOP/bin/LINUX64/nwchem
 [ -x "$bin" ] || die "no $bin"
 # Which libarmci did the link use?  -L$prefix/lib -larmci takes libarmci.so when there is one.
-grep -q -- "-L$prefix/lib" "$NWCHEM_TOP/src/tools/build/config.log" ||
-    die "GA was not configured with $prefix (src/tools/build/config.log)"
-if [ -f "$prefix/lib/libarmci.so" ]; then
+if [ -z "$prefix" ]; then
+    # config.log's "  $ .../configure ..." line: GA's own port, no external ARMCI.
+    cmdline=$(grep -m1 '^  \$ .*configure' "$NWCHEM_TOP/src/tools/build/config.log" || true)
+    case "$cmdline" in *" --with-$armci"*) ;; *) die "GA was not configured --with-$armci: $cmdline" ;; esac
+    case "$cmdline" in *" --with-armci"*) die "GA was configured --with-armci: $cmdline" ;; esac
+    ldd "$bin" | grep -q libarmci && die "$bin links a shared libarmci"
+    # GA's ARMCI is its ComEx port: comex_* symbols in the binary.
+    [ "$(nm "$bin" | grep -c ' comex_')" -gt 0 ] || die "$bin has no ComEx (comex_*) symbols"
+    lib=$NWCHEM_TOP/src/tools/install/lib/libarmci.a
+    [ -f "$lib" ] || lib=$NWCHEM_TOP/src/tools/install/lib/libga.a
+elif [ -f "$prefix/lib/libarmci.so" ]; then
     lib=$(readlink -f "$prefix/lib/libarmci.so")
     got=$(LD_LIBRARY_PATH=$prefix/lib ldd "$bin" | awk '/libarmci/ { print $3 }')
     [ "$(readlink -f "$got")" = "$lib" ] || die "$bin resolves libarmci to '$got', not $lib"
@@ -332,7 +385,8 @@ sum=$(sha256sum "$lib" | cut -c1-12)
     echo "binary: $bin"
     echo "armci: $armci_desc"
     echo "libarmci: $lib sha256 $sum"
-    echo "run with: LD_LIBRARY_PATH=$prefix/lib"
+    [ -n "$prefix" ] && echo "run with: LD_LIBRARY_PATH=$prefix/lib"
+    [ "$network" = MPI-PR ] && echo "MPI-PR: one progress rank per node (N processes compute on N-1)"
     echo "ga: $ga_version ($(sha256sum "$NWCHEM_TOP/src/tools/install/lib/libga.a" | cut -c1-12) libga.a)"
     echo "modules: $modules"
 } >"$NWX_DIR/nwchem-$armci.info"

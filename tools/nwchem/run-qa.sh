@@ -3,10 +3,12 @@
 # QA/runtests.mpi.unix: it runs the input under MPI and compares the output with the verified output
 # in QA/tests/<name>/ by QA/nwparse.pl (energies, gradients, ... rounded as NWChem's QA rounds them).
 #
-# usage: tools/nwchem/run-qa.sh [--armci armcix|armci-mpi] [--ranks N] [--timeout SECONDS] [TEST...]
+# usage: tools/nwchem/run-qa.sh [--armci armcix|armci-mpi|mpi-pr|mpi-ts] [--ranks N] [--timeout SECONDS] [TEST...]
 #
-#   --armci    which build (default armcix): $NWX_DIR/build-<armci>/nwchem-7.2.3
-#   --ranks    MPI ranks (default 2), MPICH's mpiexec.mpich on this node
+#   --armci    which build (default armcix): $NWX_DIR/build-<armci>/nwchem-7.2.3; mpi-pr and mpi-ts are
+#              GA's own ports (ARMCI_NETWORK=MPI-PR / MPI-TS, no external ARMCI)
+#   --ranks    MPI processes (default 2), MPICH's mpiexec.mpich on this node.  With mpi-pr one of them
+#              is GA's progress rank: --ranks 3 computes on 2, like the others at --ranks 2
 #   --timeout  per test (default 900 s); a test that runs out is killed and FAILs
 #   TEST       QA/tests names (default: the list below: SCF, DFT, MP2, CCSD(T), properties,
 #              optimisation and frequencies: what the module set of build-release.sh covers)
@@ -34,12 +36,13 @@ while [ $# -gt 0 ]; do
         --armci) armci=$2; shift 2 ;;
         --ranks) ranks=$2; shift 2 ;;
         --timeout) tmo=$2; shift 2 ;;
-        -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,22p' "$0"; exit 0 ;;
         -*) echo "run-qa.sh: unknown option $1" >&2; exit 1 ;;
         *) tests+=("$1"); shift ;;
     esac
 done
-case "$armci" in armcix | armci-mpi) ;; *) echo "run-qa.sh: --armci armcix|armci-mpi" >&2; exit 1 ;; esac
+case "$armci" in armcix | armci-mpi | mpi-pr | mpi-ts) ;;
+    *) echo "run-qa.sh: --armci armcix|armci-mpi|mpi-pr|mpi-ts" >&2; exit 1 ;; esac
 [ ${#tests[@]} -gt 0 ] || tests=(h2o h2o_dk small_intchk h2o_opt c2h4 dft_he2+ prop_h2o h2mp2 mp2_scs_n2
     ccsdt_w3pvdz n2_ccsd hess_h2o)
 
@@ -51,15 +54,16 @@ export NWCHEM_EXECUTABLE=$NWCHEM_TOP/bin/LINUX64/nwchem
 export NWCHEM_BASIS_LIBRARY=$NWCHEM_TOP/src/basis/libraries/
 [ -x "$NWCHEM_EXECUTABLE" ] || { echo "run-qa.sh: no $NWCHEM_EXECUTABLE (run build-release.sh --armci $armci)" >&2; exit 1; }
 prefix=$NWX_DIR/$armci-prefix
-export LD_LIBRARY_PATH=$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+case "$armci" in mpi-pr | mpi-ts) prefix="" ;; esac  # GA's own ARMCI is inside the binary
+[ -z "$prefix" ] || export LD_LIBRARY_PATH=$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 if [ "$armci" = armci-mpi ]; then
     export ARMCI_USE_WIN_ALLOCATE=${ARMCI_USE_WIN_ALLOCATE:-0}
     export ARMCI_STRIDED_METHOD=${ARMCI_STRIDED_METHOD:-IOV} ARMCI_IOV_METHOD=${ARMCI_IOV_METHOD:-BATCHED}
 fi
 # The binary must take its libarmci from $prefix (when the link took the shared library).
 got=$(ldd "$NWCHEM_EXECUTABLE" | awk '/libarmci/ { print $3 }')
-if [ -n "$got" ] && [ "$(readlink -f "$got")" != "$(readlink -f "$prefix/lib/libarmci.so")" ]; then
-    echo "run-qa.sh: $NWCHEM_EXECUTABLE resolves libarmci to $got, not $prefix/lib" >&2; exit 1
+if [ -n "$got" ] && { [ -z "$prefix" ] || [ "$(readlink -f "$got")" != "$(readlink -f "$prefix/lib/libarmci.so")" ]; }; then
+    echo "run-qa.sh: $NWCHEM_EXECUTABLE resolves libarmci to $got, not ${prefix:-the static libarmci.a of GA}" >&2; exit 1
 fi
 
 out=$NWX_DIR/qa-$armci-np$ranks
@@ -73,7 +77,9 @@ EOF
 chmod +x "$launcher"
 export MPIRUN_PATH=$launcher
 
-echo "# NWChem QA on $armci: $NWCHEM_EXECUTABLE, $ranks ranks, timeout ${tmo}s, $(date -u '+%F %T') UTC, load $(cut -d' ' -f1-3 /proc/loadavg)"
+computing=$ranks
+[ "$armci" = mpi-pr ] && computing=$((ranks - 1))  # one progress rank on this one node
+echo "# NWChem QA on $armci: $NWCHEM_EXECUTABLE, $ranks ranks ($computing computing), timeout ${tmo}s, $(date -u '+%F %T') UTC, load $(cut -d' ' -f1-3 /proc/loadavg)"
 pass=0
 fail=0
 for t in "${tests[@]}"; do
