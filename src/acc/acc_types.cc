@@ -42,8 +42,8 @@ static_assert(rows_in_value_order(), "ARMCIX_ACC_TYPES must list ARMCI_ACC_INT (
 // vectors through the compilers' vector extensions (GCC and Clang): SSE2 on baseline x86-64, NEON on Arm;
 // wider vector types on a baseline target are split through the stack and lose.  GCC's -O2 does not
 // vectorize the plain loop (it cannot rule out that dst and src overlap, and its "very cheap" cost model adds
-// no run-time check), so a node-local accumulate of a large tile ran at one element per cycle (about half the
-// speed of this one: doc/performance.md, "Against GA's own ports").  Loads and stores go through memcpy:
+// no run-time check): a node-local accumulate of a large tile ran one element at a time (what that cost:
+// doc/performance.md, "Against GA's own ports").  Loads and stores go through memcpy:
 // neither side need be aligned.  Ranges that overlap without coinciding take the scalar loop, whose
 // element-by-element order is what a caller of such overlapping buffers saw before.
 template <typename C>
