@@ -4,8 +4,8 @@
 // With more ranks than cores every armci_msg_barrier (GA_Sync: thousands per NWChem run), world gop and the
 // agreement of every ARMCI_Malloc / ARMCI_Free costs several back-off periods of its ranks: MPI's barrier,
 // allreduce and allgather are rounds of messages, and a waiting rank that sleeps between polls sees each
-// round only when it next wakes (and then waits for a core).  NWChem water at 4 ranks on 2 cores spent
-// ~75% of its wall time in such waits (tools/nwchem/RESULTS.md).  Here the ranks of the one node meet at a
+// round only when it next wakes (and then waits for a core); how much of an NWChem run that was:
+// tools/nwchem/RESULTS.md.  Here the ranks of the one node meet at a
 // counter in a shared page instead: the last to arrive bumps a generation word and wakes the others with
 // one futex call, so a barrier costs one wake-up.  A gop or gather writes each rank's data into its slot
 // before that barrier, and every rank then reads all slots (a gop reduces them in rank order, so all
