@@ -35,7 +35,7 @@ class ArmciX(AutotoolsPackage):
     # The sha256 of the tarball tools/make-release.sh makes from the release's sources, written by
     # `tools/make-release.sh --record` with packaging/spack/releases.txt (this directory is not in the
     # tarball, so the checksum does not change what it sums).
-    version("1.0.0", sha256="fd3ac893785c050d2e94b01ad827336b8b1860676919351f5e38b6c43f6d45eb")
+    version("1.0.0", sha256="f4985e4758debccdc89ebab67b49c2cf42675b3f14f60f14532d68c2af0af035")
 
     variant("shared", default=True, description="Build and install libarmci.so and libarmcix-mpiwrap.so")
     variant(
