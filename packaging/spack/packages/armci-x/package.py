@@ -35,7 +35,7 @@ class ArmciX(AutotoolsPackage):
     # The sha256 of the tarball tools/make-release.sh makes from the release's sources, written by
     # `tools/make-release.sh --record` with packaging/spack/releases.txt (this directory is not in the
     # tarball, so the checksum does not change what it sums).
-    version("1.0.0", sha256="f4985e4758debccdc89ebab67b49c2cf42675b3f14f60f14532d68c2af0af035")
+    version("1.0.0", sha256="b01c58228faf7db8eb4b4492cd766a799ec935f061824efa4c34b7ef4176c5e7")
 
     variant("shared", default=True, description="Build and install libarmci.so and libarmcix-mpiwrap.so")
     variant(
