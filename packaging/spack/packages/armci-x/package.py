@@ -35,7 +35,7 @@ class ArmciX(AutotoolsPackage):
     # The sha256 of the tarball tools/make-release.sh makes from the release's sources, written by
     # `tools/make-release.sh --record` with packaging/spack/releases.txt (this directory is not in the
     # tarball, so the checksum does not change what it sums).
-    version("1.0.0", sha256="b01c58228faf7db8eb4b4492cd766a799ec935f061824efa4c34b7ef4176c5e7")
+    version("1.0.0", sha256="3189b298ea3ebcb57f3f5494616dfa95dfa161411ca7f62f97674dac2d5fc82a")
 
     variant("shared", default=True, description="Build and install libarmci.so and libarmcix-mpiwrap.so")
     variant(
