@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds Global Arrays several times from one source, once per ARMCI "port", each into its own prefix, with the
-# same compiler and flags, C only (--disable-f77 --without-scalapack): GA's own ports against armci-x and
-# ARMCI-MPI, for benchmarks/ga_ports.sh (issue 58).  No network: GA's source comes from a git repository or a
-# directory given to it.
+# same compiler and flags, C only (--disable-f77 --without-scalapack; --fortran: with Fortran, and GA's own
+# performance programs): GA's own ports against armci-x and ARMCI-MPI, for benchmarks/ga_ports.sh and
+# benchmarks/ga_perf_ports.sh (issue 58).  No network: GA's source comes from a git repository or a directory
+# given to it.
 #
 #   tools/ga-ports.sh [options]
 #     --git SOURCE    a GA git repository (a clone, a bare or mirror git directory, or an address git can
@@ -22,15 +23,20 @@
 #     --armci-mpi A   ARMCI-MPI: an install prefix (tools/build-armci-mpi.sh) or a library file, e.g. Debian's
 #                     /usr/lib/x86_64-linux-gnu/libarmci-mpich.a (the default when it exists)
 #     --jobs N        make -j (default 2)
+#     --fortran       build GA with Fortran (F77=MPIF77, default mpif77.mpich; GA picks the integer size and
+#                     gfortran's -fallow-argument-mismatch itself), and GA's performance programs into PREFIX/bin:
+#                     global/testing/{perf,perf2,perfmod,mir_perf2,ga_shift}.x (GA's make targets) and
+#                     armci_perf.x (armci/testing/perf.c, GA's benchmarks/armci_perf.c, against the port's ARMCI),
+#                     for benchmarks/ga_perf_ports.sh.  Use a work dir of its own: a C-only prefix is not redone.
 #     --rebuild       configure and build again even where a prefix is complete
-# MPI: MPICH's suffixed wrappers (mpicc.mpich ...); override with MPICC, MPICXX.  Compiler flags for every port:
-# GA_CFLAGS (default "-O2 -g").  BLAS/LAPACK: GA_BLAS (default -lblas), GA_LAPACK (default -llapack).
+# MPI: MPICH's suffixed wrappers (mpicc.mpich ...); override with MPICC, MPICXX, MPIF77.  Compiler flags for every
+# port: GA_CFLAGS (default "-O2 -g"), with --fortran GA_FFLAGS (default "-O2 -g").  BLAS/LAPACK: GA_BLAS (default -lblas), GA_LAPACK (default -llapack).
 # A prefix is complete when it has lib/libga.a and the file ga-ports.done; the last line of output lists the
 # prefixes built (PORT=PREFIX ...), which benchmarks/ga_ports.sh takes with --ports-dir WORK/ports-TAG.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 git_src="${GA_GIT:-}" src_dir="" tag=v5.8.2 work="$repo/_ga" ports="mpi-pr mpi-ts mpi3 armcix armci-mpi"
-armcix="" armci_mpi="" jobs=2 rebuild=0
+armcix="" armci_mpi="" jobs=2 rebuild=0 fortran=0
 debian_armci_mpi=/usr/lib/x86_64-linux-gnu/libarmci-mpich.a
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -43,11 +49,14 @@ while [ $# -gt 0 ]; do
     --armci-mpi) armci_mpi="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --rebuild) rebuild=1; shift ;;
+    --fortran) fortran=1; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "ga-ports: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-: "${MPICC:=mpicc.mpich}" "${MPICXX:=mpicxx.mpich}" "${GA_CFLAGS:=-O2 -g}"
+: "${MPICC:=mpicc.mpich}" "${MPICXX:=mpicxx.mpich}" "${MPIF77:=mpif77.mpich}" "${GA_CFLAGS:=-O2 -g}" "${GA_FFLAGS:=-O2 -g}"
+# GA's performance programs that --fortran builds (make targets in GA's build tree, .x appended by GA's configure)
+perf_progs="perf perf2 perfmod mir_perf2 ga_shift"
 : "${GA_BLAS:=-lblas}" "${GA_LAPACK:=-llapack}"
 [ -n "$armci_mpi" ] || { [ ! -f "$debian_armci_mpi" ] || armci_mpi="$debian_armci_mpi"; }
 mkdir -p "$work"
@@ -89,18 +98,19 @@ mkdir -p "$base"
 built=()
 for port in $ports; do
   prefix="$base/$port" bld="$base/build-$port"
-  if [ "$rebuild" = 0 ] && [ -f "$prefix/ga-ports.done" ] && [ -f "$prefix/lib/libga.a" ]; then
+  if [ "$rebuild" = 0 ] && [ -f "$prefix/ga-ports.done" ] && [ -f "$prefix/lib/libga.a" ] &&
+    { [ "$fortran" = 0 ] || grep -q '^fortran=yes$' "$prefix/ga-ports.done"; }; then
     step "$port: already in $prefix"
     built+=("$port=$prefix"); continue
   fi
-  extra_libs=""
+  extra_libs="" armci_inc=""
   case "$port" in
     mpi-pr | mpi-ts | mpi3) net=(--with-"$port") ;;
     armcix)
       [ -n "$armcix" ] && [ -f "$armcix/include/armci.h" ] ||
         { echo "ga-ports: port armcix needs --armcix PREFIX (armci-x installed: PREFIX/include/armci.h)" >&2; exit 2; }
       armcix="$(cd "$armcix" && pwd)"
-      net=(--with-armci="$armcix")
+      net=(--with-armci="$armcix") armci_inc="-I$armcix/include"
       # armci-x's libarmci is C++: a static-only install needs the C++ runtime on GA's link lines.
       if [ -f "$armcix/lib/libarmci.a" ] && [ ! -e "$armcix/lib/libarmci.so" ]; then extra_libs="-lstdc++"; fi ;;
     armci-mpi)
@@ -112,22 +122,53 @@ for port in $ports; do
       case "$armci_mpi" in *.a) extra_libs="$armci_mpi" ;; esac ;;
     *) echo "ga-ports: unknown port '$port' (mpi-pr mpi-ts mpi3 armcix armci-mpi)" >&2; exit 2 ;;
   esac
+  if [ "$fortran" = 1 ]; then
+    lang=(F77="$MPIF77" MPIF77="$MPIF77" FFLAGS="$GA_FFLAGS")
+  else
+    lang=(--disable-f77)
+  fi
   rm -rf "$bld" "$prefix"
   mkdir -p "$bld"
   step "$port: configure ${net[*]} (output: $bld/configure.out)"
   (cd "$bld" && logged "$bld/configure.out" "$src/configure" --prefix="$prefix" "${net[@]}" \
-    --disable-f77 --without-scalapack --with-blas="$GA_BLAS" --with-lapack="$GA_LAPACK" \
+    "${lang[@]}" --without-scalapack --with-blas="$GA_BLAS" --with-lapack="$GA_LAPACK" \
     CC="$MPICC" CXX="$MPICXX" MPICC="$MPICC" MPICXX="$MPICXX" CFLAGS="$GA_CFLAGS" CXXFLAGS="$GA_CFLAGS" \
     LIBS="$extra_libs")
   step "$port: make -j$jobs install (output: $bld/make.out)"
   logged "$bld/make.out" make -C "$bld" -j"$jobs" install
+  if [ "$fortran" = 1 ]; then
+    targets=()
+    for t in $perf_progs; do targets+=("global/testing/$t.x"); done
+    step "$port: make ${targets[*]} (output: $bld/perf-progs.out)"
+    logged "$bld/perf-progs.out" make -C "$bld" -j"$jobs" "${targets[@]}"
+    for t in "${targets[@]}"; do
+      # libtool may leave a wrapper script with the real program in .libs (a shared build); take that one.
+      if [ -x "$bld/global/testing/.libs/$(basename "$t")" ]; then cp "$bld/global/testing/.libs/$(basename "$t")" "$prefix/bin/"
+      else cp "$bld/$t" "$prefix/bin/"; fi
+    done
+    # GA's benchmarks/armci_perf.c is armci/testing/perf.c: ARMCI alone, against the port's armci.h and libarmci.
+    step "$port: armci_perf.x from armci/testing/perf.c"
+    alibs="$("$prefix/bin/ga-config" --ldflags) $("$prefix/bin/ga-config" --libs)"
+    case "$port:$armci_mpi" in armci-mpi:*.a) alibs="$(echo " $alibs " | sed 's/ -larmci / /g')" ;; esac
+    arpath=""
+    for l in $alibs; do case "$l" in -L*) arpath+=" -Wl,-rpath,${l#-L}" ;; esac; done
+    # shellcheck disable=SC2086 # flag lists
+    logged "$bld/armci-perf.out" $MPICC $GA_CFLAGS -DHAVE_STDIO_H=1 -DHAVE_STDLIB_H=1 -DHAVE_ASSERT_H=1 \
+      -DHAVE_UNISTD_H=1 -DHAVE_MATH_H=1 -I"$prefix/include" $armci_inc -o "$prefix/bin/armci_perf.x" \
+      "$src/armci/testing/perf.c" $alibs $arpath $extra_libs -lm
+  fi
   # What a C program links against this prefix (read by benchmarks/ga_ports.sh): GA's own ga-config names
   # the libraries, ARMCI's (or ComEx's) among them.
   {
     echo "port=$port"
     echo "tag=$tag"
-    echo "configure=${net[*]} --disable-f77 --without-scalapack"
+    echo "configure=${net[*]} ${lang[*]} --without-scalapack"
     echo "cflags=$GA_CFLAGS"
+    if [ "$fortran" = 1 ]; then
+      echo "fortran=yes"
+      echo "fflags=$GA_FFLAGS"
+      echo "perf_progs=$perf_progs armci_perf"
+    fi
     libs="$("$prefix/bin/ga-config" --ldflags) $("$prefix/bin/ga-config" --libs)"
     # ARMCI given as a library file: that file, not whatever -larmci finds (Debian's libarmci.a is Open MPI's).
     case "$port:$armci_mpi" in armci-mpi:*.a) libs="$(echo " $libs " | sed 's/ -larmci / /g')" ;; esac
