@@ -39,8 +39,10 @@
 #     --sizes "..."   the tables show only these message sizes (bytes; default: all)
 #     --out DIR       logs (default D/runs-perf/<date-time>); DIR/summary.txt gets the tables
 #     --timeout S     per run (default 600)
-#     --lock FILE     every run holds flock FILE, the benchmark lock, from before the load is read until it ends
-#                     (default $BENCH_LOCK, else /tmp/armcix-bench.lock; "" for none)
+#     --lock FILE     the runs hold flock FILE, the benchmark lock, from before the first load is read until the
+#                     last run ends (default $BENCH_LOCK, else /tmp/armcix-bench.lock; "" for none: the caller
+#                     holds it).  Taken per run, or per round, other sessions' runs took it between ours for minutes
+#                     and three rounds took most of an hour
 #     --summary-only  only print the tables again from the logs in --out (same --ports and --progs)
 # What a figure is: time per call in us as the program prints it (perf2, armci_perf, perf: usec; perfmod,
 # mir_perf2, ga_shift print seconds, converted), keyed by program, section, bytes and operation.  Minimum over
@@ -92,9 +94,9 @@ ranks_of() {  # PROG: GA ranks it runs with
 }
 procs_of() {  # PORT[@N] PROG: how many processes to start, or nothing to skip
   local e="$1" g
-  case " $skip " in *" $2:$e "*) return ;; esac
+  case " $skip " in *" $2:$e "*) return 0 ;; esac
   g="$(ranks_of "$2")"
-  case "$e" in *@*) [ "$g" = "$np" ] && echo "${e#*@}"; return ;; esac
+  case "$e" in *@*) if [ "$g" = "$np" ]; then echo "${e#*@}"; fi; return 0 ;; esac
   if [ "${e%@*}" = mpi-pr ]; then echo $((g + pr_extra)); else echo "$g"; fi
 }
 
@@ -114,8 +116,6 @@ run_one() {  # PORT[@N] PROG ROUND
   n="$(procs_of "$e" "$g")"
   [ -n "$n" ] || return 0
   log="$out/r$r-$g-$e.log"
-  # The benchmark lock (fd 9, not passed to the job): taken before the load is read, so that it is this run's.
-  if [ -n "$lock" ]; then exec 9>>"$lock"; flock 9; fi
   {
     echo "# program $g, port $p, round $r, $n processes, $(date -u +%FT%TZ), load: $(uptime | sed 's/.*load average: //')"
     echo "# env: ${envs[*]-} GA_PERF_SLEEP=$sleepf"
@@ -134,13 +134,19 @@ run_one() {  # PORT[@N] PROG ROUND
   fi
   rc=$?
   set -e
-  if [ -n "$lock" ]; then exec 9>&-; fi
   echo "# exit $rc" >>"$log"
   printf '  round %s %-10s %-10s %2s procs  exit %-3s load %s\n' "$r" "$g" "$e" "$n" "$rc" "$(sed -n '1s/.*load: //p' "$log")"
 }
 
 read -r -a plist <<<"$ports"
 [ "$summary_only" = 1 ] || echo "ga_perf_ports: programs $progs; ports ${plist[*]}; $np GA ranks (perf, perfmod, mir_perf2: 4), MPI-PR +$pr_extra; ${hosts:+$hosts simulated hosts, }$rounds rounds, sleep x$sleepf, logs in $out"
+# The benchmark lock (fd 9, not passed to the jobs) for all rounds.
+if [ "$summary_only" = 0 ] && [ -n "$lock" ]; then
+  exec 9>>"$lock"
+  echo "ga_perf_ports: waiting for $lock ($(date -u +%T))"
+  flock 9
+  echo "ga_perf_ports: $lock taken ($(date -u +%T))"
+fi
 for ((r = 1; r <= rounds && summary_only == 0; r++)); do
   for g in $progs; do
     for ((i = 0; i < ${#plist[@]}; i++)); do
@@ -148,6 +154,7 @@ for ((r = 1; r <= rounds && summary_only == 0; r++)); do
     done
   done
 done
+if [ -n "$lock" ] && [ "$summary_only" = 0 ]; then exec 9>&-; fi
 
 # Figures: "PROG SECTION BYTES OP US" from each log (rank 0's output; ga_shift's are means over the ranks).
 figures() {  # LOG PROG
