@@ -20,18 +20,22 @@
 #                       armci-mpi  --with-armci=ARMCI_MPI (ARMCI-MPI: a prefix, or a library file)
 #     --armcix P      armci-x's install prefix (P/include/armci.h, P/lib/libarmci.*); needed for port armcix
 #     --armci-mpi A   ARMCI-MPI: an install prefix (tools/build-armci-mpi.sh) or a library file, e.g. Debian's
-#                     /usr/lib/x86_64-linux-gnu/libarmci-mpich.a (the default when it exists)
+#                     /usr/lib/x86_64-linux-gnu/libarmci-mpich.a (the default when it exists; with --mpi openmpi
+#                     libarmci-openmpi.a)
+#     --mpi M         mpich (default) or openmpi: the MPI's suffixed wrappers (mpicc.M, mpicxx.M) unless MPICC,
+#                     MPICXX say otherwise; recorded in each prefix's ga-ports.done (mpi=, mpicc=), from where
+#                     benchmarks/ga_ports.sh takes the compiler and the launcher.  Give each MPI its own --work
+#                     (a prefix is not rebuilt when only the MPI changed)
 #     --jobs N        make -j (default 2)
 #     --rebuild       configure and build again even where a prefix is complete
-# MPI: MPICH's suffixed wrappers (mpicc.mpich ...); override with MPICC, MPICXX.  Compiler flags for every port:
+# MPI: --mpi's suffixed wrappers (mpicc.mpich ...); override with MPICC, MPICXX.  Compiler flags for every port:
 # GA_CFLAGS (default "-O2 -g").  BLAS/LAPACK: GA_BLAS (default -lblas), GA_LAPACK (default -llapack).
 # A prefix is complete when it has lib/libga.a and the file ga-ports.done; the last line of output lists the
 # prefixes built (PORT=PREFIX ...), which benchmarks/ga_ports.sh takes with --ports-dir WORK/ports-TAG.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 git_src="${GA_GIT:-}" src_dir="" tag=v5.8.2 work="$repo/_ga" ports="mpi-pr mpi-ts mpi3 armcix armci-mpi"
-armcix="" armci_mpi="" jobs=2 rebuild=0
-debian_armci_mpi=/usr/lib/x86_64-linux-gnu/libarmci-mpich.a
+armcix="" armci_mpi="" jobs=2 rebuild=0 mpi=mpich
 while [ $# -gt 0 ]; do
   case "$1" in
     --git) git_src="$2"; shift 2 ;;
@@ -42,12 +46,18 @@ while [ $# -gt 0 ]; do
     --armcix) armcix="$2"; shift 2 ;;
     --armci-mpi) armci_mpi="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
+    --mpi) mpi="$2"; shift 2 ;;
     --rebuild) rebuild=1; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "ga-ports: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-: "${MPICC:=mpicc.mpich}" "${MPICXX:=mpicxx.mpich}" "${GA_CFLAGS:=-O2 -g}"
+case "$mpi" in
+  mpich | openmpi) ;;
+  *) echo "ga-ports: --mpi takes mpich or openmpi, not '$mpi'" >&2; exit 2 ;;
+esac
+debian_armci_mpi="/usr/lib/x86_64-linux-gnu/libarmci-$mpi.a"
+: "${MPICC:=mpicc.$mpi}" "${MPICXX:=mpicxx.$mpi}" "${GA_CFLAGS:=-O2 -g}"
 : "${GA_BLAS:=-lblas}" "${GA_LAPACK:=-llapack}"
 [ -n "$armci_mpi" ] || { [ ! -f "$debian_armci_mpi" ] || armci_mpi="$debian_armci_mpi"; }
 mkdir -p "$work"
@@ -126,6 +136,8 @@ for port in $ports; do
   {
     echo "port=$port"
     echo "tag=$tag"
+    echo "mpi=$mpi"
+    echo "mpicc=$MPICC"
     echo "configure=${net[*]} --disable-f77 --without-scalapack"
     echo "cflags=$GA_CFLAGS"
     libs="$("$prefix/bin/ga-config" --ldflags) $("$prefix/bin/ga-config" --libs)"
