@@ -152,9 +152,10 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     return;
   }
   prepare_op(g, r.win_rank, XferOp::Get, lo, hi);
-  // Flush_local, not MPI_Rget + MPI_Wait as the contiguous get to another node: with derived datatypes the
-  // Rget's request completed before all of the data had landed (MPICH 4.0.2 built without yaksa;
-  // tests/mpi/test_strided with ARMCI_NODE_SIZE=1 caught it).
+  // Flush_local, not MPI_Rget + MPI_Wait as the contiguous get to another node: with a derived target type
+  // MPICH's UCX netmod completes the Rget's request before the data has landed (MPICH 4.0.2 and 4.2.1, MPICH
+  // issue 7896; tools/repro/mpich-rget-derived-target.c; tests/mpi/test_strided with ARMCI_NODE_SIZE=1
+  // caught it).
   ARMCIX_MPI(get_or_no_op(by_acc, lbase, plain_count, plain_type, mpi_target(g, r.win_rank),
                           mpi_disp(g, r.win_rank, r.disp), 1, rtype.get(), g->win));
   complete_local(g, r.win_rank, req);
