@@ -18,14 +18,14 @@
 
 #define LD 1024
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int me, np;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &np);
   const int rows = argc > 1 ? atoi(argv[1]) : 8, cols = argc > 2 ? atoi(argv[2]) : 8;
   const int iters = argc > 3 ? atoi(argv[3]) : 500;
-  double *base;
+  double* base;
   MPI_Win win;
   MPI_Alloc_mem((MPI_Aint)LD * rows * sizeof(double), MPI_INFO_NULL, &base);
   MPI_Win_create(base, (MPI_Aint)LD * rows * sizeof(double), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
@@ -34,9 +34,9 @@ int main(int argc, char **argv) {
   MPI_Type_commit(&target_type);
   MPI_Type_vector(rows, cols, cols + 3, MPI_DOUBLE, &origin_type);
   MPI_Type_commit(&origin_type);
-  double *buf = malloc((size_t)rows * (cols + 3) * sizeof(double));
+  double* buf = malloc((size_t)rows * (cols + 3) * sizeof(double));
   const int peer = (me + 1) % np;
-  const char *names[] = {"MPI_Rget, contiguous origin", "MPI_Rget_accumulate(NO_OP), contiguous origin",
+  const char* names[] = {"MPI_Rget, contiguous origin", "MPI_Rget_accumulate(NO_OP), contiguous origin",
                          "MPI_Rget, derived origin", "MPI_Rget_accumulate(NO_OP), derived origin",
                          "MPI_Get + MPI_Win_flush_local"};
   long stale[5] = {0};
@@ -52,16 +52,22 @@ int main(int argc, char **argv) {
       MPI_Request q;
       MPI_Win_lock(MPI_LOCK_SHARED, peer, 0, win);
       switch (m) {
-        case 0: MPI_Rget(buf, rows * cols, MPI_DOUBLE, peer, 0, 1, target_type, win, &q); break;
+        case 0:
+          MPI_Rget(buf, rows * cols, MPI_DOUBLE, peer, 0, 1, target_type, win, &q);
+          break;
         case 1:
           MPI_Rget_accumulate(NULL, 0, MPI_BYTE, buf, rows * cols, MPI_DOUBLE, peer, 0, 1, target_type, MPI_NO_OP, win,
                               &q);
           break;
-        case 2: MPI_Rget(buf, 1, origin_type, peer, 0, 1, target_type, win, &q); break;
+        case 2:
+          MPI_Rget(buf, 1, origin_type, peer, 0, 1, target_type, win, &q);
+          break;
         case 3:
           MPI_Rget_accumulate(NULL, 0, MPI_BYTE, buf, 1, origin_type, peer, 0, 1, target_type, MPI_NO_OP, win, &q);
           break;
-        case 4: MPI_Get(buf, rows * cols, MPI_DOUBLE, peer, 0, 1, target_type, win); break;
+        case 4:
+          MPI_Get(buf, rows * cols, MPI_DOUBLE, peer, 0, 1, target_type, win);
+          break;
       }
       if (m == 4)
         MPI_Win_flush_local(peer, win);
