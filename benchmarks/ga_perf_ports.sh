@@ -49,7 +49,8 @@
 # rounds: what the path costs where other jobs share the cores; median: context.  Rank 0's remote operations
 # in perf2, armci_perf, perf, perfmod and mir_perf2 run while the target sleeps: with a port whose transfers
 # need the target's CPU (MPI-TS, ARMCI-MPI on windows MPICH serves by active messages) they wait for it to wake.
-# The machine's load (uptime) is recorded before every run, in the log and the summary.
+# The machine's load (uptime) is recorded before every run, in the log and the summary.  MPICH builds only
+# (tools/ga-ports.sh --mpi mpich, the default).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 summary_only=0 dir="" ports="" progs="perf2 armci_perf ga_shift perf perfmod mir_perf2" np=2 pr_extra="" hosts=""
@@ -104,6 +105,9 @@ if [ "$summary_only" = 0 ]; then
   for p in $(for e in $ports; do echo "${e%@*}"; done | sort -u); do
     grep -q '^fortran=yes$' "$dir/$p/ga-ports.done" 2>/dev/null ||
       { echo "ga_perf_ports: port $p is not built with --fortran ($dir/$p/ga-ports.done)" >&2; exit 2; }
+    # MPICH only so far (its launcher, tools/simhosts.sh's default); prefixes from before --mpi are MPICH's.
+    ! grep -q '^mpi=openmpi$' "$dir/$p/ga-ports.done" ||
+      { echo "ga_perf_ports: port $p is built for Open MPI; this script launches with MPICH only" >&2; exit 2; }
     for g in $progs; do
       [ -x "$dir/$p/bin/$g.x" ] || { echo "ga_perf_ports: $dir/$p/bin/$g.x missing" >&2; exit 2; }
     done

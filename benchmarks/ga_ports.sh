@@ -13,7 +13,14 @@
 #     --hosts H       run under tools/simhosts.sh --hosts H --own-names (distinct host names and gethostid(),
 #                     which ComEx needs to see the hosts; needs root; serialized by flock on
 #                     $SIMHOSTS_LOCK, default /tmp/armcix-simhosts.lock, so that runs of others never overlap)
-#     --launcher CMD  the launcher (default mpiexec.mpich; ignored with --hosts)
+#     --mpi M         mpich or openmpi: the MPI the ports were built with (default: the mpi= line tools/ga-ports.sh
+#                     wrote in their ga-ports.done, which must agree, else mpich).  It chooses the compiler for
+#                     ga_ports.c (the mpicc= line, else mpicc.M; MPICC overrides), the launcher and
+#                     tools/simhosts.sh --mpi M.  Open MPI: pml and osc as simhosts.sh sets them between hosts;
+#                     on one node Debian's defaults (osc rdma, btl vader); each run's session files in a
+#                     directory of its own (TMPDIR), as tests/check.sh does
+#     --launcher CMD  the launcher (default mpiexec.mpich; with --mpi openmpi "mpiexec.openmpi --allow-run-as-root
+#                     --oversubscribe"; ignored with --hosts)
 #     --env VAR=val   for every run (may repeat; e.g. MPIR_CVAR_NUM_CLIQUES=2)
 #     --rounds R      rounds (default 5); each round runs every port once, the order rotating by one port
 #     --scale S       ga_ports' SCALE (default 1: about 1-3 s per run on one node)
@@ -26,7 +33,7 @@
 # The machine's load (uptime) is recorded before every run, in the log and the summary.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-summary_only=0 dir="" ports="" np=2 pr_extra="" hosts="" launcher="mpiexec.mpich" envs=() rounds=5 scale=1 out="" tmo=600
+summary_only=0 dir="" ports="" np=2 pr_extra="" hosts="" launcher="" mpi="" envs=() rounds=5 scale=1 out="" tmo=600
 while [ $# -gt 0 ]; do
   case "$1" in
     --ports-dir) dir="$2"; shift 2 ;;
@@ -35,6 +42,7 @@ while [ $# -gt 0 ]; do
     --pr-extra) pr_extra="$2"; shift 2 ;;
     --hosts) hosts="$2"; shift 2 ;;
     --launcher) launcher="$2"; shift 2 ;;
+    --mpi) mpi="$2"; shift 2 ;;
     --env) envs+=("$2"); shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
     --scale) scale="$2"; shift 2 ;;
@@ -52,7 +60,21 @@ if [ -z "$ports" ]; then
 fi
 [ -n "$ports" ] || { echo "ga_ports: no port built in $dir (tools/ga-ports.sh)" >&2; exit 2; }
 [ -n "$pr_extra" ] || pr_extra="${hosts:-1}"
-: "${MPICC:=mpicc.mpich}"
+# The ports' MPI: what their builds recorded (prefixes from before --mpi existed are MPICH's).
+if [ -z "$mpi" ]; then
+  for e in $ports; do
+    m="$(sed -n 's/^mpi=//p' "$dir/${e%@*}/ga-ports.done" 2>/dev/null)"
+    m="${m:-mpich}"
+    [ -z "$mpi" ] || [ "$mpi" = "$m" ] ||
+      { echo "ga_ports: the ports were built with different MPIs ($mpi, $m): choose ports of one, or --mpi" >&2; exit 2; }
+    mpi="$m"
+  done
+fi
+case "$mpi" in
+  mpich) : "${launcher:=mpiexec.mpich}" ;;
+  openmpi) : "${launcher:=mpiexec.openmpi --allow-run-as-root --oversubscribe}" ;;
+  *) echo "ga_ports: --mpi takes mpich or openmpi, not '$mpi'" >&2; exit 2 ;;
+esac
 out="${out:-$dir/runs/$(date -u +%Y%m%d-%H%M%S)}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
@@ -63,16 +85,23 @@ for p in $(for e in $ports; do echo "${e%@*}"; done | sort -u); do
   done_file="$dir/$p/ga-ports.done"
   [ -f "$done_file" ] || { echo "ga_ports: port $p is not built ($done_file missing)" >&2; exit 2; }
   cflags="$(sed -n 's/^cflags=//p' "$done_file")" libs="$(sed -n 's/^libs=//p' "$done_file")"
+  cc="${MPICC:-$(sed -n 's/^mpicc=//p' "$done_file")}"
+  cc="${cc:-mpicc.$mpi}"
   rpath=""
   for l in $libs; do case "$l" in -L*) rpath+=" -Wl,-rpath,${l#-L}" ;; esac; done
   bin="$dir/$p/bin/ga_ports"
   if [ ! -x "$bin" ] || [ "$repo/benchmarks/ga_ports.c" -nt "$bin" ]; then
     # shellcheck disable=SC2086 # flag lists
-    $MPICC $cflags -I"$dir/$p/include" -o "$bin" "$repo/benchmarks/ga_ports.c" -L"$dir/$p/lib" $rpath $libs -llapack -lblas -lm ||
+    $cc $cflags -I"$dir/$p/include" -o "$bin" "$repo/benchmarks/ga_ports.c" -L"$dir/$p/lib" $rpath $libs -llapack -lblas -lm ||
       { echo "ga_ports: building ga_ports against $p failed" >&2; exit 1; }
   fi
 done
 
+fi
+if [ "$mpi" = openmpi ] && [ "$summary_only" = 0 ]; then
+  # Open MPI's launchers keep their session directories under TMPDIR: one for this run, removed at the end.
+  TMPDIR="$(mktemp -d "${TMPDIR:-/tmp}/armcix-ompi.XXXXXX")" && export TMPDIR
+  trap 'rm -rf "$TMPDIR"' EXIT
 fi
 
 procs_of() {  # PORT or PORT@N: how many processes to start
@@ -87,12 +116,14 @@ run_one() {  # PORT[@N] ROUND
   {
     echo "# port $p, round $r, $n processes, $(date -u +%FT%TZ), load: $(uptime | sed 's/.*load average: //')"
     echo "# env: ${envs[*]-}"
+    if [ -n "$hosts" ]; then echo "# mpi: $mpi, launcher: tools/simhosts.sh --hosts $hosts --own-names --mpi $mpi"
+    else echo "# mpi: $mpi, launcher: $launcher"; fi
   } >"$log"
   set +e
   if [ -n "$hosts" ]; then
     local envflags=() kv
     for kv in "${envs[@]+"${envs[@]}"}"; do envflags+=(--env "$kv"); done
-    flock "${SIMHOSTS_LOCK:-/tmp/armcix-simhosts.lock}" "$repo/tools/simhosts.sh" --hosts "$hosts" --own-names --timeout "$tmo" \
+    flock "${SIMHOSTS_LOCK:-/tmp/armcix-simhosts.lock}" "$repo/tools/simhosts.sh" --hosts "$hosts" --own-names --timeout "$tmo" --mpi "$mpi" \
       "${envflags[@]+"${envflags[@]}"}" -n "$n" "$dir/$p/bin/ga_ports" "$e" "$scale" >>"$log" 2>&1 </dev/null
   else
     # shellcheck disable=SC2086 # the launcher may be a command with options
@@ -115,7 +146,7 @@ done
 
 # The table: median over the rounds of each port's mean us per call.
 {
-  echo "ga_ports: $(date -u +%F), ${#plist[@]} ports, $np GA ranks, ${hosts:+$hosts simulated hosts, }$rounds rounds, scale $scale, env: ${envs[*]-none}"
+  echo "ga_ports: $(date -u +%F), ${#plist[@]} ports, $np GA ranks, ${hosts:+$hosts simulated hosts, }$rounds rounds, scale $scale, MPI $mpi, env: ${envs[*]-none}"
   echo "processes started: $(for p in "${plist[@]}"; do printf '%s=%s ' "$p" "$(procs_of "$p")"; done)"
   echo "load (1 min) before the runs: $(awk 'FNR == 1 { sub(/.*load: /, ""); sub(/,.*/, ""); print }' "$out"/r*-*.log | sort -n | awk '{a[NR]=$1} END {printf "min %s, median %s, max %s", a[1], a[int((NR+1)/2)], a[NR]}')"
   failed_runs="$( (grep -L '^# exit 0$' "$out"/r*-*.log || true) | xargs -r -n1 basename | tr '\n' ' ')"

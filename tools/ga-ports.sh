@@ -21,23 +21,28 @@
 #                       armci-mpi  --with-armci=ARMCI_MPI (ARMCI-MPI: a prefix, or a library file)
 #     --armcix P      armci-x's install prefix (P/include/armci.h, P/lib/libarmci.*); needed for port armcix
 #     --armci-mpi A   ARMCI-MPI: an install prefix (tools/build-armci-mpi.sh) or a library file, e.g. Debian's
-#                     /usr/lib/x86_64-linux-gnu/libarmci-mpich.a (the default when it exists)
+#                     /usr/lib/x86_64-linux-gnu/libarmci-mpich.a (the default when it exists; with --mpi openmpi
+#                     libarmci-openmpi.a)
+#     --mpi M         mpich (default) or openmpi: the MPI's suffixed wrappers (mpicc.M, mpicxx.M) unless MPICC,
+#                     MPICXX say otherwise; recorded in each prefix's ga-ports.done (mpi=, mpicc=), from where
+#                     benchmarks/ga_ports.sh takes the compiler and the launcher.  Give each MPI its own --work
+#                     (a prefix is not rebuilt when only the MPI changed)
 #     --jobs N        make -j (default 2)
-#     --fortran       build GA with Fortran (F77=MPIF77, default mpif77.mpich; GA picks the integer size and
+#     --fortran       build GA with Fortran (F77=MPIF77, default mpif77.M; GA picks the integer size and
 #                     gfortran's -fallow-argument-mismatch itself), and GA's performance programs into PREFIX/bin:
 #                     global/testing/{perf,perf2,perfmod,mir_perf2,ga_shift}.x (GA's make targets) and
 #                     armci_perf.x (armci/testing/perf.c, GA's benchmarks/armci_perf.c, against the port's ARMCI),
 #                     for benchmarks/ga_perf_ports.sh.  Use a work dir of its own: a C-only prefix is not redone.
 #     --rebuild       configure and build again even where a prefix is complete
-# MPI: MPICH's suffixed wrappers (mpicc.mpich ...); override with MPICC, MPICXX, MPIF77.  Compiler flags for every
-# port: GA_CFLAGS (default "-O2 -g"), with --fortran GA_FFLAGS (default "-O2 -g").  BLAS/LAPACK: GA_BLAS (default -lblas), GA_LAPACK (default -llapack).
+# MPI: --mpi's suffixed wrappers (mpicc.mpich ...); override with MPICC, MPICXX, MPIF77.  Compiler flags for every
+# port: GA_CFLAGS (default "-O2 -g"), with --fortran GA_FFLAGS (default "-O2 -g").  BLAS/LAPACK: GA_BLAS (default
+# -lblas), GA_LAPACK (default -llapack).
 # A prefix is complete when it has lib/libga.a and the file ga-ports.done; the last line of output lists the
 # prefixes built (PORT=PREFIX ...), which benchmarks/ga_ports.sh takes with --ports-dir WORK/ports-TAG.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 git_src="${GA_GIT:-}" src_dir="" tag=v5.8.2 work="$repo/_ga" ports="mpi-pr mpi-ts mpi3 armcix armci-mpi"
-armcix="" armci_mpi="" jobs=2 rebuild=0 fortran=0
-debian_armci_mpi=/usr/lib/x86_64-linux-gnu/libarmci-mpich.a
+armcix="" armci_mpi="" jobs=2 rebuild=0 mpi=mpich fortran=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --git) git_src="$2"; shift 2 ;;
@@ -48,13 +53,19 @@ while [ $# -gt 0 ]; do
     --armcix) armcix="$2"; shift 2 ;;
     --armci-mpi) armci_mpi="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
+    --mpi) mpi="$2"; shift 2 ;;
     --rebuild) rebuild=1; shift ;;
     --fortran) fortran=1; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "ga-ports: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-: "${MPICC:=mpicc.mpich}" "${MPICXX:=mpicxx.mpich}" "${MPIF77:=mpif77.mpich}" "${GA_CFLAGS:=-O2 -g}" "${GA_FFLAGS:=-O2 -g}"
+case "$mpi" in
+  mpich | openmpi) ;;
+  *) echo "ga-ports: --mpi takes mpich or openmpi, not '$mpi'" >&2; exit 2 ;;
+esac
+debian_armci_mpi="/usr/lib/x86_64-linux-gnu/libarmci-$mpi.a"
+: "${MPICC:=mpicc.$mpi}" "${MPICXX:=mpicxx.$mpi}" "${MPIF77:=mpif77.$mpi}" "${GA_CFLAGS:=-O2 -g}" "${GA_FFLAGS:=-O2 -g}"
 # GA's performance programs that --fortran builds (make targets in GA's build tree, .x appended by GA's configure)
 perf_progs="perf perf2 perfmod mir_perf2 ga_shift"
 : "${GA_BLAS:=-lblas}" "${GA_LAPACK:=-llapack}"
@@ -167,6 +178,8 @@ for port in $ports; do
   {
     echo "port=$port"
     echo "tag=$tag"
+    echo "mpi=$mpi"
+    echo "mpicc=$MPICC"
     echo "configure=${net[*]} ${lang[*]} --without-scalapack"
     echo "cflags=$GA_CFLAGS"
     if [ "$fortran" = 1 ]; then

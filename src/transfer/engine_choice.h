@@ -51,6 +51,8 @@ struct ContigFacts {
   bool explicit_handle = false;            // an explicit handle's request (implicit ones complete per target with
                                            // one flush at WaitProc / WaitAll)
   bool overlaps_pending_put = false;       // put: the pair has a put or ordered put pending on these bytes
+  bool puts_by_accumulate = false;         // put: puts to this target go as accumulates anyway
+                                           // (ARMCI_RMA_BY_ACCUMULATE, transfer/rma_by_accumulate.h)
   bool served_by_progress_rank = false;    // a progress rank serves the target's slice (it may be asleep)
 };
 
@@ -63,15 +65,18 @@ struct ContigMpi {
 // To another node a get or accumulate completes by its own request rather than MPI_Win_flush_local, which
 // over UCX costs one more round trip (doc/performance.md, "Cost model to another node").  Puts and
 // accumulates of at most kContigAuto.small_max_bytes to a target whose CPU a local completion would wait
-// for go from held copies; a put overlapping a pending one goes ordered rather than flushing first.  Large
-// transfers and everything within a node go plain and are flushed.
+// for go from held copies; a put overlapping a pending one goes ordered rather than flushing first, and so
+// does every small put to a target that puts reach as accumulates anyway (ARMCI_RMA_BY_ACCUMULATE): its
+// local completion would wait for the target's CPU as an accumulate's does.  Large transfers and everything
+// within a node go plain and are flushed.
 [[gnu::always_inline]] inline ContigPath choose_contig(const ContigFacts& f, const ContigMpi& m) {
   if (f.path == TargetPath::NodeLocal) return ContigPath::Local;
   const bool other_node = f.path == TargetPath::OtherNode;
   const bool small = f.bytes <= kContigAuto.small_max_bytes;
   switch (f.op) {
     case XferOp::Put:
-      if (other_node && small && f.overlaps_pending_put && m.ordered_puts_by_accumulate) return ContigPath::OrderedPut;
+      if (other_node && small && m.ordered_puts_by_accumulate && (f.overlaps_pending_put || f.puts_by_accumulate))
+        return ContigPath::OrderedPut;
       if (other_node && small && f.blocking && !m.ordered_puts_by_accumulate) return ContigPath::HeldCopy;
       return ContigPath::Flushed;
     case XferOp::Acc:

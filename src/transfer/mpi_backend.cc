@@ -17,6 +17,16 @@ bool acc_from_held_copy(const GmrRef& r, std::size_t bytes, int proc) {
   return choose_contig(f, contig_mpi()) == ContigPath::HeldCopy;
 }
 
+bool put_from_held_copy(const GmrRef& r, std::size_t bytes, int proc) {
+  ContigFacts f;
+  f.op = XferOp::Put;
+  f.bytes = bytes;
+  f.path = on_my_node(proc) ? TargetPath::SameNode : TargetPath::OtherNode;
+  f.puts_by_accumulate = rma_by_accumulate(proc);
+  f.served_by_progress_rank = server_of(r.gmr, r.win_rank) >= 0;
+  return choose_contig(f, contig_mpi()) == ContigPath::OrderedPut;
+}
+
 void complete_local(Gmr* g, int wr, Request* req) {
   if (req)
     request_track(req, g, wr);

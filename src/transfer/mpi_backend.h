@@ -40,6 +40,10 @@ void complete_local(Gmr* g, int wr, Request* req);
 // Whether a blocking accumulate of `bytes` through MPI to r's slice goes from a held copy: exactly when a
 // contiguous one of that size would (the strided engines pack into the held copy).
 bool acc_from_held_copy(const GmrRef& r, std::size_t bytes, int proc);
+// Whether a put of `bytes` through MPI to r's slice goes ordered from a held copy (MPI_Accumulate(MPI_REPLACE),
+// completed with the pair's next flush): exactly when a contiguous one of that size that overlaps nothing
+// pending would (the strided engines pack into the held copy).
+bool put_from_held_copy(const GmrRef& r, std::size_t bytes, int proc);
 
 // ---- Contiguous: `path` is choose_contig's, never ContigPath::Local ----------------------------------------
 
@@ -54,18 +58,28 @@ bool acc_from_held_copy(const GmrRef& r, std::size_t bytes, int proc);
     note_ordered_put(r.gmr, r.win_rank, lo, hi);
     return;
   }
-  prepare_op(r.gmr, r.win_rank, XferOp::Put, lo, hi);
   if (path == ContigPath::HeldCopy) {  // complete with the pair's next flush
+    prepare_op(r.gmr, r.win_rank, XferOp::Put, lo, hi);
     void* copy = hold_put_copy(r.gmr, r.win_rank, src, static_cast<std::size_t>(bytes));
     ARMCIX_MPI(MPI_Put(copy, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank), mpi_disp(r.gmr, r.win_rank, lo), bytes,
                        MPI_BYTE, r.gmr->win));
     note_issued(r.gmr, r.win_rank, XferOp::Put, lo, hi);
     return;
   }
-  Staged origin = stage_origin(src, bytes);  // ContigPath::Flushed
-  ARMCIX_MPI(put_or_replace(rma_by_accumulate(proc), origin.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank),
+  // ContigPath::Flushed.  A put that goes as MPI_Accumulate(MPI_REPLACE) is an ordered put to the pair's state:
+  // a later one to the same bytes streams behind it without a flush.
+  const bool by_acc = rma_by_accumulate(proc);
+  if (by_acc)
+    prepare_ordered_put(r.gmr, r.win_rank, lo, hi);
+  else
+    prepare_op(r.gmr, r.win_rank, XferOp::Put, lo, hi);
+  Staged origin = stage_origin(src, bytes);
+  ARMCIX_MPI(put_or_replace(by_acc, origin.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank),
                             mpi_disp(r.gmr, r.win_rank, lo), bytes, MPI_BYTE, r.gmr->win));
-  note_issued(r.gmr, r.win_rank, XferOp::Put, lo, hi);
+  if (by_acc)
+    note_ordered_put(r.gmr, r.win_rank, lo, hi);
+  else
+    note_issued(r.gmr, r.win_rank, XferOp::Put, lo, hi);
   complete_local(r.gmr, r.win_rank, req);
   origin.hand_to(req);
 }

@@ -41,6 +41,21 @@ void scatter_after(const StridedShape& s, char* local, std::unique_ptr<char[]> l
   }
 }
 
+// The ordering check and note of a put (completion/ordering.h): one that goes as MPI_Accumulate(MPI_REPLACE)
+// (ARMCI_RMA_BY_ACCUMULATE) is an ordered put, which a later one to the same bytes follows without a flush.
+void prepare_put(Gmr* g, int wr, bool by_acc, MPI_Aint lo, MPI_Aint hi) {
+  if (by_acc)
+    prepare_ordered_put(g, wr, lo, hi);
+  else
+    prepare_op(g, wr, XferOp::Put, lo, hi);
+}
+void note_put(Gmr* g, int wr, bool by_acc, MPI_Aint lo, MPI_Aint hi) {
+  if (by_acc)
+    note_ordered_put(g, wr, lo, hi);
+  else
+    note_issued(g, wr, XferOp::Put, lo, hi);
+}
+
 // One operation, datatypes on both sides.
 void direct_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, char* lbase, const GmrRef& r,
                    Request* req) {
@@ -115,10 +130,10 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
       lcount = static_cast<int>(s.total_bytes());
       lt = MPI_BYTE;
     }
-    prepare_op(g, r.win_rank, XferOp::Put, lo, hi);
+    prepare_put(g, r.win_rank, by_acc, lo, hi);
     ARMCIX_MPI(put_or_replace(by_acc, origin.ptr, lcount, lt, mpi_target(g, r.win_rank),
                               mpi_disp(g, r.win_rank, r.disp), 1, rtype.get(), g->win));
-    note_issued(g, r.win_rank, XferOp::Put, lo, hi);
+    note_put(g, r.win_rank, by_acc, lo, hi);
     complete_local(g, r.win_rank, req);
     origin.hand_to(req);
     return;
@@ -137,9 +152,10 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
     return;
   }
   prepare_op(g, r.win_rank, XferOp::Get, lo, hi);
-  // Flush_local, not MPI_Rget + MPI_Wait as the contiguous get to another node: with derived datatypes the
-  // Rget's request completed before all of the data had landed (MPICH 4.0.2 built without yaksa;
-  // tests/mpi/test_strided with ARMCI_NODE_SIZE=1 caught it).
+  // Flush_local, not MPI_Rget + MPI_Wait as the contiguous get to another node: with a derived target type
+  // MPICH's UCX netmod completes the Rget's request before the data has landed (MPICH 4.0.2 and 4.2.1, MPICH
+  // issue 7896; tools/repro/mpich-rget-derived-target.c; tests/mpi/test_strided with ARMCI_NODE_SIZE=1
+  // caught it).
   ARMCIX_MPI(get_or_no_op(by_acc, lbase, plain_count, plain_type, mpi_target(g, r.win_rank),
                           mpi_disp(g, r.win_rank, r.disp), 1, rtype.get(), g->win));
   complete_local(g, r.win_rank, req);
@@ -153,7 +169,11 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   const int seg = s.count[0];
   const int limit = rt().config.iov_batched_limit;
   const MPI_Aint lo = r.disp, hi = r.disp + static_cast<MPI_Aint>(s.rextent);
-  prepare_op(g, r.win_rank, op, lo, hi);
+  const bool by_acc = rma_by_accumulate(op, s.total_bytes(), g->abs_rank_of(r.win_rank));
+  if (op == XferOp::Put)
+    prepare_put(g, r.win_rank, by_acc, lo, hi);
+  else
+    prepare_op(g, r.win_rank, op, lo, hi);
   Staged packed;  // scaled / staged source, packed segment after segment
   bool stage_local = must_stage(lbase);
   if ((op == XferOp::Acc && (!scale_is_one(*t, scale) || stage_local)) || (op == XferOp::Put && stage_local)) {
@@ -173,7 +193,6 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   const int n = op == XferOp::Acc ? seg / t->elem_bytes * t->mpi_per_elem : seg;
   MPI_Datatype elem = op == XferOp::Acc ? t->mpi_elem : MPI_BYTE;
   const bool other_node = !on_my_node(g->abs_rank_of(r.win_rank));
-  const bool by_acc = rma_by_accumulate(op, s.total_bytes(), g->abs_rank_of(r.win_rank));
   for_each_segment(s, [&](long loff, long roff) {
     MPI_Aint disp = r.disp + roff;
     char* local = packed.owned    ? packed.owned.get() + k * seg
@@ -202,7 +221,10 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
     }
   });
   complete_local(g, r.win_rank, req);
-  note_issued(g, r.win_rank, op, lo, hi, req != nullptr);
+  if (op == XferOp::Put)
+    note_put(g, r.win_rank, by_acc, lo, hi);
+  else
+    note_issued(g, r.win_rank, op, lo, hi, req != nullptr);
   packed.hand_to(req);
   if (landing.owned) scatter_after(s, lbase, std::move(landing.owned), req);
 }
@@ -270,13 +292,20 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
   Gmr* g = r.gmr;
   const int wr = r.win_rank;
   const MPI_Aint lo = r.disp, hi = r.disp + static_cast<MPI_Aint>(s.rextent);
-  prepare_op(g, wr, op, lo, hi);
+  const bool by_acc = rma_by_accumulate(op, s.total_bytes(), g->abs_rank_of(wr));
+  if (op == XferOp::Put)
+    prepare_put(g, wr, by_acc, lo, hi);
+  else
+    prepare_op(g, wr, op, lo, hi);
   MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
   const int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
   const bool unit_scale = op == XferOp::Acc && scale_is_one(*t, scale);
-  const bool by_acc = rma_by_accumulate(op, s.total_bytes(), g->abs_rank_of(wr));
-  // A blocking accumulate of at most kContigAuto.small_max_bytes packs into a held copy and waits for nothing.
-  const bool held = op == XferOp::Acc && req == nullptr && acc_from_held_copy(r, s.total_bytes(), g->abs_rank_of(wr));
+  // A blocking accumulate of at most kContigAuto.small_max_bytes packs into a held copy and waits for nothing;
+  // so does a put of that size that goes as an accumulate (put_from_held_copy), blocking or not: its request
+  // has nothing left to wait for.
+  const bool held =
+      (op == XferOp::Acc && req == nullptr && acc_from_held_copy(r, s.total_bytes(), g->abs_rank_of(wr))) ||
+      (op == XferOp::Put && by_acc && put_from_held_copy(r, s.total_bytes(), g->abs_rank_of(wr)));
   std::unique_ptr<char[]> owned = held ? nullptr : new_buffer(in_buffer * seg);
   char* const buf = held ? static_cast<char*>(hold_copy_space(g, wr, in_buffer * seg)) : owned.get();
   std::vector<long> loffs;  // get: where the window's segments go locally
@@ -335,12 +364,18 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
     }
   });
   if (held) {
-    note_issued(g, wr, op, lo, hi);
+    if (op == XferOp::Put)
+      note_put(g, wr, by_acc, lo, hi);
+    else
+      note_issued(g, wr, op, lo, hi);
     wake_server(g, wr);
     return;
   }
   complete_local(g, wr, req);
-  note_issued(g, wr, op, lo, hi, req != nullptr);
+  if (op == XferOp::Put)
+    note_put(g, wr, by_acc, lo, hi);
+  else
+    note_issued(g, wr, op, lo, hi, req != nullptr);
   if (op != XferOp::Get) {
     if (req) request_keep(req, std::move(owned));
     return;

@@ -13,6 +13,7 @@
 #include "transfer/engine_choice.h"
 #include "transfer/mpi_backend.h"
 #include "transfer/node_local.h"
+#include "transfer/rma_by_accumulate.h"
 
 namespace armcix {
 
@@ -32,8 +33,10 @@ inline TargetPath target_path(const GmrRef& r, XferOp op, int proc) {
   if (f.path == TargetPath::NodeLocal) return f;  // the rest is not read (the node-local fast path)
   f.blocking = req == nullptr;
   f.explicit_handle = req != nullptr && !req->implicit;
-  f.overlaps_pending_put =
-      op == XferOp::Put && overlaps_pending_put(r.gmr, r.win_rank, r.disp, r.disp + static_cast<MPI_Aint>(bytes));
+  if (op == XferOp::Put) {
+    f.overlaps_pending_put = overlaps_pending_put(r.gmr, r.win_rank, r.disp, r.disp + static_cast<MPI_Aint>(bytes));
+    f.puts_by_accumulate = rma_by_accumulate(r.gmr->abs_rank_of(r.win_rank));
+  }
   f.served_by_progress_rank = server_of(r.gmr, r.win_rank) >= 0;
   return f;
 }

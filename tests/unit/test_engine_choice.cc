@@ -129,6 +129,28 @@ TEST(ChooseContig, PutOverlappingAPendingPutToAnotherNodeGoesOrderedOnMpich) {
   EXPECT_EQ(choose_contig(under_handle(contig(XferOp::Put, TargetPath::OtherNode), true), kMpich), ContigPath::Flushed);
 }
 
+TEST(ChooseContig, SmallPutsToATargetReachedByAccumulatesGoOrdered) {
+  // ARMCI_RMA_BY_ACCUMULATE: the put is an MPI_Accumulate(MPI_REPLACE) anyway, so it goes from a held copy and
+  // streams behind earlier ones, overlapping or not, blocking or not.
+  ContigFacts f = contig(XferOp::Put, TargetPath::OtherNode);
+  f.puts_by_accumulate = true;
+  EXPECT_EQ(choose_contig(f, kMpich), ContigPath::OrderedPut);
+  EXPECT_EQ(choose_contig(overlapping(f), kMpich), ContigPath::OrderedPut);
+  EXPECT_EQ(choose_contig(under_handle(f, true), kMpich), ContigPath::OrderedPut);
+  EXPECT_EQ(choose_contig(under_handle(f, false), kMpich), ContigPath::OrderedPut);
+  EXPECT_EQ(choose_contig(served(f), kMpich), ContigPath::OrderedPut);
+  // Above the size limit: plain (the backend still issues it as an accumulate, and flushes it locally).
+  ContigFacts big = f;
+  big.bytes = kSmall + 1;
+  EXPECT_EQ(choose_contig(big, kMpich), ContigPath::Flushed);
+  // Where accumulates are dearer than a flush (Open MPI) the put keeps Open MPI's rule.
+  EXPECT_EQ(choose_contig(f, kOpenMpi), ContigPath::HeldCopy);
+  EXPECT_EQ(choose_contig(under_handle(f, true), kOpenMpi), ContigPath::Flushed);
+  // Within a node nothing changes.
+  f.path = TargetPath::SameNode;
+  EXPECT_EQ(choose_contig(f, kMpich), ContigPath::Flushed);
+}
+
 TEST(ChooseContig, OpenMpiBlockingSmallPutsToAnotherNodeGoFromHeldCopies) {
   for (bool overlap : {false, true}) {
     ContigFacts f = contig(XferOp::Put, TargetPath::OtherNode);
