@@ -21,6 +21,9 @@
 #     --armcix P      armci-x's install prefix (P/include/armci.h, P/lib/libarmci.*); needed for port armcix
 #     --armci-mpi A   ARMCI-MPI: an install prefix (tools/build-armci-mpi.sh) or a library file, e.g. Debian's
 #                     /usr/lib/x86_64-linux-gnu/libarmci-mpich.a (the default when it exists)
+#     --armci-mpi-port NAME=A
+#                     one more ARMCI-MPI build as port NAME (armci-mpi-SOMETHING, e.g. armci-mpi-master=PREFIX
+#                     beside Debian's 0.3.1 as armci-mpi); may repeat; name NAME in --ports too
 #     --jobs N        make -j (default 2)
 #     --rebuild       configure and build again even where a prefix is complete
 # MPI: MPICH's suffixed wrappers (mpicc.mpich ...); override with MPICC, MPICXX.  Compiler flags for every port:
@@ -31,6 +34,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 git_src="${GA_GIT:-}" src_dir="" tag=v5.8.2 work="$repo/_ga" ports="mpi-pr mpi-ts mpi3 armcix armci-mpi"
 armcix="" armci_mpi="" jobs=2 rebuild=0
+declare -A armci_mpi_ports=()
 debian_armci_mpi=/usr/lib/x86_64-linux-gnu/libarmci-mpich.a
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -41,6 +45,10 @@ while [ $# -gt 0 ]; do
     --ports) ports="$2"; shift 2 ;;
     --armcix) armcix="$2"; shift 2 ;;
     --armci-mpi) armci_mpi="$2"; shift 2 ;;
+    --armci-mpi-port)
+      case "$2" in armci-mpi-?*=?*) armci_mpi_ports["${2%%=*}"]="${2#*=}" ;;
+        *) echo "ga-ports: --armci-mpi-port takes armci-mpi-SOMETHING=PREFIX|LIBFILE, not '$2'" >&2; exit 2 ;; esac
+      shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --rebuild) rebuild=1; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -93,7 +101,7 @@ for port in $ports; do
     step "$port: already in $prefix"
     built+=("$port=$prefix"); continue
   fi
-  extra_libs=""
+  extra_libs="" am=""
   case "$port" in
     mpi-pr | mpi-ts | mpi3) net=(--with-"$port") ;;
     armcix)
@@ -103,14 +111,15 @@ for port in $ports; do
       net=(--with-armci="$armcix")
       # armci-x's libarmci is C++: a static-only install needs the C++ runtime on GA's link lines.
       if [ -f "$armcix/lib/libarmci.a" ] && [ ! -e "$armcix/lib/libarmci.so" ]; then extra_libs="-lstdc++"; fi ;;
-    armci-mpi)
-      [ -n "$armci_mpi" ] && [ -e "$armci_mpi" ] ||
-        { echo "ga-ports: port armci-mpi needs --armci-mpi PREFIX|LIBFILE" >&2; exit 2; }
-      net=(--with-armci="$armci_mpi")
+    armci-mpi | armci-mpi-*)
+      if [ "$port" = armci-mpi ]; then am="$armci_mpi" opt="--armci-mpi PREFIX|LIBFILE"
+      else am="${armci_mpi_ports[$port]:-}" opt="--armci-mpi-port $port=PREFIX|LIBFILE"; fi
+      [ -n "$am" ] && [ -e "$am" ] || { echo "ga-ports: port $port needs $opt" >&2; exit 2; }
+      net=(--with-armci="$am")
       # A library file goes on every link line through LIBS too: GA's static libga.la drops a non-libtool
       # archive from its dependency_libs (as in tools/ga-from-source.sh).
-      case "$armci_mpi" in *.a) extra_libs="$armci_mpi" ;; esac ;;
-    *) echo "ga-ports: unknown port '$port' (mpi-pr mpi-ts mpi3 armcix armci-mpi)" >&2; exit 2 ;;
+      case "$am" in *.a) extra_libs="$am" ;; esac ;;
+    *) echo "ga-ports: unknown port '$port' (mpi-pr mpi-ts mpi3 armcix armci-mpi armci-mpi-*)" >&2; exit 2 ;;
   esac
   rm -rf "$bld" "$prefix"
   mkdir -p "$bld"
@@ -130,7 +139,7 @@ for port in $ports; do
     echo "cflags=$GA_CFLAGS"
     libs="$("$prefix/bin/ga-config" --ldflags) $("$prefix/bin/ga-config" --libs)"
     # ARMCI given as a library file: that file, not whatever -larmci finds (Debian's libarmci.a is Open MPI's).
-    case "$port:$armci_mpi" in armci-mpi:*.a) libs="$(echo " $libs " | sed 's/ -larmci / /g')" ;; esac
+    case "$am" in *.a) libs="$(echo " $libs " | sed 's/ -larmci / /g')" ;; esac
     echo "libs=$libs $extra_libs"
   } >"$prefix/ga-ports.done"
   built+=("$port=$prefix")
