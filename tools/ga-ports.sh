@@ -20,7 +20,8 @@
 #                       armci-mpi  --with-armci=ARMCI_MPI (ARMCI-MPI: a prefix, or a library file)
 #     --armcix P      armci-x's install prefix (P/include/armci.h, P/lib/libarmci.*); needed for port armcix
 #     --armci-mpi A   ARMCI-MPI: an install prefix (tools/build-armci-mpi.sh) or a library file, e.g. Debian's
-#                     /usr/lib/x86_64-linux-gnu/libarmci-mpich.a (the default when it exists)
+#                     /usr/lib/x86_64-linux-gnu/libarmci-mpich.a (the default when it exists; that is ARMCI-MPI
+#                     0.3.1, which lacks ARMCI_Init_mpi_comm: GA 5.9 and later need ARMCI-MPI 0.4 or later)
 #     --armci-mpi-port NAME=A
 #                     one more ARMCI-MPI build as port NAME (armci-mpi-SOMETHING, e.g. armci-mpi-master=PREFIX
 #                     beside Debian's 0.3.1 as armci-mpi); may repeat; name NAME in --ports too
@@ -118,7 +119,15 @@ for port in $ports; do
       net=(--with-armci="$am")
       # A library file goes on every link line through LIBS too: GA's static libga.la drops a non-libtool
       # archive from its dependency_libs (as in tools/ga-from-source.sh).
-      case "$am" in *.a) extra_libs="$am" ;; esac ;;
+      case "$am" in *.a) extra_libs="$am" ;; esac
+      # GA 5.9 and later call ARMCI_Init_mpi_comm (GA_Initialize_comm, in every GA program's base.o), which
+      # ARMCI-MPI has from 0.4 on: Debian 12's 0.3.1 builds a libga.a that no program links with.
+      if grep -q ARMCI_Init_mpi_comm "$src/global/src/base.c"; then
+        case "$am" in *.a | *.so*) lib="$am" ;; *) lib="$am/lib/libarmci.a"; [ -f "$lib" ] || lib="$am/lib/libarmci.so" ;; esac
+        syms="$(nm -g --defined-only "$lib" 2>/dev/null || true; nm -D --defined-only "$lib" 2>/dev/null || true)"
+        grep -q ' [TW] ARMCI_Init_mpi_comm$' <<<"$syms" ||
+          { echo "ga-ports: port $port: GA $tag calls ARMCI_Init_mpi_comm, which $lib lacks (ARMCI-MPI before 0.4?)" >&2; exit 2; }
+      fi ;;
     *) echo "ga-ports: unknown port '$port' (mpi-pr mpi-ts mpi3 armcix armci-mpi armci-mpi-*)" >&2; exit 2 ;;
   esac
   rm -rf "$bld" "$prefix"
