@@ -5,7 +5,8 @@
 #
 #   benchmarks/ga_ports.sh --ports-dir WORK/ports-TAG [options]
 #     --ports-dir D   the prefixes tools/ga-ports.sh built (D/PORT/ga-ports.done)
-#     --ports "..."   which, in this order (default: those of "armcix mpi-pr mpi-ts mpi3 armci-mpi" built in D);
+#     --ports "..."   which, in this order (default: those of "armcix mpi-pr mpi-ts mpi3 armci-mpi armci-mpi-*"
+#                     built in D; armci-mpi-NAME: a second ARMCI-MPI, tools/ga-ports.sh --armci-mpi-port);
 #                     the first is the reference of the ratios.  PORT@N starts that port with N processes (e.g.
 #                     armcix@3 beside mpi-pr at --np 2: the same processes per node as MPI-PR's 2 + 1)
 #     --np N          GA ranks (default 2)
@@ -56,7 +57,9 @@ done
 [ -n "$dir" ] && [ -d "$dir" ] || { echo "ga_ports: --ports-dir DIR (tools/ga-ports.sh's WORK/ports-TAG) is required" >&2; exit 2; }
 dir="$(cd "$dir" && pwd)"
 if [ -z "$ports" ]; then
-  for p in armcix mpi-pr mpi-ts mpi3 armci-mpi; do [ -f "$dir/$p/ga-ports.done" ] && ports+="${ports:+ }$p"; done
+  for p in armcix mpi-pr mpi-ts mpi3 armci-mpi $(cd "$dir" && ls -d armci-mpi-?* 2>/dev/null); do
+    [ -f "$dir/$p/ga-ports.done" ] && ports+="${ports:+ }$p"
+  done
 fi
 [ -n "$ports" ] || { echo "ga_ports: no port built in $dir (tools/ga-ports.sh)" >&2; exit 2; }
 [ -n "$pr_extra" ] || pr_extra="${hosts:-1}"
@@ -169,14 +172,16 @@ done
     }
     END {
       np = split(ports, P, " ")
+      # Columns as wide as a long port name (armci-mpi-NAME).
+      for (i = 1; i <= np; i++) { wv[i] = length(P[i]) > 11 ? length(P[i]) : 11; wr[i] = length(P[i]) + 1 > 9 ? length(P[i]) + 1 : 9 }
       printf "%-9s %-8s", "op", "tile"
-      for (i = 1; i <= np; i++) printf " %11s", P[i]
-      for (i = 2; i <= np; i++) printf " %9s", "/" P[i]
+      for (i = 1; i <= np; i++) printf " %*s", wv[i], P[i]
+      for (i = 2; i <= np; i++) printf " %*s", wr[i], "/" P[i]
       printf "\n"
       for (k = 1; k <= n; k++) {
         split(order[k], kk, " "); printf "%-9s %-8s", kk[1], kk[2]
-        for (i = 1; i <= np; i++) { m[i] = pick(v[order[k], P[i]]); printf " %11s", m[i] == "" ? "-" : sprintf("%.1f", m[i]) }
-        for (i = 2; i <= np; i++) printf " %9s", (m[1] == "" || m[i] == "" || m[i] + 0 == 0) ? "-" : sprintf("%.2f", m[1] / m[i])
+        for (i = 1; i <= np; i++) { m[i] = pick(v[order[k], P[i]]); printf " %*s", wv[i], m[i] == "" ? "-" : sprintf("%.1f", m[i]) }
+        for (i = 2; i <= np; i++) printf " %*s", wr[i], (m[1] == "" || m[i] == "" || m[i] + 0 == 0) ? "-" : sprintf("%.2f", m[1] / m[i])
         printf "\n"
       }
     }' "${logs[@]}"

@@ -6,9 +6,12 @@
 #   tools/build-armci-mpi.sh SRC_DIR PREFIX        e.g. ../armci-mpi ../armci-mpi-head
 #
 # A bare git directory (such as a mirror) as SRC_DIR is exported first (git archive HEAD) into
-# PREFIX/src. Result: PREFIX/lib/libarmci.{a,so} and PREFIX/include/armci.h; compare with
+# PREFIX/src. Result: PREFIX/lib/libarmci.a (ARMCI-MPI builds no shared library unless CONFIGURE_FLAGS says
+# --enable-shared) and PREFIX/include/armci.h; compare with
 #   benchmarks/compare.sh --theirs "-Wl,-rpath,PREFIX/lib -LPREFIX/lib -larmci" --theirs-include PREFIX/include
-# Environment: CC (default mpicc.mpich), CONFIGURE_FLAGS (extra configure options).
+# Environment: CC (default mpicc.mpich), CFLAGS (default "-O2 -g"), CONFIGURE_FLAGS (extra configure options).
+# ARMCI-MPI's configure.ac saves CFLAGS around AC_PROG_CC, so without CFLAGS it compiles with none: -O0, not
+# autoconf's usual "-g -O2" (NWChem's src/tools/install-armci-mpi passes --enable-g, which is "-g -O0").
 set -eu
 [ $# -eq 2 ] || { echo "usage: tools/build-armci-mpi.sh SRC_DIR PREFIX" >&2; exit 2; }
 src=$1 prefix=$2
@@ -26,7 +29,7 @@ cd "$src"
 mkdir -p "$prefix/build"
 cd "$prefix/build"
 # shellcheck disable=SC2086
-"$src/configure" --prefix="$prefix" CC="${CC:-mpicc.mpich}" ${CONFIGURE_FLAGS:-} >configure.log 2>&1 ||
+"$src/configure" --prefix="$prefix" CC="${CC:-mpicc.mpich}" CFLAGS="${CFLAGS:--O2 -g}" ${CONFIGURE_FLAGS:-} >configure.log 2>&1 ||
     { tail -n 30 configure.log >&2; exit 1; }
 make -j2 >make.log 2>&1 || { tail -n 30 make.log >&2; exit 1; }
 make install >install.log 2>&1 || { tail -n 30 install.log >&2; exit 1; }

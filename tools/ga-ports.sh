@@ -22,7 +22,11 @@
 #     --armcix P      armci-x's install prefix (P/include/armci.h, P/lib/libarmci.*); needed for port armcix
 #     --armci-mpi A   ARMCI-MPI: an install prefix (tools/build-armci-mpi.sh) or a library file, e.g. Debian's
 #                     /usr/lib/x86_64-linux-gnu/libarmci-mpich.a (the default when it exists; with --mpi openmpi
-#                     libarmci-openmpi.a)
+#                     libarmci-openmpi.a; that is ARMCI-MPI 0.3.1, which lacks ARMCI_Init_mpi_comm: GA 5.9 and
+#                     later need ARMCI-MPI 0.4 or later)
+#     --armci-mpi-port NAME=A
+#                     one more ARMCI-MPI build as port NAME (armci-mpi-SOMETHING, e.g. armci-mpi-master=PREFIX
+#                     beside Debian's 0.3.1 as armci-mpi); may repeat; name NAME in --ports too
 #     --mpi M         mpich (default) or openmpi: the MPI's suffixed wrappers (mpicc.M, mpicxx.M) unless MPICC,
 #                     MPICXX say otherwise; recorded in each prefix's ga-ports.done (mpi=, mpicc=), from where
 #                     benchmarks/ga_ports.sh takes the compiler and the launcher.  Give each MPI its own --work
@@ -43,6 +47,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 git_src="${GA_GIT:-}" src_dir="" tag=v5.8.2 work="$repo/_ga" ports="mpi-pr mpi-ts mpi3 armcix armci-mpi"
 armcix="" armci_mpi="" jobs=2 rebuild=0 mpi=mpich fortran=0
+declare -A armci_mpi_ports=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --git) git_src="$2"; shift 2 ;;
@@ -52,6 +57,10 @@ while [ $# -gt 0 ]; do
     --ports) ports="$2"; shift 2 ;;
     --armcix) armcix="$2"; shift 2 ;;
     --armci-mpi) armci_mpi="$2"; shift 2 ;;
+    --armci-mpi-port)
+      case "$2" in armci-mpi-?*=?*) armci_mpi_ports["${2%%=*}"]="${2#*=}" ;;
+        *) echo "ga-ports: --armci-mpi-port takes armci-mpi-SOMETHING=PREFIX|LIBFILE, not '$2'" >&2; exit 2 ;; esac
+      shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --mpi) mpi="$2"; shift 2 ;;
     --rebuild) rebuild=1; shift ;;
@@ -114,7 +123,7 @@ for port in $ports; do
     step "$port: already in $prefix"
     built+=("$port=$prefix"); continue
   fi
-  extra_libs="" armci_inc=""
+  extra_libs="" armci_inc="" am=""
   case "$port" in
     mpi-pr | mpi-ts | mpi3) net=(--with-"$port") ;;
     armcix)
@@ -124,14 +133,23 @@ for port in $ports; do
       net=(--with-armci="$armcix") armci_inc="-I$armcix/include"
       # armci-x's libarmci is C++: a static-only install needs the C++ runtime on GA's link lines.
       if [ -f "$armcix/lib/libarmci.a" ] && [ ! -e "$armcix/lib/libarmci.so" ]; then extra_libs="-lstdc++"; fi ;;
-    armci-mpi)
-      [ -n "$armci_mpi" ] && [ -e "$armci_mpi" ] ||
-        { echo "ga-ports: port armci-mpi needs --armci-mpi PREFIX|LIBFILE" >&2; exit 2; }
-      net=(--with-armci="$armci_mpi")
+    armci-mpi | armci-mpi-*)
+      if [ "$port" = armci-mpi ]; then am="$armci_mpi" opt="--armci-mpi PREFIX|LIBFILE"
+      else am="${armci_mpi_ports[$port]:-}" opt="--armci-mpi-port $port=PREFIX|LIBFILE"; fi
+      [ -n "$am" ] && [ -e "$am" ] || { echo "ga-ports: port $port needs $opt" >&2; exit 2; }
+      net=(--with-armci="$am")
       # A library file goes on every link line through LIBS too: GA's static libga.la drops a non-libtool
       # archive from its dependency_libs (as in tools/ga-from-source.sh).
-      case "$armci_mpi" in *.a) extra_libs="$armci_mpi" ;; esac ;;
-    *) echo "ga-ports: unknown port '$port' (mpi-pr mpi-ts mpi3 armcix armci-mpi)" >&2; exit 2 ;;
+      case "$am" in *.a) extra_libs="$am" ;; esac
+      # GA 5.9 and later call ARMCI_Init_mpi_comm (GA_Initialize_comm, in every GA program's base.o), which
+      # ARMCI-MPI has from 0.4 on: Debian 12's 0.3.1 builds a libga.a that no program links with.
+      if grep -q ARMCI_Init_mpi_comm "$src/global/src/base.c"; then
+        case "$am" in *.a | *.so*) lib="$am" ;; *) lib="$am/lib/libarmci.a"; [ -f "$lib" ] || lib="$am/lib/libarmci.so" ;; esac
+        syms="$(nm -g --defined-only "$lib" 2>/dev/null || true; nm -D --defined-only "$lib" 2>/dev/null || true)"
+        grep -q ' [TW] ARMCI_Init_mpi_comm$' <<<"$syms" ||
+          { echo "ga-ports: port $port: GA $tag calls ARMCI_Init_mpi_comm, which $lib lacks (ARMCI-MPI before 0.4?)" >&2; exit 2; }
+      fi ;;
+    *) echo "ga-ports: unknown port '$port' (mpi-pr mpi-ts mpi3 armcix armci-mpi armci-mpi-*)" >&2; exit 2 ;;
   esac
   if [ "$fortran" = 1 ]; then
     lang=(F77="$MPIF77" MPIF77="$MPIF77" FFLAGS="$GA_FFLAGS")
@@ -160,7 +178,7 @@ for port in $ports; do
     # GA's benchmarks/armci_perf.c is armci/testing/perf.c: ARMCI alone, against the port's armci.h and libarmci.
     step "$port: armci_perf.x from armci/testing/perf.c"
     alibs="$("$prefix/bin/ga-config" --ldflags) $("$prefix/bin/ga-config" --libs)"
-    case "$port:$armci_mpi" in armci-mpi:*.a) alibs="$(echo " $alibs " | sed 's/ -larmci / /g')" ;; esac
+    case "$am" in *.a) alibs="$(echo " $alibs " | sed 's/ -larmci / /g')" ;; esac
     arpath=""
     for l in $alibs; do case "$l" in -L*) arpath+=" -Wl,-rpath,${l#-L}" ;; esac; done
     # shellcheck disable=SC2206 # flag lists
@@ -189,7 +207,7 @@ for port in $ports; do
     fi
     libs="$("$prefix/bin/ga-config" --ldflags) $("$prefix/bin/ga-config" --libs)"
     # ARMCI given as a library file: that file, not whatever -larmci finds (Debian's libarmci.a is Open MPI's).
-    case "$port:$armci_mpi" in armci-mpi:*.a) libs="$(echo " $libs " | sed 's/ -larmci / /g')" ;; esac
+    case "$am" in *.a) libs="$(echo " $libs " | sed 's/ -larmci / /g')" ;; esac
     echo "libs=$libs $extra_libs"
   } >"$prefix/ga-ports.done"
   built+=("$port=$prefix")

@@ -385,7 +385,8 @@ sum=$(sha256sum "$lib" | cut -c1-12)
     echo "binary: $bin"
     echo "armci: $armci_desc"
     echo "libarmci: $lib sha256 $sum"
-    [ -n "$prefix" ] && echo "run with: LD_LIBRARY_PATH=$prefix/lib"
+    # ARMCI-MPI's build installs only libarmci.a (inside the binary): no run-time path to give.
+    [ -n "$prefix" ] && [ -f "$prefix/lib/libarmci.so" ] && echo "run with: LD_LIBRARY_PATH=$prefix/lib"
     [ "$network" = MPI-PR ] && echo "MPI-PR: one progress rank per node (N processes compute on N-1)"
     echo "ga: $ga_version ($(sha256sum "$NWCHEM_TOP/src/tools/install/lib/libga.a" | cut -c1-12) libga.a)"
     echo "modules: $modules"
