@@ -57,8 +57,14 @@ inline bool accs_from_held_copies() {
   return rt().resolved.acc_held_copy == 1;  // runtime/resolve.cc, resolve_acc_held_copy
 }
 
-// Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.
-inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi) {
+inline void prepare_ordered_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi);
+inline void note_ordered_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi);
+
+// Call before issuing an operation of `kind` on target bytes [lo, hi) of window rank wr.  `put_as_acc`: a put
+// goes as MPI_Accumulate(MPI_REPLACE) (ARMCI_RMA_BY_ACCUMULATE), which makes it an ordered put (below); ignored
+// for gets and accumulates.
+inline void prepare_op(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi, bool put_as_acc = false) {
+  if (kind == XferOp::Put && put_as_acc) return prepare_ordered_put(g, wr, lo, hi);
   const Pending* p = g->pending->find(mpi_target(g, wr));
   if (p && conflicts(*p, kind, mpi_disp(g, wr, lo), mpi_disp(g, wr, hi))) flush_pair(g, wr);
 }
@@ -96,8 +102,11 @@ inline void note_ordered_put(Gmr* g, int wr, MPI_Aint lo, MPI_Aint hi) {
 }
 
 // Call after issuing an MPI operation on [lo, hi).  `in_flight`: a get whose local completion is deferred
-// to a non-blocking request (a blocking get is complete before anything else is issued).
-inline void note_issued(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi, bool in_flight = false) {
+// to a non-blocking request (a blocking get is complete before anything else is issued).  `put_as_acc`: as
+// for prepare_op.
+inline void note_issued(Gmr* g, int wr, XferOp kind, MPI_Aint lo, MPI_Aint hi, bool in_flight = false,
+                        bool put_as_acc = false) {
+  if (kind == XferOp::Put && put_as_acc) return note_ordered_put(g, wr, lo, hi);
   if (kind == XferOp::Get && !in_flight) return;
   Pending& p = g->pending->touch(mpi_target(g, wr));
   (kind == XferOp::Put ? p.put : kind == XferOp::Acc ? p.acc : p.get).add(mpi_disp(g, wr, lo), mpi_disp(g, wr, hi));

@@ -8,23 +8,28 @@
 
 namespace armcix {
 
-bool acc_from_held_copy(const GmrRef& r, std::size_t bytes, int proc) {
+namespace {
+
+// The path a blocking contiguous `op` of `bytes` to r's slice would take, overlapping nothing pending: what the
+// strided engines ask before they pack into a held copy.
+ContigPath blocking_contig_path(XferOp op, const GmrRef& r, std::size_t bytes, int proc) {
   ContigFacts f;
-  f.op = XferOp::Acc;
+  f.op = op;
   f.bytes = bytes;
   f.path = on_my_node(proc) ? TargetPath::SameNode : TargetPath::OtherNode;
+  f.puts_by_accumulate = op == XferOp::Put && rma_by_accumulate(proc);
   f.served_by_progress_rank = server_of(r.gmr, r.win_rank) >= 0;
-  return choose_contig(f, contig_mpi()) == ContigPath::HeldCopy;
+  return choose_contig(f, contig_mpi());
+}
+
+}  // namespace
+
+bool acc_from_held_copy(const GmrRef& r, std::size_t bytes, int proc) {
+  return blocking_contig_path(XferOp::Acc, r, bytes, proc) == ContigPath::HeldCopy;
 }
 
 bool put_from_held_copy(const GmrRef& r, std::size_t bytes, int proc) {
-  ContigFacts f;
-  f.op = XferOp::Put;
-  f.bytes = bytes;
-  f.path = on_my_node(proc) ? TargetPath::SameNode : TargetPath::OtherNode;
-  f.puts_by_accumulate = rma_by_accumulate(proc);
-  f.served_by_progress_rank = server_of(r.gmr, r.win_rank) >= 0;
-  return choose_contig(f, contig_mpi()) == ContigPath::OrderedPut;
+  return blocking_contig_path(XferOp::Put, r, bytes, proc) == ContigPath::OrderedPut;
 }
 
 void complete_local(Gmr* g, int wr, Request* req) {

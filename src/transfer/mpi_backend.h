@@ -69,17 +69,11 @@ bool put_from_held_copy(const GmrRef& r, std::size_t bytes, int proc);
   // ContigPath::Flushed.  A put that goes as MPI_Accumulate(MPI_REPLACE) is an ordered put to the pair's state:
   // a later one to the same bytes streams behind it without a flush.
   const bool by_acc = rma_by_accumulate(proc);
-  if (by_acc)
-    prepare_ordered_put(r.gmr, r.win_rank, lo, hi);
-  else
-    prepare_op(r.gmr, r.win_rank, XferOp::Put, lo, hi);
+  prepare_op(r.gmr, r.win_rank, XferOp::Put, lo, hi, by_acc);
   Staged origin = stage_origin(src, bytes);
   ARMCIX_MPI(put_or_replace(by_acc, origin.ptr, bytes, MPI_BYTE, mpi_target(r.gmr, r.win_rank),
                             mpi_disp(r.gmr, r.win_rank, lo), bytes, MPI_BYTE, r.gmr->win));
-  if (by_acc)
-    note_ordered_put(r.gmr, r.win_rank, lo, hi);
-  else
-    note_issued(r.gmr, r.win_rank, XferOp::Put, lo, hi);
+  note_issued(r.gmr, r.win_rank, XferOp::Put, lo, hi, false, by_acc);
   complete_local(r.gmr, r.win_rank, req);
   origin.hand_to(req);
 }

@@ -41,21 +41,6 @@ void scatter_after(const StridedShape& s, char* local, std::unique_ptr<char[]> l
   }
 }
 
-// The ordering check and note of a put (completion/ordering.h): one that goes as MPI_Accumulate(MPI_REPLACE)
-// (ARMCI_RMA_BY_ACCUMULATE) is an ordered put, which a later one to the same bytes follows without a flush.
-void prepare_put(Gmr* g, int wr, bool by_acc, MPI_Aint lo, MPI_Aint hi) {
-  if (by_acc)
-    prepare_ordered_put(g, wr, lo, hi);
-  else
-    prepare_op(g, wr, XferOp::Put, lo, hi);
-}
-void note_put(Gmr* g, int wr, bool by_acc, MPI_Aint lo, MPI_Aint hi) {
-  if (by_acc)
-    note_ordered_put(g, wr, lo, hi);
-  else
-    note_issued(g, wr, XferOp::Put, lo, hi);
-}
-
 // One operation, datatypes on both sides.
 void direct_engine(XferOp op, const AccType* t, const void* scale, const StridedShape& s, char* lbase, const GmrRef& r,
                    Request* req) {
@@ -130,10 +115,10 @@ void direct_engine(XferOp op, const AccType* t, const void* scale, const Strided
       lcount = static_cast<int>(s.total_bytes());
       lt = MPI_BYTE;
     }
-    prepare_put(g, r.win_rank, by_acc, lo, hi);
+    prepare_op(g, r.win_rank, XferOp::Put, lo, hi, by_acc);
     ARMCIX_MPI(put_or_replace(by_acc, origin.ptr, lcount, lt, mpi_target(g, r.win_rank),
                               mpi_disp(g, r.win_rank, r.disp), 1, rtype.get(), g->win));
-    note_put(g, r.win_rank, by_acc, lo, hi);
+    note_issued(g, r.win_rank, XferOp::Put, lo, hi, false, by_acc);
     complete_local(g, r.win_rank, req);
     origin.hand_to(req);
     return;
@@ -170,10 +155,7 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
   const int limit = rt().config.iov_batched_limit;
   const MPI_Aint lo = r.disp, hi = r.disp + static_cast<MPI_Aint>(s.rextent);
   const bool by_acc = rma_by_accumulate(op, s.total_bytes(), g->abs_rank_of(r.win_rank));
-  if (op == XferOp::Put)
-    prepare_put(g, r.win_rank, by_acc, lo, hi);
-  else
-    prepare_op(g, r.win_rank, op, lo, hi);
+  prepare_op(g, r.win_rank, op, lo, hi, by_acc);
   Staged packed;  // scaled / staged source, packed segment after segment
   bool stage_local = must_stage(lbase);
   if ((op == XferOp::Acc && (!scale_is_one(*t, scale) || stage_local)) || (op == XferOp::Put && stage_local)) {
@@ -221,10 +203,7 @@ void iov_engine(XferOp op, const AccType* t, const void* scale, const StridedSha
     }
   });
   complete_local(g, r.win_rank, req);
-  if (op == XferOp::Put)
-    note_put(g, r.win_rank, by_acc, lo, hi);
-  else
-    note_issued(g, r.win_rank, op, lo, hi, req != nullptr);
+  note_issued(g, r.win_rank, op, lo, hi, req != nullptr, by_acc);
   packed.hand_to(req);
   if (landing.owned) scatter_after(s, lbase, std::move(landing.owned), req);
 }
@@ -293,10 +272,7 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
   const int wr = r.win_rank;
   const MPI_Aint lo = r.disp, hi = r.disp + static_cast<MPI_Aint>(s.rextent);
   const bool by_acc = rma_by_accumulate(op, s.total_bytes(), g->abs_rank_of(wr));
-  if (op == XferOp::Put)
-    prepare_put(g, wr, by_acc, lo, hi);
-  else
-    prepare_op(g, wr, op, lo, hi);
+  prepare_op(g, wr, op, lo, hi, by_acc);
   MPI_Datatype elem = t ? t->mpi_elem : MPI_BYTE;
   const int per_seg = t ? static_cast<int>(seg) / t->elem_bytes * t->mpi_per_elem : static_cast<int>(seg);
   const bool unit_scale = op == XferOp::Acc && scale_is_one(*t, scale);
@@ -364,18 +340,12 @@ void pack_stream_engine(XferOp op, const AccType* t, const void* scale, const St
     }
   });
   if (held) {
-    if (op == XferOp::Put)
-      note_put(g, wr, by_acc, lo, hi);
-    else
-      note_issued(g, wr, op, lo, hi);
+    note_issued(g, wr, op, lo, hi, false, by_acc);
     wake_server(g, wr);
     return;
   }
   complete_local(g, wr, req);
-  if (op == XferOp::Put)
-    note_put(g, wr, by_acc, lo, hi);
-  else
-    note_issued(g, wr, op, lo, hi, req != nullptr);
+  note_issued(g, wr, op, lo, hi, req != nullptr, by_acc);
   if (op != XferOp::Get) {
     if (req) request_keep(req, std::move(owned));
     return;
