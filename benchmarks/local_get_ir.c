@@ -3,7 +3,8 @@
  * section), for instruction counts with valgrind --tool=callgrind rather than times: what GA's small gets cost
  * in armci-x, blocking (ARMCI_GetS) and as GA issues every get (ARMCI_NbGetS + ARMCI_Wait).  Issue 58.
  *
- *   local_get_ir MODE N      MODE 0: N x ARMCI_GetS; 1: N x (ARMCI_NbGetS + ARMCI_Wait); 2: none (baseline)
+ *   local_get_ir MODE N      MODE 0: N x ARMCI_GetS; 1: N x (ARMCI_NbGetS + ARMCI_Wait); 2: none (baseline);
+ *                            3: N x ARMCI_Get; 4: N x (ARMCI_NbGet + ARMCI_Wait)
  *
  * Rank 0 gets 8 bytes from rank 1 (the same node: load/store); the data is checked (exit 1, "WRONG").
  *   mpicc.mpich -O2 -Iinclude benchmarks/local_get_ir.c -o local_get_ir -Lbuild/src/.libs -larmci
@@ -39,6 +40,13 @@ int main(int argc, char **argv) {
                 armci_hdl_t h;
                 ARMCI_INIT_HANDLE(&h);
                 ARMCI_NbGetS(base[1], stride, &got, stride, count, 0, 1, &h);
+                ARMCI_Wait(&h);
+            } else if (mode == 3) {
+                ARMCI_Get(base[1], &got, 8, 1);
+            } else if (mode == 4) {
+                armci_hdl_t h;
+                ARMCI_INIT_HANDLE(&h);
+                ARMCI_NbGet(base[1], &got, 8, 1, &h);
                 ARMCI_Wait(&h);
             } else {
                 got = 1001.0;

@@ -241,8 +241,9 @@ int ARMCI_NbAccV(int t, void* s, armci_giov_t* iov, int len, int proc, armci_hdl
   int PARMCI_NbPutValue##Suffix(T src, void* dst, int proc, armci_hdl_t* hdl) {                     \
     ARMCIX_API_GUARD;                                                                               \
     /* the value lives on our stack: complete it locally now, count it in the handle */             \
-    nb_request("ARMCI_NbPutValue" #Suffix, hdl, proc);                                              \
+    Request* r = nb_request("ARMCI_NbPutValue" #Suffix, hdl, proc);                                 \
     put("ARMCI_NbPutValue" #Suffix, &src, dst, sizeof(T), proc, nullptr);                           \
+    request_issued(r, proc);                                                                        \
     return 0;                                                                                       \
   }                                                                                                 \
   T PARMCI_GetValue##Suffix(void* src, int proc) {                                                  \

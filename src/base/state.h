@@ -79,9 +79,16 @@ struct Runtime {
   long saved_timer_slack_ns = 0;            // the thread's timer slack before ARMCI_WAIT_TIMER_SLACK_NS (0: kept)
 };
 
-// The one runtime instance.  Valid between the first ARMCI_Init* and the last ARMCI_Finalize.
-Runtime& rt();
-bool initialized();
+// The one runtime instance.  Valid between the first ARMCI_Init* and the last ARMCI_Finalize.  Inline: every
+// call reads it several times, and a call into the library for each read cost GA's 8-byte gets ~20
+// instructions (benchmarks/local_get_ir.c).
+extern Runtime g_runtime;
+inline Runtime& rt() {
+  return g_runtime;
+}
+inline bool initialized() {
+  return g_runtime.init_count > 0;
+}
 // The back-off of our waits (ARMCI_WAIT_BACKOFF_US unset) on a machine with more ranks than cores, µs.  A
 // waiting rank leaves its core as with longer sleeps, but wakes sooner once its peer has answered
 // (doc/performance.md, "The values of the defaults").
@@ -96,10 +103,17 @@ constexpr int kBackoffTimerSlackNs = 10000;
 // longer (same section).
 constexpr int kYieldTimerUs = 200;
 
-// Entry-point guard: fails with "<call>: ARMCI is not initialized" when called before ARMCI_Init.
-void require_initialized(const char* call);
+// Entry-point guard: fails with "<call>: ARMCI is not initialized" when called before ARMCI_Init.  The checks
+// are inline, the failures out of line.
+[[noreturn]] void fail_not_initialized(const char* call);
+inline void require_initialized(const char* call) {
+  if (__builtin_expect(g_runtime.init_count <= 0, 0)) fail_not_initialized(call);
+}
 
 // Validates a target rank (absolute, in the world group) for `call`.
-void check_rank(const char* call, const char* arg, int proc);
+[[noreturn]] void fail_bad_rank(const char* call, const char* arg, int proc);
+inline void check_rank(const char* call, const char* arg, int proc) {
+  if (__builtin_expect(proc < 0 || proc >= g_runtime.nproc, 0)) fail_bad_rank(call, arg, proc);
+}
 
 }  // namespace armcix

@@ -30,9 +30,13 @@ namespace {
 // further operation under it starts a new request) -- unless its request was completed through ARMCI_Wait
 // or ARMCI_Test on another copy of it and no later request of the slot was (Request::waited_generation):
 // that copy is an error, as is a handle this table never issued.
+//   target == kDoneAtIssue: every operation under it completed at issue (node-local loads and stores), so no
+//             slot was ever taken (see g_fresh); bits 1..30 of aggregate still hold a generation of its own,
+//             so that a copy of it waited after it is recognised (g_waited_done).
 constexpr int kNoRequest = -2;
 constexpr int kWaited = -3;
 constexpr int kTested = -4;
+constexpr int kDoneAtIssue = -5;
 constexpr uint32_t kGenerationMask = 0x3fffffff;
 
 std::vector<std::unique_ptr<Request>> g_slots;
@@ -40,6 +44,23 @@ std::vector<int> g_free_slots;
 std::vector<Request*> g_implicit;  // by absolute target
 uint32_t g_next_generation = 1;
 long g_live_explicit = 0;  // explicit requests in use: at most ARMCI_MAX_OUTSTANDING without threads
+
+// The request of an operation under a handle that names none yet (most of them: GA waits every handle right
+// away), while the operation is issued.  Only if it holds something afterwards does it move into a slot
+// (settle_fresh); an operation that completed at issue -- node-local, GA's commonest -- leaves the handle
+// kDoneAtIssue, and its ARMCI_Wait touches no table: a slot taken and given back cost a node-local
+// ARMCI_NbGetS + ARMCI_Wait 40% more instructions than ARMCI_GetS (benchmarks/local_get_ir.c).  Not with
+// threads (tolerate_shared_handles): there every request completes within its call.
+Request g_fresh;
+// The generations of kDoneAtIssue handles completed through ARMCI_Wait / ARMCI_Test, by their low bits: a copy
+// of one waited later finds its generation here (an error, as for a slot's handle) unless 1,024 later such
+// handles were waited since.  An entry is cleared when its generation is issued again (after 2^30).
+constexpr uint32_t kWaitedDoneEntries = 1024;
+uint32_t g_waited_done[kWaitedDoneEntries];
+// g_next_generation at the last bulk completion (WaitAll, WaitProc: fences, barriers).  A kDoneAtIssue
+// handle issued before it counts as completed by it, as a slot's handle whose slot it freed: waiting on it or
+// on a copy of it later returns 0.
+uint32_t g_bulk_mark = 0;
 
 // Flow control: operations issued and not yet locally completed, per target and in total, and the
 // (region, window rank) pairs they went to.
@@ -81,6 +102,13 @@ void release_slot(Request* req, bool by_handle = false) {
 
 bool tolerate_shared_handles();
 void complete_and_reclaim_all();
+bool holds_work(const Request* req);
+
+uint32_t next_generation() {
+  uint32_t generation = g_next_generation++ & kGenerationMask;
+  if (generation == 0) generation = g_next_generation++ & kGenerationMask;
+  return generation;
+}
 
 Request* new_request() {
   // A program that never waits its handles (WaitAll at the end, or handles initialised again over live
@@ -100,9 +128,59 @@ Request* new_request() {
   r->in_use = true;
   r->implicit = false;
   ++g_live_explicit;
-  r->generation = g_next_generation++ & kGenerationMask;
-  if (r->generation == 0) r->generation = g_next_generation++ & kGenerationMask;
+  r->generation = next_generation();
   return r;
+}
+
+uint32_t generation_of(const armci_hdl_t* hdl) {
+  return static_cast<uint32_t>(hdl->aggregate) >> 1;
+}
+
+// A kDoneAtIssue handle: whether a copy of it was completed through ARMCI_Wait / ARMCI_Test already
+// (g_waited_done), and marking it so.
+bool done_before_bulk(const armci_hdl_t* hdl) {
+  const uint32_t age = (g_bulk_mark - generation_of(hdl)) & kGenerationMask;  // modulo the generations' wrap
+  return age != 0 && age <= (kGenerationMask >> 1);
+}
+bool waited_done(const armci_hdl_t* hdl) {
+  const uint32_t generation = generation_of(hdl);
+  return generation != 0 && !done_before_bulk(hdl) && g_waited_done[generation % kWaitedDoneEntries] == generation;
+}
+void require_done_not_waited(const char* call, const armci_hdl_t* hdl) {
+  ARMCIX_REQUIRE(tolerate_shared_handles() || !waited_done(hdl), call,
+                 "argument 'handle' is a copy of a handle already completed by ARMCI_Wait or ARMCI_Test");
+}
+void mark_done_waited(const armci_hdl_t* hdl) {
+  if (done_before_bulk(hdl)) return;
+  const uint32_t generation = generation_of(hdl);
+  g_waited_done[generation % kWaitedDoneEntries] = generation;
+}
+
+// After the operation of a call under a new handle: the handle becomes kDoneAtIssue if it completed at issue
+// (returns true: nothing was added to what is in flight), else g_fresh's contents move into a slot the handle
+// names.
+bool settle_fresh() {
+  armci_hdl_t* hdl = g_fresh.handle;
+  g_fresh.handle = nullptr;
+  const uint32_t aggregate_bit = static_cast<uint32_t>(hdl->aggregate) & 1u;
+  if (!holds_work(&g_fresh)) {
+    const uint32_t generation = next_generation();
+    uint32_t& waited = g_waited_done[generation % kWaitedDoneEntries];
+    if (waited == generation) waited = 0;  // an earlier handle of this generation, 2^30 ago
+    hdl->target = kDoneAtIssue;
+    hdl->aggregate = static_cast<int>((generation << 1) | aggregate_bit);
+    return true;
+  }
+  Request* r = new_request();
+  r->pairs.swap(g_fresh.pairs);
+  r->mpi_reqs.swap(g_fresh.mpi_reqs);
+  r->mpi_targets.swap(g_fresh.mpi_targets);
+  r->settled.swap(g_fresh.settled);
+  r->buffers.swap(g_fresh.buffers);
+  r->finishers.swap(g_fresh.finishers);
+  hdl->target = slot_of(r);
+  hdl->aggregate = static_cast<int>((r->generation << 1) | aggregate_bit);
+  return false;
 }
 
 // What a request holds at one moment, taken out of it as a whole: the operations, the MPI requests of those
@@ -291,9 +369,11 @@ void request_add_mpi(Request* req, MPI_Request mreq, const MpiOpTarget& to) {
   // Bounded like the flushed operations (request_issued), here rather than there so that the node-local
   // message rate pays nothing for it, and below what MPI itself can hold (Open MPI 5: base/mpi_library.h,
   // mpi_request_rma_bound).
-  if (++g_mpi_in_flight > g_mpi_in_flight_bound)
+  if (++g_mpi_in_flight > g_mpi_in_flight_bound) {
     for (auto& slot : g_slots)
       if (slot->in_use) complete_mpi_holding_lock(slot.get());
+    complete_mpi_holding_lock(&g_fresh);
+  }
 }
 
 void request_complete(Request* req) {
@@ -324,9 +404,17 @@ Request* request_for_handle(const char* call, armci_hdl_t* hdl, int proc) {
       hdl->target = kNoRequest;  // by WaitAll, WaitProc, a fence, the bound on live handles, another thread
     else
       return lookup(call, hdl);
+  } else if (hdl->target == kDoneAtIssue) {
+    require_done_not_waited(call, hdl);
   }
-  ARMCIX_REQUIRE(hdl->target == kNoRequest || hdl->target == kWaited || hdl->target == kTested, call,
-                 "argument 'handle' (target=%d) was never initialised with ARMCI_INIT_HANDLE", hdl->target);
+  ARMCIX_REQUIRE(
+      hdl->target == kNoRequest || hdl->target == kWaited || hdl->target == kTested || hdl->target == kDoneAtIssue,
+      call, "argument 'handle' (target=%d) was never initialised with ARMCI_INIT_HANDLE", hdl->target);
+  if (!tolerate_shared_handles()) {
+    if (g_fresh.handle) request_complete(&g_fresh);  // left by a call that failed half-way (tests)
+    g_fresh.handle = hdl;
+    return &g_fresh;
+  }
   Request* r = new_request();
   hdl->target = slot_of(r);
   hdl->aggregate = static_cast<int>((r->generation << 1) | (static_cast<uint32_t>(hdl->aggregate) & 1u));
@@ -334,6 +422,7 @@ Request* request_for_handle(const char* call, armci_hdl_t* hdl, int proc) {
 }
 
 void request_issued(Request* req, int proc) {
+  if (req == &g_fresh && settle_fresh()) return;
   if (req && !req->implicit && tolerate_shared_handles()) {
     // Complete at issue: the handle may be waited on by another thread, which then finds it stale (no slot
     // is left behind by a handle never waited on).  That thread may have completed and released it first.
@@ -366,7 +455,20 @@ void handle_set_aggregate(const char* call, armci_hdl_t* hdl, bool on) {
 int handle_wait(const char* call, armci_hdl_t* hdl) {
   require_initialized(call);
   ARMCIX_REQUIRE(hdl != nullptr, call, "argument 'handle' is NULL");
+  if (Request* r = find_live(hdl)) {  // the common case first
+    const uint32_t generation = r->generation;
+    if (holds_work(r) || r->busy > 0) request_complete(r);
+    if (r->generation == generation) release_slot(r, true);  // not released (and reused) by another thread
+    hdl->target = kWaited;
+    return 0;
+  }
   if (hdl->target == kNoRequest || hdl->target == kTested) {
+    hdl->target = kWaited;
+    return 0;
+  }
+  if (hdl->target == kDoneAtIssue) {
+    require_done_not_waited(call, hdl);
+    mark_done_waited(hdl);
     hdl->target = kWaited;
     return 0;
   }
@@ -377,17 +479,19 @@ int handle_wait(const char* call, armci_hdl_t* hdl) {
   ARMCIX_REQUIRE(hdl->target != kWaited, call,
                  "argument 'handle' was already waited on (a handle completes once; "
                  "initialise it again with ARMCI_INIT_HANDLE before reusing it)");
-  Request* r = lookup(call, hdl);
-  const uint32_t generation = r->generation;
-  request_complete(r);
-  if (r->generation == generation) release_slot(r, true);  // not released (and reused) by another thread
-  hdl->target = kWaited;
+  lookup(call, hdl);  // not live: fails naming the handle
   return 0;
 }
 
 int handle_test(const char* call, armci_hdl_t* hdl) {
   require_initialized(call);
   ARMCIX_REQUIRE(hdl != nullptr, call, "argument 'handle' is NULL");
+  if (hdl->target == kDoneAtIssue) {
+    require_done_not_waited(call, hdl);
+    mark_done_waited(hdl);
+    hdl->target = kTested;
+    return 0;
+  }
   if (hdl->target < 0) {
     ARMCIX_REQUIRE(hdl->target == kNoRequest || hdl->target == kWaited || hdl->target == kTested, call,
                    "argument 'handle' (target=%d) was never initialised with ARMCI_INIT_HANDLE", hdl->target);
@@ -423,6 +527,7 @@ bool touches(const Request* r, int proc) {
 }
 
 void wait_proc(int proc) {
+  g_bulk_mark = g_next_generation & kGenerationMask;  // every kDoneAtIssue handle: its operations were node-local
   if (g_implicit[proc] && g_implicit[proc]->in_use) request_complete(g_implicit[proc]);
   // Explicit requests with operations to proc: chosen before anything is completed (completing clears what
   // a request says of its targets), then completed as a whole, so that the copy-outs of their gets (a get
@@ -439,6 +544,7 @@ void wait_proc(int proc) {
 }
 
 void wait_all() {
+  g_bulk_mark = g_next_generation & kGenerationMask;
   for (std::size_t i = 0; i < g_slots.size(); ++i)  // by index: completing lets other threads add slots
     if (g_slots[i]->in_use) complete_and_reclaim(g_slots[i].get());
   for (int p = 0; p < rt().nproc; ++p)
@@ -461,6 +567,10 @@ void requests_forget_region(Gmr* g) {
 
 void requests_initialize() {
   gmr_on_release(&requests_forget_region);
+  g_fresh = Request{};
+  g_fresh.in_use = true;  // never in the slot table (slot -1): see g_fresh
+  std::fill(std::begin(g_waited_done), std::end(g_waited_done), 0u);
+  g_bulk_mark = g_next_generation & kGenerationMask;
   g_implicit.assign(rt().nproc, nullptr);
   g_unflushed_ops.assign(rt().nproc, 0);
   g_unflushed_pairs.assign(rt().nproc, {});

@@ -38,10 +38,11 @@ struct Request {
   uint32_t generation = 0;
   uint32_t waited_generation = 0;  // the last of this slot's requests completed by ARMCI_Wait / ARMCI_Test
   bool in_use = false;
-  bool implicit = false;  // NULL-handle request (completed by WaitProc/WaitAll)
-  int target = -1;        // implicit requests: the absolute target rank
-  int slot = -1;          // index in the slot table
-  int busy = 0;           // threads completing a batch taken from this request (nb/request.cc)
+  bool implicit = false;          // NULL-handle request (completed by WaitProc/WaitAll)
+  int target = -1;                // implicit requests: the absolute target rank
+  int slot = -1;                  // index in the slot table
+  int busy = 0;                   // threads completing a batch taken from this request (nb/request.cc)
+  armci_hdl_t* handle = nullptr;  // the request of a call under a new handle: the handle (nb/request.cc, g_fresh)
 };
 
 // Called by the transfer layer for every operation issued under a request.
@@ -54,7 +55,9 @@ void request_add_mpi(Request* req, MPI_Request mreq, const MpiOpTarget& to);
 // Locally completes a request's operations, runs its finishers and releases its buffers.
 void request_complete(Request* req);
 
-// The request an Nb call with `hdl` (NULL = implicit) to `proc` should use; validates the handle.
+// The request an Nb call with `hdl` (NULL = implicit) to `proc` should use; validates the handle.  Every call
+// that takes one hands it to request_issued once its operations are issued: only then does a new handle name
+// what the request holds (nb/request.cc, g_fresh).
 Request* request_for_handle(const char* call, armci_hdl_t* hdl, int proc);
 // After issuing: applies flow control (bounds on operations in flight) and, for implicit requests, keeps
 // the request open.

@@ -361,14 +361,14 @@ void prof_record(int kind, double seconds, uint64_t /*pauses*/, uint64_t bytes) 
   g_counters.hist[i][bin_of(bytes)] += 1;
 }
 
-std::size_t strided_bytes(const int* count, int levels) {
+std::size_t count_strided_bytes(const int* count, int levels) {
   if (!count || levels < 0 || levels > ARMCI_MAX_STRIDE_LEVEL) return 0;
   std::size_t n = 1;
   for (int i = 0; i <= levels; ++i) n *= count[i] > 0 ? static_cast<std::size_t>(count[i]) : 0;
   return n;
 }
 
-std::size_t iov_bytes(const void* iov, int iov_len) {
+std::size_t count_iov_bytes(const void* iov, int iov_len) {
   const armci_giov_t* v = static_cast<const armci_giov_t*>(iov);
   std::size_t n = 0;
   for (int i = 0; v && i < iov_len; ++i)

@@ -87,9 +87,16 @@ constexpr int kPathsPerFamily = 8;  // enumerators of one family at most (checke
 void prof_count_path(PathFamily family, int path, const char* name);
 
 // Bytes of a strided transfer / an I/O vector, for the profile (0 on malformed input: validation
-// reports that separately).
-std::size_t strided_bytes(const int* count, int levels);
-std::size_t iov_bytes(const void* iov, int iov_len);
+// reports that separately).  Counted only while profiling: otherwise 0, for one load of the flag (the
+// entry points pass them to ProfScope on every call).
+std::size_t count_strided_bytes(const int* count, int levels);
+std::size_t count_iov_bytes(const void* iov, int iov_len);
+inline std::size_t strided_bytes(const int* count, int levels) {
+  return g_profiling ? count_strided_bytes(count, levels) : 0;
+}
+inline std::size_t iov_bytes(const void* iov, int iov_len) {
+  return g_profiling ? count_iov_bytes(iov, iov_len) : 0;
+}
 
 // profiler_initialize() / profiler_finalize() (gathers and prints the report, collective): runtime/modules.h.
 

@@ -1540,10 +1540,13 @@ TEST(NbHandles, WaitAfterBulkCompletionLeavesTheSlotsNextOperationAlone) {
     EXPECT_EQ(armcix::requests_in_flight(), 0u) << "the completed handle kept its request";
     ARMCI_INIT_HANDLE(&hb);
     EXPECT_EQ(ARMCI_NbGet(g.at(to, kLen), b.data(), kLen, to, &hb), 0);
+    // hb holds a slot when its get is still in flight (another node); completed at issue (node-local) none.
+    const std::size_t live_with_hb = armcix::requests_in_flight();
+    EXPECT_LE(live_with_hb, 1u);
     EXPECT_EQ(ARMCI_Wait(&ha), 0);
     armci_hdl_t c = copy;
     EXPECT_EQ(ARMCI_Test(&c), 0);
-    EXPECT_EQ(armcix::requests_in_flight(), 1u) << "waiting on the completed handle completed another";
+    EXPECT_EQ(armcix::requests_in_flight(), live_with_hb) << "waiting on the completed handle completed another";
     EXPECT_EQ(ARMCI_Wait(&hb), 0);
     EXPECT_TRUE(Same("get of the slot's next operation", b.data(), want.data() + kLen, kLen));
     // Initialised again after the bulk completion, the handle serves a new operation.
@@ -1700,6 +1703,54 @@ TEST(NbErrors, WaitTwiceAndStaleHandles) {
   auto mine = g.snapshot<long>(8L * from, 8);
   std::vector<long> want{100, 101, 102, 103, 104, 105, 106, 107};
   EXPECT_TRUE(Same(name("values from", from), mine, want));
+  ARMCI_Barrier();
+}
+
+// Handles of every kind of call, to every target -- whether its operation completed at issue (node-local: the
+// handle takes no slot) or is still in flight -- follow one set of rules: waited once, then an error; a copy
+// of a waited handle is an error; a copy of a handle a WaitAll completed is not; reused after a wait without
+// being initialised again, it serves the next call.
+TEST(NbErrors, HandlesFollowOneRuleWhereverTheirOperationWent) {
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  if (level == MPI_THREAD_MULTIPLE) GTEST_SKIP() << "stale handles are tolerated at MPI_THREAD_MULTIPLE";
+  const int n = nproc(), r = me();
+  Global g(64L * n);
+  g.init_local([&](char* base) { std::memset(base, 0, 64L * n); });
+  ARMCI_Barrier();
+  for (int t = 0; t < n; ++t) {
+    SCOPED_TRACE("target " + std::to_string(t));
+    for (int kind = 0; kind < 3; ++kind) {  // NbPut, NbPutValueLong, NbGetS levels 0
+      SCOPED_TRACE("kind " + std::to_string(kind));
+      long v = 1000 * r + 10 * t + kind, got = -1;
+      int c[1] = {8};
+      auto issue = [&](armci_hdl_t* h) {
+        if (kind == 0) return ARMCI_NbPut(&v, g.at(t, 64L * r), 8, t, h);
+        if (kind == 1) return ARMCI_NbPutValueLong(v, g.at(t, 64L * r), t, h);
+        return ARMCI_NbGetS(g.at(t, 64L * r), nullptr, &got, nullptr, c, 0, t, h);
+      };
+      armci_hdl_t h;
+      ARMCI_INIT_HANDLE(&h);
+      EXPECT_EQ(issue(&h), 0);
+      armci_hdl_t copy = h;
+      EXPECT_EQ(ARMCI_Wait(&h), 0);
+      EXPECT_ARMCI_ERROR(ARMCI_Wait(&h), "ARMCI_Wait", "'handle'", "already");
+      armci_hdl_t stale = copy;
+      EXPECT_ARMCI_ERROR(ARMCI_Wait(&stale), "ARMCI_Wait", "'handle'");
+      stale = copy;
+      EXPECT_ARMCI_ERROR(ARMCI_Test(&stale), "ARMCI_Test", "'handle'");
+      // Reused without ARMCI_INIT_HANDLE after its wait (classic ARMCI's tests do so).
+      EXPECT_EQ(issue(&h), 0);
+      copy = h;
+      EXPECT_EQ(ARMCI_WaitAll(), 0);
+      EXPECT_EQ(ARMCI_Wait(&h), 0);
+      stale = copy;
+      EXPECT_EQ(ARMCI_Test(&stale), 0) << "a copy of a handle ARMCI_WaitAll completed";
+      if (kind == 2) {
+        EXPECT_EQ(got, 1000 * r + 10 * t + 1) << "levels-0 get after the value put";
+      }
+    }
+  }
   ARMCI_Barrier();
 }
 

@@ -1643,6 +1643,113 @@ TEST(BadInput, StridedCallsNameTheCallAndArgument) {
   ARMCI_Barrier();
 }
 
+// Stride levels 0 -- GA's 1-D sections -- is one segment, which the strided dispatch issues as the contiguous
+// operation without building a shape (src/transfer/strided.cc, one_segment): the same data and the same checks
+// as a shaped call, to every target (itself, its node, other nodes), blocking and under a handle, with NULL
+// stride arrays (unused at levels 0).
+TEST(OneSegment, LevelsZeroMovesDataToEveryTarget) {
+  Arena ar;
+  const int n = nproc(), r = me();
+  constexpr int kArea = 64;  // bytes; per origin: put | nb put | acc (twice) | spare
+  auto area = [&](int t, int origin, int k) { return ar.a.at(t) + (origin * 4 + k) * kArea; };
+  auto byte_of = [](int origin, int t, int k, int i) {
+    return static_cast<char>((origin * 31 + t * 7 + k * 3 + i) & 0x7f);
+  };
+  {
+    Access acc(ar.a.mine());
+    std::memset(ar.a.mine(), 0, static_cast<std::size_t>(n) * 4 * kArea);
+  }
+  ARMCI_Barrier();
+  int bytes[1] = {kArea};
+  double two = 2;
+  for (int t = 0; t < n; ++t) {
+    char put_src[kArea], nb_src[kArea];
+    for (int i = 0; i < kArea; ++i) {
+      put_src[i] = byte_of(r, t, 0, i);
+      nb_src[i] = byte_of(r, t, 1, i);
+    }
+    double acc_src[kArea / 8];
+    for (int i = 0; i < kArea / 8; ++i) acc_src[i] = (r + 1) * 100.0 + t * 10 + i;
+    EXPECT_EQ(ARMCI_PutS(put_src, nullptr, area(t, r, 0), nullptr, bytes, 0, t), 0);
+    armci_hdl_t h;
+    ARMCI_INIT_HANDLE(&h);
+    EXPECT_EQ(ARMCI_NbPutS(nb_src, nullptr, area(t, r, 1), nullptr, bytes, 0, t, &h), 0);
+    EXPECT_EQ(ARMCI_Wait(&h), 0);
+    EXPECT_EQ(ARMCI_AccS(ARMCI_ACC_DBL, &two, acc_src, nullptr, area(t, r, 2), nullptr, bytes, 0, t), 0);
+    ARMCI_INIT_HANDLE(&h);
+    EXPECT_EQ(ARMCI_NbAccS(ARMCI_ACC_DBL, &two, acc_src, nullptr, area(t, r, 2), nullptr, bytes, 0, t, &h), 0);
+    EXPECT_EQ(ARMCI_Wait(&h), 0);
+  }
+  ARMCI_Barrier();
+  for (int t = 0; t < n; ++t) {
+    char got_put[kArea], got_nb[kArea];
+    double got_acc[kArea / 8];
+    EXPECT_EQ(ARMCI_GetS(area(t, r, 0), nullptr, got_put, nullptr, bytes, 0, t), 0);
+    armci_hdl_t h;
+    ARMCI_INIT_HANDLE(&h);
+    EXPECT_EQ(ARMCI_NbGetS(area(t, r, 1), nullptr, got_nb, nullptr, bytes, 0, t, &h), 0);
+    EXPECT_EQ(ARMCI_Wait(&h), 0);
+    ARMCI_INIT_HANDLE(&h);
+    EXPECT_EQ(ARMCI_NbGetS(area(t, r, 2), nullptr, got_acc, nullptr, bytes, 0, t, &h), 0);
+    EXPECT_EQ(ARMCI_Wait(&h), 0);
+    int wrong = 0;
+    for (int i = 0; i < kArea; ++i) {
+      wrong += got_put[i] != byte_of(r, t, 0, i);
+      wrong += got_nb[i] != byte_of(r, t, 1, i);
+    }
+    for (int i = 0; i < kArea / 8; ++i) wrong += got_acc[i] != 4 * ((r + 1) * 100.0 + t * 10 + i);
+    EXPECT_EQ(wrong, 0) << "target " << t << ": wrong bytes or sums after levels-0 put, nb put, acc, nb acc";
+  }
+  ARMCI_Barrier();
+}
+
+TEST(BadInput, OneSegmentCallsCheckAsShapedOnes) {
+  Arena ar;
+  const int n = nproc(), r = me(), p = (r + 1) % n;
+  char* rem = ar.a.at(p);
+  alignas(16) char loc[1024] = {};
+  alignas(16) char not_global[1024] = {};
+  double two = 2;
+  int neg[1] = {-1}, c64[1] = {64}, c6[1] = {6}, zero[1] = {0};
+  EXPECT_ARMCI_ERROR(ARMCI_PutS(loc, nullptr, rem, nullptr, neg, 0, p), "ARMCI_PutS", "'count[0]' = -1");
+  EXPECT_ARMCI_ERROR(ARMCI_GetS(rem, nullptr, loc, nullptr, neg, 0, p), "ARMCI_GetS", "'count[0]' = -1");
+  EXPECT_ARMCI_ERROR(ARMCI_AccS(ARMCI_ACC_DBL, &two, loc, nullptr, rem, nullptr, neg, 0, p), "ARMCI_AccS",
+                     "'count[0]' = -1");
+  EXPECT_ARMCI_ERROR(ARMCI_PutS(nullptr, nullptr, rem, nullptr, c64, 0, p), "ARMCI_PutS", "'src_ptr' is NULL");
+  EXPECT_ARMCI_ERROR(ARMCI_PutS(loc, nullptr, nullptr, nullptr, c64, 0, p), "ARMCI_PutS", "'dst_ptr' is NULL");
+  EXPECT_ARMCI_ERROR(ARMCI_GetS(nullptr, nullptr, loc, nullptr, c64, 0, p), "ARMCI_GetS", "'src_ptr' is NULL");
+  EXPECT_ARMCI_ERROR(ARMCI_GetS(rem, nullptr, nullptr, nullptr, c64, 0, p), "ARMCI_GetS", "'dst_ptr' is NULL");
+  EXPECT_ARMCI_ERROR(ARMCI_AccS(ARMCI_ACC_DBL, &two, loc, nullptr, rem, nullptr, c6, 0, p), "ARMCI_AccS",
+                     "'count[0]' = 6", "not a multiple");
+  EXPECT_ARMCI_ERROR(ARMCI_AccS(42, &two, loc, nullptr, rem, nullptr, c64, 0, p), "ARMCI_AccS", "'datatype' = 42");
+  EXPECT_ARMCI_ERROR(ARMCI_AccS(ARMCI_ACC_DBL, nullptr, loc, nullptr, rem, nullptr, c64, 0, p), "ARMCI_AccS",
+                     "'scale' is NULL");
+  EXPECT_ARMCI_ERROR(ARMCI_PutS(loc, nullptr, rem + kSliceBytes - 32, nullptr, c64, 0, p), "ARMCI_PutS", "'dst_ptr'",
+                     "run past the end");
+  EXPECT_ARMCI_ERROR(ARMCI_GetS(not_global, nullptr, loc, nullptr, c64, 0, p), "ARMCI_GetS", "'src_ptr'",
+                     "not inside memory allocated");
+  EXPECT_ARMCI_ERROR(ARMCI_GetS(rem, nullptr, loc, nullptr, c64, 0, n), "ARMCI_GetS", "'proc'");
+  // Nothing to move: no pointer is looked at, as for a shaped call with a zero count.
+  EXPECT_EQ(ARMCI_PutS(nullptr, nullptr, nullptr, nullptr, zero, 0, p), 0);
+  EXPECT_EQ(ARMCI_AccS(ARMCI_ACC_DBL, &two, nullptr, nullptr, nullptr, nullptr, zero, 0, p), 0);
+  // A handle whose call failed serves the next one.
+  armci_hdl_t h;
+  ARMCI_INIT_HANDLE(&h);
+  EXPECT_ARMCI_ERROR(ARMCI_NbGetS(rem, nullptr, loc, nullptr, neg, 0, p, &h), "ARMCI_NbGetS", "'count[0]' = -1");
+  EXPECT_ARMCI_ERROR(ARMCI_NbPutS(loc, nullptr, not_global, nullptr, c64, 0, p, &h), "ARMCI_NbPutS", "'dst_ptr'");
+  {
+    Access a(ar.a.mine());
+    for (int i = 0; i < 64; ++i) ar.a.mine()[i] = static_cast<char>(r + i);
+  }
+  ARMCI_Barrier();
+  EXPECT_EQ(ARMCI_NbGetS(rem, nullptr, loc, nullptr, c64, 0, p, &h), 0);
+  EXPECT_EQ(ARMCI_Wait(&h), 0);
+  int wrong = 0;
+  for (int i = 0; i < 64; ++i) wrong += loc[i] != static_cast<char>(p + i);
+  EXPECT_EQ(wrong, 0) << "get under a handle whose earlier calls failed";
+  ARMCI_Barrier();
+}
+
 TEST(BadInput, VectorCallsNameTheCallAndArgument) {
   Arena ar;
   const int n = nproc(), r = me(), p = (r + 1) % n;
