@@ -1549,9 +1549,25 @@ TEST(BadInput, RemoteAddressNotInAnAllocation) {
     // The whole slice, exactly, is fine.
     std::vector<char> whole(size_of(t));
     EXPECT_EQ(ARMCI_Get(ptrs[t], whole.data(), size_of(t), t), 0);
+    // Right after a transfer found the slice (src/gmr/gmr.cc, LastFound): just past it, and just before it.
+    EXPECT_ARMCI_ERROR(ARMCI_Get(past, stack, 4, t), "ARMCI_Get", "'src'", "not inside");
+    EXPECT_EQ(ARMCI_Get(ptrs[t], whole.data(), 8, t), 0);
+    EXPECT_ARMCI_ERROR(ARMCI_Get(static_cast<char*>(ptrs[t]) - 1, stack, 1, t), "ARMCI_Get", "'src'");
+  }
+  // An address 8 bytes before the end of the largest slice, found there, named with rank 0 (the smallest
+  // slice): past its end, whether slices have one address on every rank or not (src/gmr/gmr.cc, LastFound).
+  if (np > 1) {
+    char* last_tail = static_cast<char*>(ptrs[np - 1]) + size_of(np - 1) - 8;
+    EXPECT_EQ(ARMCI_Get(last_tail, stack, 8, np - 1), 0);
+    EXPECT_ARMCI_ERROR(ARMCI_Get(last_tail, stack, 8, 0), "ARMCI_Get", "'src'");
   }
   ARMCI_Barrier();
+  std::vector<char> got(8);
+  EXPECT_EQ(ARMCI_Get(ptrs[(r + 1) % np], got.data(), 8, (r + 1) % np), 0);
   ARMCI_Free(ptrs[r]);
+  // Once freed, its addresses are in no allocation, also right after a transfer found it.
+  for (int t = 0; t < np; ++t) EXPECT_ARMCI_ERROR(ARMCI_Get(ptrs[t], stack, 8, t), "ARMCI_Get", "'src'", "not inside");
+  ARMCI_Barrier();
 }
 
 TEST(BadInput, SizesTypesAndScales) {
