@@ -60,11 +60,11 @@ StridedShape make_shape(const char* call, const int* local_stride, const char* l
 
 namespace {
 
-// Stride levels 0 -- GA's 1-D sections, and every section one column wide -- is one segment: validated as
-// make_shape and strided() below would (the same messages, in the same order), then the operation strided()
-// ends in for it: the node-local backend (engine Local) or the contiguous operation on the target (engine
-// Contiguous).  Without the shape, the engine choice and their copies, a node-local 8-byte ARMCI_GetS costs
-// about what ARMCI_Get does (benchmarks/local_get_ir.c: 311 instructions, not 510).
+// Stride levels 0 (GA's 1-D sections), or a count of 1 at every level above the segment (one column of a 2-D
+// section, one element), is one segment: validated as make_shape and strided() below would (the same
+// messages, in the same order), then the operation strided() ends in for it: the node-local backend (engine
+// Local) or the contiguous operation on the target (engine Contiguous).  Without the shape, the engine choice
+// and their copies, a node-local 8-byte ARMCI_GetS costs about what ARMCI_Get does (benchmarks/local_get_ir.c).
 void one_segment(const char* call, XferOp op, const AccArgs* accargs, const void* src, void* dst, int bytes, int proc,
                  Request* req) {
   ARMCIX_REQUIRE(bytes >= 0, call, "argument 'count[0]' = %d is negative", bytes);
@@ -108,6 +108,14 @@ void one_segment(const char* call, XferOp op, const AccArgs* accargs, const void
     case XferOp::Acc:
       return contig_acc(call, r, path, *t, scale, local, bytes, proc, req);
   }
+}
+
+// Whether every level above the segment repeats once (make_shape would fold them away; their strides are never
+// used, only required to be non-NULL).
+inline bool single_segment(const int* count, int levels) {
+  for (int i = 1; i <= levels; ++i)
+    if (count[i] != 1) return false;
+  return true;
 }
 
 // Every other call: the shape, then an engine.  Apart, so that one_segment's callers do not set up its frame.
@@ -171,7 +179,9 @@ void strided(const char* call, XferOp op, const AccArgs* accargs, const void* sr
              const int* dst_stride, const int* count, int levels, int proc, Request* req) {
   require_initialized(call);
   check_rank(call, "proc", proc);
-  if (levels == 0 && count != nullptr) return one_segment(call, op, accargs, src, dst, count[0], proc, req);
+  if (count != nullptr && levels >= 0 && levels <= ARMCI_MAX_STRIDE_LEVEL && single_segment(count, levels) &&
+      (levels == 0 || (src_stride != nullptr && dst_stride != nullptr)))
+    return one_segment(call, op, accargs, src, dst, count[0], proc, req);
   shaped(call, op, accargs, src, src_stride, dst, dst_stride, count, levels, proc, req);
 }
 

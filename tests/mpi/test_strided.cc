@@ -1670,7 +1670,12 @@ TEST(OneSegment, LevelsZeroMovesDataToEveryTarget) {
     }
     double acc_src[kArea / 8];
     for (int i = 0; i < kArea / 8; ++i) acc_src[i] = (r + 1) * 100.0 + t * 10 + i;
-    EXPECT_EQ(ARMCI_PutS(put_src, nullptr, area(t, r, 0), nullptr, bytes, 0, t), 0);
+    // Levels 0 with NULL strides (unused), or 2 levels that each repeat once (one column of a section).
+    int one_col[3] = {kArea, 1, 1}, strides[2] = {kArea, kArea};
+    if (t % 2 == 0)
+      EXPECT_EQ(ARMCI_PutS(put_src, nullptr, area(t, r, 0), nullptr, bytes, 0, t), 0);
+    else
+      EXPECT_EQ(ARMCI_PutS(put_src, strides, area(t, r, 0), strides, one_col, 2, t), 0);
     armci_hdl_t h;
     ARMCI_INIT_HANDLE(&h);
     EXPECT_EQ(ARMCI_NbPutS(nb_src, nullptr, area(t, r, 1), nullptr, bytes, 0, t, &h), 0);
@@ -1687,7 +1692,8 @@ TEST(OneSegment, LevelsZeroMovesDataToEveryTarget) {
     EXPECT_EQ(ARMCI_GetS(area(t, r, 0), nullptr, got_put, nullptr, bytes, 0, t), 0);
     armci_hdl_t h;
     ARMCI_INIT_HANDLE(&h);
-    EXPECT_EQ(ARMCI_NbGetS(area(t, r, 1), nullptr, got_nb, nullptr, bytes, 0, t, &h), 0);
+    int one_col[2] = {kArea, 1}, strides[1] = {kArea};
+    EXPECT_EQ(ARMCI_NbGetS(area(t, r, 1), strides, got_nb, strides, one_col, 1, t, &h), 0);
     EXPECT_EQ(ARMCI_Wait(&h), 0);
     ARMCI_INIT_HANDLE(&h);
     EXPECT_EQ(ARMCI_NbGetS(area(t, r, 2), nullptr, got_acc, nullptr, bytes, 0, t, &h), 0);
@@ -1729,6 +1735,13 @@ TEST(BadInput, OneSegmentCallsCheckAsShapedOnes) {
   EXPECT_ARMCI_ERROR(ARMCI_GetS(not_global, nullptr, loc, nullptr, c64, 0, p), "ARMCI_GetS", "'src_ptr'",
                      "not inside memory allocated");
   EXPECT_ARMCI_ERROR(ARMCI_GetS(rem, nullptr, loc, nullptr, c64, 0, n), "ARMCI_GetS", "'proc'");
+  // Higher levels that repeat once are one segment too; their strides must still be given.
+  int one_col[3] = {64, 1, 1}, strides[2] = {64, 64};
+  EXPECT_ARMCI_ERROR(ARMCI_PutS(loc, nullptr, rem, strides, one_col, 2, p), "ARMCI_PutS", "'src_stride_arr' is NULL");
+  EXPECT_ARMCI_ERROR(ARMCI_GetS(rem, strides, loc, nullptr, one_col, 2, p), "ARMCI_GetS", "'dst_stride_arr' is NULL");
+  EXPECT_ARMCI_ERROR(ARMCI_GetS(rem, strides, loc, strides, one_col, 9, p), "ARMCI_GetS", "'stride_levels' = 9");
+  EXPECT_ARMCI_ERROR(ARMCI_PutS(loc, strides, rem + kSliceBytes - 32, strides, one_col, 2, p), "ARMCI_PutS",
+                     "'dst_ptr'", "run past the end");
   // Nothing to move: no pointer is looked at, as for a shaped call with a zero count.
   EXPECT_EQ(ARMCI_PutS(nullptr, nullptr, nullptr, nullptr, zero, 0, p), 0);
   EXPECT_EQ(ARMCI_AccS(ARMCI_ACC_DBL, &two, nullptr, nullptr, nullptr, nullptr, zero, 0, p), 0);
