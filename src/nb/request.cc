@@ -135,6 +135,11 @@ Request* new_request() {
 uint32_t generation_of(const armci_hdl_t* hdl) {
   return static_cast<uint32_t>(hdl->aggregate) >> 1;
 }
+// Makes the handle name `target` (a slot, or kDoneAtIssue) of `generation`, keeping its aggregate bit.
+void name_in_handle(armci_hdl_t* hdl, int target, uint32_t generation) {
+  hdl->target = target;
+  hdl->aggregate = static_cast<int>((generation << 1) | (static_cast<uint32_t>(hdl->aggregate) & 1u));
+}
 
 // A kDoneAtIssue handle: whether a copy of it was completed through ARMCI_Wait / ARMCI_Test already
 // (g_waited_done), and marking it so.
@@ -162,13 +167,11 @@ void mark_done_waited(const armci_hdl_t* hdl) {
 bool settle_fresh() {
   armci_hdl_t* hdl = g_fresh.handle;
   g_fresh.handle = nullptr;
-  const uint32_t aggregate_bit = static_cast<uint32_t>(hdl->aggregate) & 1u;
   if (!holds_work(&g_fresh)) {
     const uint32_t generation = next_generation();
     uint32_t& waited = g_waited_done[generation % kWaitedDoneEntries];
     if (waited == generation) waited = 0;  // an earlier handle of this generation, 2^30 ago
-    hdl->target = kDoneAtIssue;
-    hdl->aggregate = static_cast<int>((generation << 1) | aggregate_bit);
+    name_in_handle(hdl, kDoneAtIssue, generation);
     return true;
   }
   Request* r = new_request();
@@ -178,8 +181,7 @@ bool settle_fresh() {
   r->settled.swap(g_fresh.settled);
   r->buffers.swap(g_fresh.buffers);
   r->finishers.swap(g_fresh.finishers);
-  hdl->target = slot_of(r);
-  hdl->aggregate = static_cast<int>((r->generation << 1) | aggregate_bit);
+  name_in_handle(hdl, slot_of(r), r->generation);
   return false;
 }
 
@@ -294,7 +296,7 @@ void flush_target(int proc) {
 // The live request a handle names, or nullptr (stale, copied or garbage).
 Request* find_live(const armci_hdl_t* hdl) {
   int t = hdl->target;
-  uint32_t gen = static_cast<uint32_t>(hdl->aggregate) >> 1;
+  uint32_t gen = generation_of(hdl);
   if (t >= 0 && t < static_cast<int>(g_slots.size()) && g_slots[t]->in_use && !g_slots[t]->implicit &&
       g_slots[t]->generation == gen)
     return g_slots[t].get();
@@ -319,7 +321,7 @@ bool tolerate_shared_handles() {
 }
 bool once_issued(const armci_hdl_t* hdl) {
   const int t = hdl->target;
-  const uint32_t gen = static_cast<uint32_t>(hdl->aggregate) >> 1;
+  const uint32_t gen = generation_of(hdl);
   return t >= 0 && t < static_cast<int>(g_slots.size()) && !g_slots[t]->implicit && gen != 0;
 }
 
@@ -327,7 +329,7 @@ bool once_issued(const armci_hdl_t* hdl) {
 // (see the handle encoding above): it counts as complete.
 bool completed_earlier(const armci_hdl_t* hdl) {
   if (find_live(hdl) || !once_issued(hdl)) return false;
-  const uint32_t gen = static_cast<uint32_t>(hdl->aggregate) >> 1;
+  const uint32_t gen = generation_of(hdl);
   return tolerate_shared_handles() || g_slots[hdl->target]->waited_generation != gen;
 }
 
@@ -416,8 +418,7 @@ Request* request_for_handle(const char* call, armci_hdl_t* hdl, int proc) {
     return &g_fresh;
   }
   Request* r = new_request();
-  hdl->target = slot_of(r);
-  hdl->aggregate = static_cast<int>((r->generation << 1) | (static_cast<uint32_t>(hdl->aggregate) & 1u));
+  name_in_handle(hdl, slot_of(r), r->generation);
   return r;
 }
 

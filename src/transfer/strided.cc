@@ -60,6 +60,46 @@ StridedShape make_shape(const char* call, const int* local_stride, const char* l
 
 namespace {
 
+// An accumulate's type and scale, checked against the bytes of its segments (puts and gets have none).
+struct AccSide {
+  const AccType* type = nullptr;
+  const void* scale = nullptr;
+};
+AccSide checked_acc(const char* call, XferOp op, const AccArgs* accargs, int segment_bytes) {
+  if (op != XferOp::Acc) return {};
+  AccSide a{&acc_type(call, accargs->datatype), accargs->scale};
+  ARMCIX_REQUIRE(a.scale != nullptr, call, "argument 'scale' is NULL");
+  ARMCIX_REQUIRE(segment_bytes % a.type->elem_bytes == 0, call,
+                 "argument 'count[0]' = %d is not a multiple of the %s element size (%d)", segment_bytes, a.type->name,
+                 a.type->elem_bytes);
+  return a;
+}
+
+// Which of src and dst is this process's and which the target's.
+struct Sides {
+  char* local;
+  char* remote;
+  const char* remote_name;
+};
+Sides sides_of(XferOp op, const void* src, void* dst) {
+  char* const s = static_cast<char*>(const_cast<void*>(src));
+  char* const d = static_cast<char*>(dst);
+  return op == XferOp::Get ? Sides{d, s, "src_ptr"} : Sides{s, d, "dst_ptr"};
+}
+
+// One segment to a target resolved and placed elsewhere than here (engine Contiguous): the contiguous operation.
+void contiguous(const char* call, XferOp op, const AccSide& a, const GmrRef& r, TargetPath path, char* local, int bytes,
+                int proc, Request* req) {
+  switch (op) {
+    case XferOp::Put:
+      return contig_put(r, path, local, bytes, proc, req);
+    case XferOp::Get:
+      return contig_get(call, r, path, local, bytes, proc, req);
+    case XferOp::Acc:
+      return contig_acc(call, r, path, *a.type, a.scale, local, bytes, proc, req);
+  }
+}
+
 // Stride levels 0 (GA's 1-D sections), or a count of 1 at every level above the segment (one column of a 2-D
 // section, one element), is one segment: validated as make_shape and strided() below would (the same
 // messages, in the same order), then the operation strided() ends in for it: the node-local backend (engine
@@ -68,46 +108,27 @@ namespace {
 void one_segment(const char* call, XferOp op, const AccArgs* accargs, const void* src, void* dst, int bytes, int proc,
                  Request* req) {
   ARMCIX_REQUIRE(bytes >= 0, call, "argument 'count[0]' = %d is negative", bytes);
-  const AccType* t = nullptr;
-  const void* scale = nullptr;
-  if (op == XferOp::Acc) {
-    t = &acc_type(call, accargs->datatype);
-    scale = accargs->scale;
-    ARMCIX_REQUIRE(scale != nullptr, call, "argument 'scale' is NULL");
-    ARMCIX_REQUIRE(bytes % t->elem_bytes == 0, call,
-                   "argument 'count[0]' = %d is not a multiple of the %s element size (%d)", bytes, t->name,
-                   t->elem_bytes);
-  }
+  const AccSide a = checked_acc(call, op, accargs, bytes);
   if (bytes == 0) return;
   ARMCIX_REQUIRE(src != nullptr, call, "argument 'src_ptr' is NULL");
   ARMCIX_REQUIRE(dst != nullptr, call, "argument 'dst_ptr' is NULL");
-  const bool remote_is_dst = op != XferOp::Get;
-  char* const local = static_cast<char*>(remote_is_dst ? const_cast<void*>(src) : dst);
-  char* const remote = static_cast<char*>(remote_is_dst ? dst : const_cast<void*>(src));
-  const GmrRef r =
-      resolve_target(call, remote_is_dst ? "dst_ptr" : "src_ptr", proc, remote, static_cast<std::size_t>(bytes));
+  const Sides sd = sides_of(op, src, dst);
+  const GmrRef r = resolve_target(call, sd.remote_name, proc, sd.remote, static_cast<std::size_t>(bytes));
   const TargetPath path = target_path(r, op, proc);
   if (path == TargetPath::NodeLocal) {
     profile_path(StridedEngine::Local);
     switch (op) {
       case XferOp::Put:
-        return local_put(r, local, static_cast<std::size_t>(bytes));
+        return local_put(r, sd.local, static_cast<std::size_t>(bytes));
       case XferOp::Get:
-        return local_get(r, local, static_cast<std::size_t>(bytes));
+        return local_get(r, sd.local, static_cast<std::size_t>(bytes));
       case XferOp::Acc:
-        return local_acc(r, *t, scale, local, static_cast<std::size_t>(bytes));
+        return local_acc(r, *a.type, a.scale, sd.local, static_cast<std::size_t>(bytes));
     }
     return;
   }
   profile_path(StridedEngine::Contiguous);
-  switch (op) {
-    case XferOp::Put:
-      return contig_put(r, path, local, bytes, proc, req);
-    case XferOp::Get:
-      return contig_get(call, r, path, local, bytes, proc, req);
-    case XferOp::Acc:
-      return contig_acc(call, r, path, *t, scale, local, bytes, proc, req);
-  }
+  contiguous(call, op, a, r, path, sd.local, bytes, proc, req);
 }
 
 // Whether every level above the segment repeats once (make_shape would fold them away; their strides are never
@@ -126,25 +147,15 @@ inline bool single_segment(const int* count, int levels) {
   StridedShape s = remote_is_dst
                        ? make_shape(call, src_stride, "src_stride_arr", dst_stride, "dst_stride_arr", count, levels)
                        : make_shape(call, dst_stride, "dst_stride_arr", src_stride, "src_stride_arr", count, levels);
-  const AccType* t = nullptr;
-  const void* scale = nullptr;
-  if (op == XferOp::Acc) {
-    t = &acc_type(call, accargs->datatype);
-    scale = accargs->scale;
-    ARMCIX_REQUIRE(scale != nullptr, call, "argument 'scale' is NULL");
-    ARMCIX_REQUIRE(count[0] % t->elem_bytes == 0, call,
-                   "argument 'count[0]' = %d is not a multiple of the %s element size (%d)", count[0], t->name,
-                   t->elem_bytes);
-  }
+  const AccSide a = checked_acc(call, op, accargs, count[0]);
   if (s.empty()) return;
   ARMCIX_REQUIRE(src != nullptr, call, "argument 'src_ptr' is NULL");
   ARMCIX_REQUIRE(dst != nullptr, call, "argument 'dst_ptr' is NULL");
   ARMCIX_REQUIRE(s.total_bytes() <= static_cast<std::size_t>(INT32_MAX), call,
                  "transfer of %zu bytes exceeds the 2 GiB an ARMCI call can move", s.total_bytes());
   fold_contiguous_levels(s);
-  char* const local = static_cast<char*>(remote_is_dst ? const_cast<void*>(src) : dst);
-  char* const remote = static_cast<char*>(remote_is_dst ? dst : const_cast<void*>(src));
-  const GmrRef r = resolve_target(call, remote_is_dst ? "dst_ptr" : "src_ptr", proc, remote, s.rextent);
+  const Sides sd = sides_of(op, src, dst);
+  const GmrRef r = resolve_target(call, sd.remote_name, proc, sd.remote, s.rextent);
   const TargetPath path = target_path(r, op, proc);
   const StridedEngine engine =
       choose_strided(s, op, rt().config, path, path == TargetPath::OtherNode && rma_by_accumulate(proc));
@@ -157,19 +168,11 @@ inline bool single_segment(const int* count, int levels) {
     poke_progress(r.gmr);
   switch (engine) {
     case StridedEngine::Local:
-      return local_strided(op, t, scale, s, local, r);
-    case StridedEngine::Contiguous:  // one segment: the contiguous operation on the target resolved and placed here
-      switch (op) {
-        case XferOp::Put:
-          return contig_put(r, path, local, s.count[0], proc, req);
-        case XferOp::Get:
-          return contig_get(call, r, path, local, s.count[0], proc, req);
-        case XferOp::Acc:
-          return contig_acc(call, r, path, *t, scale, local, s.count[0], proc, req);
-      }
-      return;
+      return local_strided(op, a.type, a.scale, s, sd.local, r);
+    case StridedEngine::Contiguous:  // one segment after folding
+      return contiguous(call, op, a, r, path, sd.local, s.count[0], proc, req);
     default:  // Direct, Iov, Pack, PackStream
-      return mpi_strided(engine, op, t, scale, s, local, r, req);
+      return mpi_strided(engine, op, a.type, a.scale, s, sd.local, r, req);
   }
 }
 

@@ -1445,6 +1445,15 @@ TEST(NbFlow, TenThousandExplicitHandlesWaitedInReverse) {
 // are live at once (beyond, the oldest complete early), none after ARMCI_WaitAll, and every operation's data
 // is right.  Here a ring of 16 handles is initialised again before each use, live or not, and only
 // ARMCI_WaitAll completes them.
+// At MPI_THREAD_MULTIPLE explicit-handle operations complete at issue and completed or stale handles are
+// accepted as complete: GA's handle pool is shared by its threads without a lock (src/nb/request.cc,
+// tolerate_shared_handles).
+bool thread_multiple() {
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  return level == MPI_THREAD_MULTIPLE;
+}
+
 long max_outstanding_setting() {
   const char* e = std::getenv("ARMCI_MAX_OUTSTANDING");
   return e ? std::atol(e) : 1024;
@@ -1506,11 +1515,8 @@ TEST(NbHandles, HandlesNeverWaitedStayBounded) {
 // Fence: also when its get completed at issue, node-local); waiting on it (or testing a copy of it) later
 // returns 0 without touching the operation that holds the slot now.
 TEST(NbHandles, WaitAfterBulkCompletionLeavesTheSlotsNextOperationAlone) {
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  // At MPI_THREAD_MULTIPLE explicit-handle operations complete at issue (src/nb/request.cc,
-  // tolerate_shared_handles): no request stays live for the counts below.
-  if (level == MPI_THREAD_MULTIPLE) GTEST_SKIP() << "handles complete at issue at MPI_THREAD_MULTIPLE";
+  // No request stays live for the counts below at MPI_THREAD_MULTIPLE.
+  if (thread_multiple()) GTEST_SKIP() << "handles complete at issue at MPI_THREAD_MULTIPLE";
   const int n = nproc(), r = me();
   constexpr long kLen = 4096;
   const int to = (r + 1) % n;
@@ -1657,11 +1663,7 @@ TEST(NbErrors, ZeroFilledHandleIsNeverValid) {
 }
 
 TEST(NbErrors, WaitTwiceAndStaleHandles) {
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  // At MPI_THREAD_MULTIPLE a completed or stale handle is accepted as complete: GA's handle pool is shared
-  // by its threads without a lock (src/nb/request.cc, tolerate_shared_handles).
-  if (level == MPI_THREAD_MULTIPLE) GTEST_SKIP() << "stale handles are tolerated at MPI_THREAD_MULTIPLE";
+  if (thread_multiple()) GTEST_SKIP() << "stale handles are tolerated at MPI_THREAD_MULTIPLE";
   const int n = nproc(), r = me();
   Global g(64L * n);
   g.init_local([&](char* base) { std::memset(base, 0, 64L * n); });
@@ -1711,9 +1713,7 @@ TEST(NbErrors, WaitTwiceAndStaleHandles) {
 // of a waited handle is an error; a copy of a handle a WaitAll completed is not; reused after a wait without
 // being initialised again, it serves the next call.
 TEST(NbErrors, HandlesFollowOneRuleWhereverTheirOperationWent) {
-  int level = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&level);
-  if (level == MPI_THREAD_MULTIPLE) GTEST_SKIP() << "stale handles are tolerated at MPI_THREAD_MULTIPLE";
+  if (thread_multiple()) GTEST_SKIP() << "stale handles are tolerated at MPI_THREAD_MULTIPLE";
   const int n = nproc(), r = me();
   Global g(64L * n);
   g.init_local([&](char* base) { std::memset(base, 0, 64L * n); });
