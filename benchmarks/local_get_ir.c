@@ -4,9 +4,11 @@
  * in armci-x, blocking (ARMCI_GetS) and as GA issues every get (ARMCI_NbGetS + ARMCI_Wait).  Issue 58.
  *
  *   local_get_ir MODE N      MODE 0: N x ARMCI_GetS; 1: N x (ARMCI_NbGetS + ARMCI_Wait); 2: none (baseline);
- *                            3: N x ARMCI_Get; 4: N x (ARMCI_NbGet + ARMCI_Wait)
+ *                            3: N x ARMCI_Get; 4: N x (ARMCI_NbGet + ARMCI_Wait);
+ *                            5: N x ARMCI_PutS (GA's put to a rank of its node); 6: N x ARMCI_Put
  *
- * Rank 0 gets 8 bytes from rank 1 (the same node: load/store); the data is checked (exit 1, "WRONG").
+ * Rank 0 gets 8 bytes from rank 1 (the same node: load/store), or puts them and reads them back once; the data
+ * is checked (exit 1, "WRONG").
  *   mpicc.mpich -O2 -Iinclude benchmarks/local_get_ir.c -o local_get_ir -Lbuild/src/.libs -larmci
  *   for m in 0 1 2; do mpiexec.mpich -n 2 valgrind --tool=callgrind --callgrind-out-file=cg.$m.%p \
  *       ./local_get_ir $m 20000; done
@@ -48,12 +50,25 @@ int main(int argc, char **argv) {
                 ARMCI_INIT_HANDLE(&h);
                 ARMCI_NbGet(base[1], &got, 8, 1, &h);
                 ARMCI_Wait(&h);
+            } else if (mode == 5) {
+                double v = 2000.0 + i;
+                ARMCI_PutS(&v, stride, base[1], stride, count, 0, 1);
+                got = 1001.0;
+            } else if (mode == 6) {
+                double v = 2000.0 + i;
+                ARMCI_Put(&v, base[1], 8, 1);
+                got = 1001.0;
             } else {
                 got = 1001.0;
             }
             bad |= got != 1001.0;
         }
-        printf("local_get_ir: mode %d, %d gets: %s\n", mode, n, bad ? "WRONG" : "data ok");
+        if (mode >= 5) {  /* what the puts left there */
+            got = 0;
+            ARMCI_Get(base[1], &got, 8, 1);
+            bad |= got != 2000.0 + n - 1;
+        }
+        printf("local_get_ir: mode %d, %d calls: %s\n", mode, n, bad ? "WRONG" : "data ok");
     }
     ARMCI_Barrier();
     ARMCI_Free(base[me]);
