@@ -94,14 +94,6 @@ uint64_t g_next_serial = 1;           // the next allocation number (equal on al
 std::map<void*, void*> g_local_allocations;
 std::vector<void (*)(Gmr*)> g_release_hooks;
 
-std::size_t page_bytes() {
-  static const std::size_t bytes = [] {
-    const long b = sysconf(_SC_PAGESIZE);
-    return b > 0 ? static_cast<std::size_t>(b) : std::size_t{4096};
-  }();
-  return bytes;
-}
-
 void run_release_hooks(Gmr* g) {
   for (auto fn : g_release_hooks) fn(g);
 }
@@ -536,6 +528,14 @@ void gmr_destroy(const char* call, void* ptr, const ARMCI_Group* group) {
     return;
   }
   release_region(g);  // unlock_all completes our operations; MPI_Win_free waits for everybody's
+}
+
+std::size_t page_bytes() {
+  static const std::size_t bytes = [] {
+    const long b = sysconf(_SC_PAGESIZE);
+    return b > 0 ? static_cast<std::size_t>(b) : std::size_t{4096};
+  }();
+  return bytes;
 }
 
 void* local_alloc(const char* call, armci_size_t bytes) {

@@ -31,6 +31,8 @@ struct NodeComm {
   bool owned = true;               // false: the runtime's node communicator, the group's own, or MPI_COMM_SELF
 };
 const NodeComm& node_comm_of(const ARMCI_Group* group);
+// The system's page size (sysconf, once).
+std::size_t page_bytes();
 bool some_member_alone(const ARMCI_Group* group);
 void check_allocation(const char* call, int rc, const char* mpi_call, MPI_Aint bytes);
 void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint mine, MPI_Aint asked,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -125,6 +126,21 @@ void check_shm_room(const char* call, MPI_Aint asked, MPI_Aint node_bytes, int p
 
 }  // namespace
 
+namespace {
+
+// A slice starts on a page of its own, whatever MPI's segment gives: MPICH's non-contiguous segments start on
+// pages, but Open MPI 4.1's (osc sm) put rank 0's 264 bytes in, after its own control data (the user's data
+// then sat 8 bytes past a cache line), and MPICH serves a one-process node from its heap.  Every process
+// maps the segment at page-aligned addresses, so the same rounding lands on the same byte in each.  Open MPI,
+// GA's 256x256 tiles on one node: 0.75-0.98 of the time before, medians of 10 rounds
+// (benchmarks/results/2026-12-08-local-buffer-alignment.md).
+char* on_page(char* p) {
+  const std::uintptr_t page = page_bytes();
+  return reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(p) + page - 1) & ~(page - 1));
+}
+
+}  // namespace
+
 // Allocates my slice in a shared-memory window over the group's members on my node and maps every
 // node peer's slice.  Returns my slice's user base (NULL if empty).  `asked`: the ARMCI_Malloc argument
 // behind it; `node_bytes`: the segment's bytes on my node (check_shm_room).
@@ -132,20 +148,23 @@ void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Ai
                       MPI_Aint node_bytes) {
   const NodeComm& nc = node_comm_of(group);
   MPI_Comm node = nc.comm;
-  check_shm_room(call, asked, node_bytes, static_cast<int>(nc.node_to_group.size()));
+  const MPI_Aint pad = static_cast<MPI_Aint>(page_bytes()) - 1;  // room to round the slice's start up (on_page)
+  check_shm_room(call, asked, node_bytes + pad * static_cast<MPI_Aint>(nc.node_to_group.size()),
+                 static_cast<int>(nc.node_to_group.size()));
   MPI_Info info;
   ARMCIX_MPI(MPI_Info_create(&info));
   ARMCIX_MPI(MPI_Info_set(info, "alloc_shared_noncontig", "true"));  // each slice on its owner's pages
   char* seg = nullptr;
   {
     ApiUnlocked unlocked;  // collective over the node's members; g is the caller's own
-    check_allocation(call,
-                     MPI_Win_allocate_shared(mine > 0 ? mine + kSliceHeader : 0, 1, info, node, &seg, &g->shm_win),
-                     "MPI_Win_allocate_shared", mine);
+    check_allocation(
+        call, MPI_Win_allocate_shared(mine > 0 ? mine + kSliceHeader + pad : 0, 1, info, node, &seg, &g->shm_win),
+        "MPI_Win_allocate_shared", mine);
   }
   ARMCIX_MPI(MPI_Info_free(&info));
   ARMCIX_MPI(MPI_Win_set_errhandler(g->shm_win, MPI_ERRORS_RETURN));
   require_unified_model(call, g->shm_win, "the node's shared-memory window");
+  if (mine > 0) seg = on_page(seg);
   if (mine > 0) *reinterpret_cast<uint32_t*>(seg) = 0;  // peers use it only after ARMCI_Malloc returns
   const int nn = static_cast<int>(nc.node_to_group.size());
   auto starts = std::make_shared<std::vector<char*>>(nn, nullptr);  // by node index = node-communicator rank
@@ -154,7 +173,7 @@ void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Ai
     int disp_unit;
     char* ptr;
     ARMCIX_MPI(MPI_Win_shared_query(g->shm_win, i, &size, &disp_unit, &ptr));
-    if (size > 0) (*starts)[i] = ptr;
+    if (size > 0) (*starts)[i] = on_page(ptr);
   }
   g->node_start = std::move(starts);
   ARMCIX_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, g->shm_win));  // MPI_Win_sync needs an epoch
