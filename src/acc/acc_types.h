@@ -70,4 +70,10 @@ void scale_copy(const AccType& t, const void* scale, const void* in, void* out, 
 // dst[i] += scale * src[i], for the local (load/store) accumulate path and for reference checks.
 void scale_add(const AccType& t, const void* scale, const void* src, void* dst, std::size_t bytes);
 
+// The vector width of scale_copy and scale_add, bytes: 32 on x86-64 with AVX2, else 16.  Tests run the kernels
+// at each width the processor has: set_acc_vector_bytes(16 or 32) returns false (and changes nothing) for a
+// width it does not.
+int acc_vector_bytes();
+bool set_acc_vector_bytes(int bytes);
+
 }  // namespace armcix

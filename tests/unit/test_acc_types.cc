@@ -180,7 +180,7 @@ TEST(AccTypes, KernelsRefuseARowNotInTheList) {
   EXPECT_EQ(out, 0);
 }
 
-// --- The vector kernels (acc_types.cc: 32-byte vectors, a scalar tail, the scalar loop for overlap) --------
+// --- The vector kernels (acc_types.cc: 16- or 32-byte vectors, a scalar tail, the scalar loop for overlap) --
 
 namespace {
 
@@ -214,13 +214,27 @@ void check_lengths(int type, T scale) {
 
 }  // namespace
 
+// At every vector width the processor has (16 bytes always; 32 with AVX2), then back to the default.
 TEST(AccTypes, VectorKernelsEveryLengthAndTail) {
-  check_lengths<int>(ARMCI_ACC_INT, -3);
-  check_lengths<long>(ARMCI_ACC_LNG, 1L << 33);
-  check_lengths<float>(ARMCI_ACC_FLT, 0.5f);
-  check_lengths<double>(ARMCI_ACC_DBL, -2.25);
-  check_lengths<std::complex<float>>(ARMCI_ACC_CPL, {0.5f, -1.0f});
-  check_lengths<std::complex<double>>(ARMCI_ACC_DCP, {2.0, 3.0});
+  const int chosen = armcix::acc_vector_bytes();
+  EXPECT_TRUE(chosen == 16 || chosen == 32) << chosen;
+  EXPECT_FALSE(armcix::set_acc_vector_bytes(8));
+  EXPECT_FALSE(armcix::set_acc_vector_bytes(64));
+  EXPECT_EQ(armcix::acc_vector_bytes(), chosen);
+  int widths = 0;
+  for (int bytes : {16, 32}) {
+    if (!armcix::set_acc_vector_bytes(bytes)) continue;
+    ++widths;
+    SCOPED_TRACE(bytes);
+    check_lengths<int>(ARMCI_ACC_INT, -3);
+    check_lengths<long>(ARMCI_ACC_LNG, 1L << 33);
+    check_lengths<float>(ARMCI_ACC_FLT, 0.5f);
+    check_lengths<double>(ARMCI_ACC_DBL, -2.25);
+    check_lengths<std::complex<float>>(ARMCI_ACC_CPL, {0.5f, -1.0f});
+    check_lengths<std::complex<double>>(ARMCI_ACC_DCP, {2.0, 3.0});
+  }
+  EXPECT_GE(widths, chosen == 32 ? 2 : 1);
+  EXPECT_TRUE(armcix::set_acc_vector_bytes(chosen));
 }
 
 // dst one element past src within one buffer: the result of the element-by-element loop (each element adds
