@@ -111,7 +111,9 @@ template <Kernel K, bool Unit, typename C>
 std::size_t components_vectors(C s, const C* in, C* out, std::size_t n) {
   std::size_t i = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (g_vector_bytes == 32) i = components_avx2<K, Unit>(s, in, out, n);
+  // Short rows stay on the 16-byte loop: the call and the AVX state change cost more than they give (perf2's
+  // 4x4 and 9x9 strided accumulates, 32- and 72-byte rows, took 1.1-1.15x the 16-byte loop's time).
+  if (g_vector_bytes == 32 && n * sizeof(C) >= 256) i = components_avx2<K, Unit>(s, in, out, n);
 #endif
   return components_vec<16, K, Unit>(s, in, out, n, i);  // the rest after 32-byte steps, or everything
 }

@@ -184,13 +184,14 @@ TEST(AccTypes, KernelsRefuseARowNotInTheList) {
 
 namespace {
 
-// Every length from 0 to 70 elements (tails of every size after whole vectors), both sides shifted by one
-// element so that neither is aligned, scale one and not one: against the element-by-element loop.
+// Every length from 0 to 150 elements (tails of every size after whole vectors, on both sides of the 256-byte
+// rows from which the 32-byte loop runs), both sides shifted by one element so that neither is aligned, scale
+// one and not one: against the element-by-element loop.
 template <typename T>
 void check_lengths(int type, T scale) {
   const armcix::AccType& t = acc_type("t", type);
   for (const T s : {T(1), scale}) {
-    for (std::size_t n = 0; n <= 70; ++n) {
+    for (std::size_t n = 0; n <= 150; ++n) {
       std::vector<T> in(n + 2), out(n + 2), acc(n + 2);
       for (std::size_t i = 0; i < n + 2; ++i) {
         in[i] = T(static_cast<int>(3 * i + 1));
