@@ -40,7 +40,7 @@ static_assert(rows_in_value_order(), "ARMCIX_ACC_TYPES must list ARMCI_ACC_INT (
 
 // The kernels run on components (int, long, float, double; a complex element is two) in pairs of vectors
 // through the compilers' vector extensions (GCC and Clang): 16-byte vectors on baseline x86-64 (SSE2) and on
-// Arm (NEON), 32-byte ones on x86-64 processors with AVX2, chosen at run time (wide_vectors).  Wider vector
+// Arm (NEON), 32-byte ones on x86-64 processors with AVX2, chosen at run time (g_vector_bytes).  Wider vector
 // types on a baseline target are split through the stack and lose, so the 32-byte loop runs only inside a
 // function compiled for AVX2.  A 512 KiB double accumulate: 16.6 us one element at a time, 9.6 with 16-byte
 // vectors, 7.9 with 32-byte ones (one core of the 2-core test machine, AMD EPYC, data in L2/L3).  GCC's -O2
@@ -112,8 +112,8 @@ template <Kernel K, bool Unit, typename C>
 std::size_t components_vectors(C s, const C* in, C* out, std::size_t n) {
   std::size_t i = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
-  // Short rows stay on the 16-byte loop: the call and the AVX state change cost more than they give (perf2's
-  // 4x4 and 9x9 strided accumulates, 32- and 72-byte rows, took 1.1-1.15x the 16-byte loop's time).
+  // Rows under 256 bytes (at most three 32-byte steps) stay on the 16-byte loop, without the AVX2 function's
+  // call and its vzeroupper.
   if (g_vector_bytes == 32 && n * sizeof(C) >= 256) i = components_avx2<K, Unit>(s, in, out, n);
 #endif
   return i + components_vec<16, K, Unit>(s, in + i, out + i, n - i);  // the rest after 32-byte steps, or all

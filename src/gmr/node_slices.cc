@@ -124,10 +124,6 @@ void check_shm_room(const char* call, MPI_Aint asked, MPI_Aint node_bytes, int p
        asked + kSliceHeader < node_bytes / processes ? "; segments are rounded up for reuse, ARMCI_POOL_MB" : "");
 }
 
-}  // namespace
-
-namespace {
-
 // A slice starts on a page of its own, whatever MPI's segment gives: MPICH's non-contiguous segments start on
 // pages, but Open MPI 4.1's (osc sm) put rank 0's 264 bytes in, after its own control data (the user's data
 // then sat 8 bytes past a cache line), and MPICH serves a one-process node from its heap.  Every process
