@@ -552,7 +552,7 @@ void* local_alloc(const char* call, armci_size_t bytes) {
   const std::size_t want = static_cast<std::size_t>(bytes ? bytes : 1);
   const std::size_t align = want >= page_bytes() ? page_bytes() : 64;
   void* base = alloc_mem_or_fail(call, static_cast<MPI_Aint>(want + align - 1));
-  void* p = reinterpret_cast<void*>((reinterpret_cast<std::uintptr_t>(base) + align - 1) & ~(align - 1));
+  void* p = align_up(base, align);
   g_local_allocations.emplace(p, base);
   return p;
 }

@@ -33,6 +33,10 @@ struct NodeComm {
 const NodeComm& node_comm_of(const ARMCI_Group* group);
 // The system's page size (sysconf, once).
 std::size_t page_bytes();
+// p rounded up to a multiple of `align` (a power of two).
+inline char* align_up(void* p, std::size_t align) {
+  return reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(p) + align - 1) & ~(std::uintptr_t{align} - 1));
+}
 bool some_member_alone(const ARMCI_Group* group);
 void check_allocation(const char* call, int rc, const char* mpi_call, MPI_Aint bytes);
 void* map_node_slices(const char* call, Gmr* g, const ARMCI_Group* group, MPI_Aint mine, MPI_Aint asked,

@@ -131,8 +131,7 @@ void check_shm_room(const char* call, MPI_Aint asked, MPI_Aint node_bytes, int p
 // GA's 256x256 tiles on one node: 0.75-0.98 of the time before, medians of 10 rounds
 // (benchmarks/results/2026-12-08-local-buffer-alignment.md).
 char* on_page(char* p) {
-  const std::uintptr_t page = page_bytes();
-  return reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(p) + page - 1) & ~(page - 1));
+  return align_up(p, page_bytes());
 }
 
 }  // namespace
